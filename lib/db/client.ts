@@ -1,0 +1,82 @@
+import 'server-only';
+import { mkdir } from 'node:fs/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Pool } from 'pg';
+import { migrate } from './migrate';
+import * as schema from './schema';
+import { pgliteRunner, pgPoolRunner, type SqlRunner } from './sql-runner';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface DbHandle {
+  kind: DatabaseKind;
+  /** Typed queries. */
+  db: Database;
+  /** Raw SQL: scripts, advisory locks, LISTEN/NOTIFY helpers. */
+  sql: SqlRunner;
+  /** The driver's own client, for what neither surface offers (LISTEN on PostgreSQL). */
+  driver: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; client: Pool };
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** A postgres:// URL; when absent PGlite is used. */
+  url?: string;
+  /** PGlite data directory, or `memory://` for an in-memory database. */
+  dataDir?: string;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
+  const handle = options.url
+    ? await openPostgres(options.url, options.maxConnections ?? 10)
+    : await openPglite(options.dataDir ?? 'memory://');
+  if (options.migrate !== false) {
+    try {
+      await migrate(handle.sql);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
+    }
+  }
+  return handle;
+}
+
+async function openPglite(dataDir: string): Promise<DbHandle> {
+  const [{ PGlite }, { drizzle }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+  ]);
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  return {
+    kind: 'pglite',
+    db: drizzle({ client, schema }) as unknown as Database,
+    sql: pgliteRunner(client),
+    driver: { kind: 'pglite', client },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, max: number): Promise<DbHandle> {
+  const [{ default: pg }, { drizzle }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+  ]);
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return {
+    kind: 'postgres',
+    db: drizzle({ client: pool, schema }) as unknown as Database,
+    sql: pgPoolRunner(pool),
+    driver: { kind: 'postgres', client: pool },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+
+export const reservationRequests = pgTable(
+  'reservation_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: ['create', 'cancel'] }).notNull(),
+    deviceId: uuid('device_id').notNull(),
+    resourceId: uuid('resource_id'),
+    residentUserId: uuid('resident_user_id'),
+    reservationId: uuid('reservation_id'),
+    startTime: timestamp('start_time', { withTimezone: true }),
+    endTime: timestamp('end_time', { withTimezone: true }),
+    requestedBy: text('requested_by').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    status: text('status', { enum: ['sending', 'pending', 'succeeded', 'failed'] }).notNull().default('sending'),
+    correlationId: uuid('correlation_id').unique(),
+    errorCode: text('error_code'),
+    errorDescription: text('error_description'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    residentName: text('resident_name'),
+    residentApartment: text('resident_apartment'),
+    residentGroupId: uuid('resident_group_id'),
+    resourceName: text('resource_name'),
+    requestedByName: text('requested_by_name'),
+    firstAnswer: jsonb('first_answer'),
+  },
+  (t) => [
+    unique().on(t.requestedBy, t.idempotencyKey),
+    index('reservation_requests_device_created').on(t.deviceId, t.createdAt.desc()),
+    index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
+  ],
+);
+
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    webhookId: text('webhook_id').primaryKey(),
+    eventType: text('event_type').notNull(),
+    correlationId: uuid('correlation_id'),
+    succeeded: boolean('succeeded'),
+    errorCode: text('error_code'),
+    errorDescription: text('error_description'),
+    payload: jsonb('payload').notNull(),
+    eventTime: timestamp('event_time', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    appliedAt: timestamp('applied_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_events_correlation').on(t.correlationId)],
+);
+
+export const portalEvents = pgTable(
+  'portal_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: uuid('device_id').notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],
+);

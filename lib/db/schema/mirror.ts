@@ -1,0 +1,67 @@
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+// Written and read with raw SQL in lib/mirror (bulk unnest inserts); declared here for reference.
+export const mirrorState = pgTable('mirror_state', {
+  deviceId: uuid('device_id').primaryKey(),
+  generation: bigint('generation', { mode: 'number' }).notNull().default(0),
+  refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+  refreshStartedAt: timestamp('refresh_started_at', { withTimezone: true }),
+  pagesFetched: integer('pages_fetched').notNull().default(0),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+});
+
+export const mirrorReservations = pgTable(
+  'mirror_reservations',
+  {
+    deviceId: uuid('device_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    resourceId: uuid('resource_id').notNull(),
+    userId: uuid('user_id'),
+    ownerId: uuid('owner_id'),
+    ownerType: text('owner_type').notNull(),
+    status: text('status').notNull(),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+);
+
+export const mirrorResources = pgTable(
+  'mirror_resources',
+  {
+    deviceId: uuid('device_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    timeScheduleId: text('time_schedule_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+);
+
+export const mirrorTimeSchedules = pgTable(
+  'mirror_time_schedules',
+  {
+    deviceId: uuid('device_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    scheduleType: text('schedule_type').notNull(),
+    schedule: jsonb('schedule').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+);
+
+export const mirrorUserGroups = pgTable(
+  'mirror_user_groups',
+  {
+    deviceId: uuid('device_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    name: text('name').notNull(),
+    apartmentId: text('apartment_id'),
+    referenceId: text('reference_id'),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+);

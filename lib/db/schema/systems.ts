@@ -1,0 +1,44 @@
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+
+export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
+export type SystemStatus = (typeof SYSTEM_STATUSES)[number];
+
+export const connections = pgTable('connections', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  approvalFingerprint: text('approval_fingerprint').notNull().unique(),
+  apiKeyCiphertext: text('api_key_ciphertext').notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const systems = pgTable(
+  'systems',
+  {
+    deviceId: uuid('device_id').primaryKey(),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    timeZone: text('time_zone').notNull().default('Europe/Stockholm'),
+    status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
+    statusDetail: text('status_detail'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('systems_connection_idx').on(t.connectionId)],
+);
+
+export const managerSystems = pgTable(
+  'manager_systems',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => systems.deviceId, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceId] }), index('manager_systems_device_idx').on(t.deviceId)],
+);

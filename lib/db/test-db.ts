@@ -1,0 +1,95 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { env } from '@/lib/env';
+import { openDatabase, type DbHandle, type OpenOptions } from './client';
+
+/** File that .ci/run reads to prove the PostgreSQL runs happened. */
+// Under .data/, not test-results/: Playwright empties test-results/ when it starts.
+export const POSTGRES_MARKER = path.join(process.cwd(), '.data', 'postgres-suites.log');
+
+export interface TestDatabase {
+  kind: DbHandle['kind'];
+  /** Options that open this same database again (a second "instance"). */
+  options: OpenOptions;
+  handle: DbHandle;
+  dispose(): Promise<void>;
+}
+
+/** An in-memory PGlite. */
+export async function createPgliteTestDb(options: Partial<OpenOptions> = {}): Promise<TestDatabase> {
+  const opts = { dataDir: 'memory://', ...options };
+  const handle = await openDatabase(opts);
+  return { kind: 'pglite', options: opts, handle, dispose: () => handle.close() };
+}
+
+/** A fresh PostgreSQL database created for one test file and dropped after it. */
+export async function createPostgresTestDb(
+  adminUrl: string,
+  options: Partial<OpenOptions> = {},
+): Promise<TestDatabase> {
+  const { default: pg } = await import('pg');
+  const name = `portal_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const opts = { url: url.toString(), maxConnections: 5, ...options };
+  const handle = await openDatabase(opts);
+  mkdirSync(path.dirname(POSTGRES_MARKER), { recursive: true });
+  appendFileSync(POSTGRES_MARKER, `${name}\n`);
+  return {
+    kind: 'postgres',
+    options: opts,
+    handle,
+    async dispose() {
+      await handle.close();
+      const drop = new pg.Client({ connectionString: adminUrl });
+      await drop.connect();
+      await drop.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await drop.end();
+    },
+  };
+}
+
+export type DbTarget = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set. In CI a missing URL is an error. */
+export function dbTargets(): DbTarget[] {
+  if (env.TEST_DATABASE_URL) return ['pglite', 'postgres'];
+  if (process.env.CI === 'true') {
+    throw new Error('TEST_DATABASE_URL is not set in CI: the PostgreSQL runs would be skipped');
+  }
+  return ['pglite'];
+}
+
+export function createTestDb(target: DbTarget, options: Partial<OpenOptions> = {}) {
+  if (target === 'pglite') return createPgliteTestDb(options);
+  if (!env.TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  return createPostgresTestDb(env.TEST_DATABASE_URL, options);
+}
+
+/**
+ * Runs a suite once per database target, sharing one database per target across the suite
+ * (PGlite's cold start is seconds; a database per test would dominate the run).
+ */
+export function describeWithDb(title: string, body: (ctx: () => TestDatabase) => void): void {
+  for (const target of dbTargets()) {
+    describe(`${title} [${target}]`, () => {
+      let current: TestDatabase | undefined;
+      beforeAll(async () => {
+        current = await createTestDb(target);
+      }, 60_000);
+      afterAll(async () => {
+        await current?.dispose();
+      }, 60_000);
+      body(() => {
+        if (!current) throw new Error('test database not ready');
+        return current;
+      });
+    });
+  }
+}

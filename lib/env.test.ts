@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from './env';
+
+describe('parseEnv', () => {
+  it('runs with no configuration in sandbox mode on PGlite', () => {
+    const env = parseEnv({});
+    expect(env.serviceMode).toBe('sandbox');
+    expect(env.databaseKind).toBe('pglite');
+    expect(env.DATA_DIR).toBe('.data');
+    expect(env.SERVICE_TIMEOUT_MS).toBe(10_000);
+  });
+
+  it('rejects a bad DATABASE_URL naming the variable', () => {
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://localhost/db' })).toThrowError(/DATABASE_URL/);
+  });
+
+  it('rejects a non-numeric timeout naming the variable', () => {
+    try {
+      parseEnv({ SERVICE_TIMEOUT_MS: 'soon' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      expect((error as EnvError).problems.map((p) => p.variable)).toEqual(['SERVICE_TIMEOUT_MS']);
+    }
+  });
+
+  it('names every missing variable when the real service is configured half-way', () => {
+    try {
+      parseEnv({ SERVICE_BASE_URL: 'https://api.example.com' });
+      expect.unreachable();
+    } catch (error) {
+      const names = (error as EnvError).problems.map((p) => p.variable);
+      expect(names).toEqual(
+        expect.arrayContaining(['SERVICE_TOKEN_URL', 'SERVICE_CLIENT_SECRET', 'WEBHOOK_SECRET']),
+      );
+      expect(names).not.toContain('SERVICE_BASE_URL');
+    }
+  });
+
+  it('never echoes a secret value in its message', () => {
+    const secret = 'super-secret-client-secret-value';
+    try {
+      parseEnv({ SERVICE_CLIENT_SECRET: secret, WEBHOOK_SECRET: 'not-whsec' });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toContain('WEBHOOK_SECRET');
+      expect(String(error)).not.toContain(secret);
+      expect(String(error)).not.toContain('not-whsec');
+    }
+  });
+
+  it('accepts a complete real-service configuration', () => {
+    const env = parseEnv({
+      SERVICE_BASE_URL: 'https://api.example.com',
+      SERVICE_TOKEN_URL: 'https://login.example.com/t/oauth2/v2.0/token',
+      SERVICE_CLIENT_ID: 'id',
+      SERVICE_CLIENT_SECRET: 'secret',
+      SERVICE_SCOPE: 'api://x/.default',
+      WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      AUTH_SECRET: 'a'.repeat(32),
+      ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+    });
+    expect(env.serviceMode).toBe('remote');
+    expect(env.databaseKind).toBe('postgres');
+  });
+});

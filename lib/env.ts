@@ -1,0 +1,136 @@
+import 'server-only';
+import { z } from 'zod';
+
+/**
+ * Every setting of the portal, read and validated once. Nothing else reads `process.env`.
+ * Empty strings count as unset, so `FOO=` in a .env file means "use the default".
+ */
+
+const optionalUrl = z.url().optional();
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const serviceVariables = [
+  'SERVICE_BASE_URL',
+  'SERVICE_TOKEN_URL',
+  'SERVICE_CLIENT_ID',
+  'SERVICE_CLIENT_SECRET',
+  'SERVICE_SCOPE',
+  'WEBHOOK_SECRET',
+] as const;
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    /** Public URL of the portal; used for webhook registration and sign-in callbacks. */
+    PORTAL_URL: z.url().default('http://localhost:3000'),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+
+    // Database
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+    TEST_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+
+    // Upstream reservation service (all or none; none means the embedded sandbox)
+    SERVICE_BASE_URL: optionalUrl,
+    SERVICE_TOKEN_URL: optionalUrl,
+    SERVICE_CLIENT_ID: z.string().min(1).optional(),
+    SERVICE_CLIENT_SECRET: z.string().min(1).optional(),
+    SERVICE_SCOPE: z.string().min(1).optional(),
+    WEBHOOK_SECRET: z.string().startsWith('whsec_', 'must start with whsec_').optional(),
+    SERVICE_TIMEOUT_MS: positiveInt(10_000),
+    TOKEN_REFRESH_MARGIN_S: positiveInt(300),
+
+    // Secrets of the portal itself (generated under DATA_DIR in sandbox mode when unset)
+    AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ENCRYPTION_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+      .optional(),
+
+    // Optional sign-in with Microsoft Entra ID (OpenID Connect)
+    ENTRA_TENANT_ID: z.string().min(1).optional(),
+    ENTRA_CLIENT_ID: z.string().min(1).optional(),
+    ENTRA_CLIENT_SECRET: z.string().min(1).optional(),
+
+    // Behaviour
+    MIRROR_FRESHNESS_S: positiveInt(30),
+    RECONCILE_AFTER_S: positiveInt(120),
+  })
+  .superRefine((v, ctx) => {
+    const set = serviceVariables.filter((k) => v[k] !== undefined);
+    if (set.length > 0 && set.length < serviceVariables.length) {
+      for (const k of serviceVariables) {
+        if (v[k] === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [k],
+            message: `is required when ${set.join(', ')} ${set.length === 1 ? 'is' : 'are'} set (configure the real service completely, or none of it for the sandbox)`,
+          });
+        }
+      }
+    }
+    if (set.length === serviceVariables.length) {
+      for (const k of ['AUTH_SECRET', 'ENCRYPTION_KEY'] as const) {
+        if (v[k] === undefined) {
+          ctx.addIssue({ code: 'custom', path: [k], message: 'is required with a real service' });
+        }
+      }
+    }
+    const entra = (['ENTRA_TENANT_ID', 'ENTRA_CLIENT_ID', 'ENTRA_CLIENT_SECRET'] as const).filter(
+      (k) => v[k] !== undefined,
+    );
+    if (entra.length > 0 && entra.length < 3) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENTRA_CLIENT_ID'],
+        message: 'ENTRA_TENANT_ID, ENTRA_CLIENT_ID and ENTRA_CLIENT_SECRET go together',
+      });
+    }
+  })
+  .transform((v) => ({
+    ...v,
+    serviceMode: v.SERVICE_BASE_URL === undefined ? ('sandbox' as const) : ('remote' as const),
+    databaseKind: v.DATABASE_URL === undefined ? ('pglite' as const) : ('postgres' as const),
+  }));
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      `Invalid environment configuration:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`,
+    );
+  }
+}
+
+/** Validates a set of variables; throws an EnvError naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => ({
+        variable: issue.path.map(String).join('.') || '(environment)',
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
+}
+
+// eslint-disable-next-line no-restricted-properties -- the one place that reads the environment
+export const env: Env = parseEnv(process.env);
+
+// next-auth v4 reads NEXTAUTH_URL itself to build callback and redirect URLs; derive it from
+// PORTAL_URL so that there is one setting for the portal's public address.
+// eslint-disable-next-line no-restricted-properties -- the one place that touches the environment
+process.env.NEXTAUTH_URL ??= env.PORTAL_URL;
