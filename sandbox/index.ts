@@ -1,0 +1,8 @@
+export type { SandboxSql } from './sql';
+export { openSandboxSql, pgliteSql, pgPoolSql } from './sql';
+export type { Sandbox, SandboxFixtures, SandboxOptions } from './sandbox';
+export { createSandbox, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, DEFAULT_RETRY_SCHEDULE_MS } from './sandbox';
+export type { Faults } from './faults';
+export type { ReservationResultEvent, ErrorCode } from './processor';
+export { ERROR_CODES } from './processor';
+export type { Preset } from './seed';

@@ -1,0 +1,83 @@
+// Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny] [--seed 1] [--latency 30]
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createSandbox } from './sandbox';
+import { PRESETS, type Preset } from './seed';
+import { openSandboxSql } from './sql';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4010' },
+    host: { type: 'string', default: '127.0.0.1' },
+    preset: { type: 'string' },
+    seed: { type: 'string' },
+    latency: { type: 'string' },
+    'data-dir': { type: 'string' },
+  },
+});
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}`);
+  process.exit(2);
+}
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`--port must be a port number, got '${values.port}'`);
+if (values.preset !== undefined && !PRESETS.includes(values.preset as Preset)) fail(`--preset must be one of ${PRESETS.join(', ')}`);
+const seed = values.seed === undefined ? undefined : Number(values.seed);
+if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) fail('--seed must be a non-negative integer');
+const latency = values.latency === undefined ? undefined : Number(values.latency);
+if (latency !== undefined && (!Number.isInteger(latency) || latency < 0)) fail('--latency must be milliseconds');
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const dataDir = values['data-dir'] ?? path.resolve('.data', `sandbox-${port}`);
+const db = await openSandboxSql(databaseUrl ? { url: databaseUrl } : { dataDir });
+// Without --preset/--seed the stored data is kept (demo, seed 1, on first start).
+const sandbox = createSandbox({ sql: db.sql, preset: values.preset as Preset | undefined, seed });
+const started = Date.now();
+await sandbox.start();
+if (latency !== undefined) {
+  await sandbox.fetch(new Request('http://sandbox/_sandbox/faults', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: latency }) }));
+}
+
+async function toRequest(req: IncomingMessage): Promise<Request> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const body = chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
+  return new Request(`http://${req.headers.host ?? `localhost:${port}`}${req.url ?? '/'}`, { method: req.method, headers, body });
+}
+
+async function respond(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, key) => res.setHeader(key, value));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+const server = createServer((req, res) => {
+  toRequest(req)
+    .then((request) => sandbox.fetch(request))
+    .then((response) => respond(res, response))
+    .catch(() => {
+      res.statusCode = 500;
+      res.end();
+    });
+});
+server.listen(port, values.host, () => {
+  console.log(`sandbox (${db.kind}, preset ${values.preset ?? 'as stored'}, seed ${seed ?? 'as stored'}) ready in ${Date.now() - started} ms on http://${values.host}:${port}`);
+  console.log(`fixtures: curl -s http://${values.host}:${port}/_sandbox/fixtures`);
+});
+
+async function shutdown() {
+  server.close();
+  await sandbox.stop();
+  await db.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
