@@ -1,0 +1,320 @@
+import 'server-only';
+import { z } from 'zod';
+import './api-errors';
+import { ServiceAuthError, type ServiceErrorContext } from './errors';
+import { Paginator, type Page } from './paginator';
+import {
+  DEFAULT_BREAKER,
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  defaultBreakerRegistry,
+  readRetryPolicy,
+  type BreakerSettings,
+  type RetrySettings,
+} from './policies';
+import {
+  AcceptedSchema,
+  ApiKeySchema,
+  CreateReservationInputSchema,
+  PAGE_SIZE_MAX,
+  ReservationPageSchema,
+  ResourcePageSchema,
+  TimeSchedulePageSchema,
+  UserGroupPageSchema,
+  UserLookupSchema,
+  UserReservationsSchema,
+  type Accepted,
+  type ApiKeyGrant,
+  type CreateReservationInput,
+  type Reservation,
+  type Resource,
+  type TimeSchedule,
+  type UserAccount,
+  type UserGroup,
+} from './schemas';
+import { DEFAULT_REFRESH_MARGIN_SECONDS, TokenProvider } from './token-provider';
+import { exchange, parseBody, statusError, type FetchLike, type RawResponse } from './transport';
+
+export type { FetchLike } from './transport';
+
+export interface ServiceClientConfig {
+  /** Root of the service; paths like `/v1/...` are appended. */
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  /** The global fetch by default; tests pass the sandbox's handler. */
+  fetch?: FetchLike;
+  /** Per HTTP exchange, body included (default 10 s). */
+  timeoutMs?: number;
+  /** Renew the token this long before it expires (default 300 s). */
+  refreshMarginSeconds?: number;
+  retry?: Partial<RetrySettings>;
+  breaker?: Partial<BreakerSettings>;
+  /** Clock of the token cache (tests). */
+  now?: () => number;
+}
+
+const ConfigSchema = z.object({
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  tokenUrl: z.url({ protocol: /^https?$/ }),
+  clientId: z.string().min(1),
+  clientSecret: z.string().min(1),
+  scope: z.string().min(1),
+  timeoutMs: z.number().int().positive().optional(),
+  refreshMarginSeconds: z.number().nonnegative().optional(),
+});
+
+// Inputs checked before anything is sent. Errors are ZodErrors (the API layer answers 422) whose
+// messages never contain the value, so a malformed API key is not echoed either.
+const ApiKeyInput = z.string().min(1, 'is required').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+const IdInput = z.guid('must be a GUID');
+const SegmentInput = z
+  .string()
+  .min(1, 'is required')
+  .max(512, 'is too long')
+  // URL parsers resolve dot segments even when percent-encoded, so these cannot be sent as values.
+  .refine((v) => !/^(\.|%2e){1,2}$/i.test(v), 'cannot be "." or ".."');
+const PageSizeInput = z.number().int().min(1).max(PAGE_SIZE_MAX).optional();
+
+function check<S extends z.ZodType>(name: string, schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new z.ZodError(result.error.issues.map((issue) => ({ ...issue, path: [name, ...issue.path] })));
+}
+
+const segment = (value: string) => encodeURIComponent(value);
+
+export interface ListOptions {
+  /** 1..100; the service's default is 50. */
+  pageSize?: number;
+}
+export interface LookupOptions {
+  /** Default true; false leaves `reservationResources` out of each user. */
+  includeReservationResources?: boolean;
+}
+
+interface CallSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Route template, e.g. `/v1/reservations/{deviceId}/all`. */
+  template: string;
+  /** The concrete path, segments already encoded. */
+  path: string;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+  /** Absent only for API key generation, which takes the bearer token alone. */
+  apiKey?: string;
+  schema: S;
+}
+
+/**
+ * The typed client of the reservation service. Reads are retried (network, timeout, 408, 429,
+ * 5xx but 501/505) with capped exponential backoff and jitter, honouring Retry-After; create and
+ * cancel are sent once. Every call has a timeout and passes the upstream's circuit breaker.
+ * A 401 leads to one forced token refresh and one retry, for writes too: a 401 means the request
+ * was refused before anything was executed, so repeating it cannot book twice.
+ */
+export function createServiceClient(config: ServiceClientConfig) {
+  const checked = ConfigSchema.safeParse(config);
+  if (!checked.success) {
+    // Name the bad settings only; their values may be secret.
+    const names = [...new Set(checked.error.issues.map((i) => i.path.map(String).join('.')))];
+    throw new Error(`Invalid service client configuration: ${names.join(', ')}`);
+  }
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const fetchFn: FetchLike = config.fetch ?? ((request) => fetch(request));
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retrySettings: RetrySettings = { ...DEFAULT_RETRY, ...config.retry };
+  const { registry = defaultBreakerRegistry, ...breakerOverrides } = config.breaker ?? {};
+  const breakerSettings = { ...DEFAULT_BREAKER, ...breakerOverrides };
+  const serviceBreaker = registry.get(baseUrl, breakerSettings);
+  const readRetry = readRetryPolicy(retrySettings);
+
+  const tokens = new TokenProvider({
+    tokenUrl: config.tokenUrl,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    scope: config.scope,
+    fetch: fetchFn,
+    timeoutMs,
+    refreshMarginSeconds: config.refreshMarginSeconds ?? DEFAULT_REFRESH_MARGIN_SECONDS,
+    breaker: registry.get(config.tokenUrl, breakerSettings),
+    retry: readRetry,
+    now: config.now,
+  });
+
+  async function call<S extends z.ZodType>(spec: CallSpec<S>, idempotent: boolean): Promise<z.output<S>> {
+    const operation = `${spec.method} ${spec.template}`;
+    const url = new URL(baseUrl + spec.path);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, value);
+    }
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const secrets = [config.clientSecret, spec.apiKey].filter((s): s is string => !!s);
+    const send = (token: string) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      if (spec.apiKey !== undefined) headers['x-api-key'] = spec.apiKey;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      return exchange(url.toString(), { method: spec.method, headers, body }, { fetch: fetchFn, breaker: serviceBreaker, timeoutMs, operation });
+    };
+    const attempt = async () => {
+      const token = await tokens.getToken();
+      let raw = await send(token);
+      let used = token;
+      if (raw.status === 401) {
+        used = await tokens.forceRefresh(token);
+        raw = await send(used);
+        if (raw.status === 401) {
+          throw new ServiceAuthError('token', 'the service refused the access token, also after a refresh', { operation, status: 401 });
+        }
+      }
+      const scrub = (text: string) => scrubSecrets(text, [...secrets, used]);
+      return interpret(raw, spec, { operation, status: raw.status }, scrub);
+    };
+    return idempotent ? readRetry.execute(attempt) : attempt();
+  }
+
+  const read = <S extends z.ZodType>(spec: Omit<CallSpec<S>, 'method'>) => call({ ...spec, method: 'GET' }, true);
+
+  /** A Paginator over one of the four list endpoints. */
+  function list<T, P extends { continuationToken: string | null }>(
+    apiKey: string,
+    deviceId: string,
+    options: ListOptions,
+    template: string,
+    pathOf: (device: string) => string,
+    schema: z.ZodType<P>,
+    itemsOf: (page: P) => T[],
+  ): Paginator<T> {
+    const key = check('apiKey', ApiKeyInput, apiKey);
+    const device = check('deviceId', IdInput, deviceId);
+    const pageSize = check('pageSize', PageSizeInput, options.pageSize);
+    return new Paginator<T>(async (continuationToken): Promise<Page<T>> => {
+      const page = await read({
+        template,
+        path: pathOf(segment(device)),
+        query: { pageSize: pageSize?.toString(), continuationToken },
+        apiKey: key,
+        schema,
+      });
+      return { items: itemsOf(page), continuationToken: page.continuationToken };
+    }, `GET ${template}`);
+  }
+
+  function lookup(kind: 'reference' | 'email' | 'apartment', name: string, apiKey: string, value: string, options: LookupOptions) {
+    const key = check('apiKey', ApiKeyInput, apiKey);
+    const checkedValue = check(name, SegmentInput, value);
+    const include = check('includeReservationResources', z.boolean().optional(), options.includeReservationResources);
+    return read({
+      template: `/v1/reservations/users/${kind}/{${name}}`,
+      path: `/v1/reservations/users/${kind}/${segment(checkedValue)}`,
+      query: { includeReservationResources: include === false ? 'false' : undefined },
+      apiKey: key,
+      schema: UserLookupSchema,
+    }).then((body) => body.userAccounts);
+  }
+
+  return {
+    reservations: {
+      list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<Reservation> =>
+        list(apiKey, deviceId, options, '/v1/reservations/{deviceId}/all', (d) => `/v1/reservations/${d}/all`, ReservationPageSchema, (p) => p.reservations),
+
+      /** Requests a booking; the outcome arrives as a reservationResult webhook. Sent once. */
+      create: async (apiKey: string, input: CreateReservationInput): Promise<Accepted> => {
+        const key = check('apiKey', ApiKeyInput, apiKey);
+        const body = CreateReservationInputSchema.parse(input);
+        return call({ method: 'POST', template: '/v1/reservations', path: '/v1/reservations', body, apiKey: key, schema: AcceptedSchema }, false);
+      },
+
+      /** Requests a cancellation; the outcome arrives as a reservationResult webhook. Sent once. */
+      cancel: async (apiKey: string, reservationId: string): Promise<Accepted> => {
+        const key = check('apiKey', ApiKeyInput, apiKey);
+        const id = check('reservationId', IdInput, reservationId);
+        return call(
+          { method: 'DELETE', template: '/v1/reservations/{reservationId}', path: `/v1/reservations/${segment(id)}`, apiKey: key, schema: AcceptedSchema },
+          false,
+        );
+      },
+
+      /** Every reservation of one user (not paged upstream). */
+      forUser: async (apiKey: string, userId: string): Promise<Reservation[]> => {
+        const key = check('apiKey', ApiKeyInput, apiKey);
+        const id = check('userId', IdInput, userId);
+        return read({
+          template: '/v1/reservations/users/{userId}/reservations',
+          path: `/v1/reservations/users/${segment(id)}/reservations`,
+          apiKey: key,
+          schema: UserReservationsSchema,
+        });
+      },
+    },
+
+    timeSchedules: {
+      list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<TimeSchedule> =>
+        list(apiKey, deviceId, options, '/v1/reservations/timeschedules/{deviceId}/all', (d) => `/v1/reservations/timeschedules/${d}/all`, TimeSchedulePageSchema, (p) => p.timeSchedules),
+    },
+
+    resources: {
+      list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<Resource> =>
+        list(apiKey, deviceId, options, '/v1/reservations/resources/{deviceId}/all', (d) => `/v1/reservations/resources/${d}/all`, ResourcePageSchema, (p) => p.resources),
+    },
+
+    userGroups: {
+      list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<UserGroup> =>
+        list(apiKey, deviceId, options, '/v1/usergroups/{deviceId}/all', (d) => `/v1/usergroups/${d}/all`, UserGroupPageSchema, (p) => p.userGroups),
+    },
+
+    users: {
+      byReference: async (apiKey: string, referenceId: string, options: LookupOptions = {}): Promise<UserAccount[]> =>
+        lookup('reference', 'referenceId', apiKey, referenceId, options),
+      byEmail: async (apiKey: string, email: string, options: LookupOptions = {}): Promise<UserAccount[]> =>
+        lookup('email', 'email', apiKey, email, options),
+      byApartment: async (apiKey: string, apartmentId: string, options: LookupOptions = {}): Promise<UserAccount[]> =>
+        lookup('apartment', 'apartmentId', apiKey, apartmentId, options),
+      /** Every user of a system, without reservationResources. */
+      all: async (apiKey: string, deviceId: string): Promise<UserAccount[]> => {
+        const key = check('apiKey', ApiKeyInput, apiKey);
+        const device = check('deviceId', IdInput, deviceId);
+        const body = await read({
+          template: '/v1/reservations/users/fetch/{deviceId}',
+          path: `/v1/reservations/users/fetch/${segment(device)}`,
+          apiKey: key,
+          schema: UserLookupSchema,
+        });
+        return body.userAccounts;
+      },
+    },
+
+    apiKeys: {
+      /** Exchanges a system owner's approval id for an API key (bearer token only). */
+      generate: async (approvalId: string): Promise<ApiKeyGrant> => {
+        const id = check('approvalId', SegmentInput, approvalId);
+        return read({ template: '/v1/apikey/generate/{approvalId}', path: `/v1/apikey/generate/${segment(id)}`, schema: ApiKeySchema });
+      },
+    },
+  };
+}
+
+export type ServiceClient = ReturnType<typeof createServiceClient>;
+
+function interpret<S extends z.ZodType>(
+  raw: RawResponse,
+  spec: CallSpec<S>,
+  context: ServiceErrorContext,
+  scrub: (text: string) => string,
+): z.output<S> {
+  if (raw.status >= 200 && raw.status < 300) return parseBody(raw, spec.schema, context);
+  if (raw.status === 403) {
+    throw spec.apiKey === undefined
+      ? new ServiceAuthError('token', 'the service refused the access token for this operation', context)
+      : new ServiceAuthError('apiKey', 'the service refused the API key, or the key does not cover this system', context);
+  }
+  throw statusError(raw, context, scrub);
+}
+
+function scrubSecrets(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CreateReservationInputSchema,
+  ReservationResultEventSchema,
+  ReservationSchema,
+  TimeScheduleSchema,
+  WebhookEventSchema,
+  toMinuteTime,
+} from './schemas';
+import { parseRetryAfter } from './transport';
+
+const envelope = {
+  correlationId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
+  eventType: 'reservationResult',
+  timestamp: '2026-11-22T10:00:00Z',
+};
+
+describe('webhook events', () => {
+  it('accepts the upstream spelling succeded, and succeeded too, as `succeeded`', () => {
+    const upstream = ReservationResultEventSchema.parse({
+      ...envelope,
+      eventData: { succeded: true, errorCode: null, errorDescription: null, data: { reservationId: envelope.correlationId, operation: 'create' } },
+    });
+    expect(upstream.eventData).toEqual({
+      succeeded: true,
+      errorCode: null,
+      errorDescription: null,
+      data: { reservationId: envelope.correlationId, operation: 'create' },
+    });
+    const corrected = ReservationResultEventSchema.parse({ ...envelope, eventData: { succeeded: false, errorCode: 'QuotaExceeded', errorDescription: 'Two bookings already.' } });
+    expect(corrected.eventData).toMatchObject({ succeeded: false, errorCode: 'QuotaExceeded', data: null });
+  });
+
+  it('rejects a result without the flag, or with both spellings disagreeing', () => {
+    const none = ReservationResultEventSchema.safeParse({ ...envelope, eventData: { errorCode: null } });
+    expect(none.success).toBe(false);
+    expect(none.error?.issues[0]?.path).toEqual(['eventData', 'succeded']);
+    expect(ReservationResultEventSchema.safeParse({ ...envelope, eventData: { succeded: true, succeeded: false } }).success).toBe(false);
+  });
+
+  it('keeps other event types as envelopes, but never lets a bad reservationResult pass as one', () => {
+    const other = WebhookEventSchema.parse({ ...envelope, eventType: 'somethingElse', eventData: { x: 1 } });
+    expect(other.eventType).toBe('somethingElse');
+    expect(WebhookEventSchema.safeParse({ ...envelope, eventData: { nope: true } }).success).toBe(false);
+    expect(WebhookEventSchema.safeParse({ ...envelope, correlationId: 'x', eventData: { succeded: true } }).success).toBe(false);
+  });
+});
+
+describe('resource shapes', () => {
+  const reservation = {
+    id: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60',
+    userId: null,
+    ownerId: null,
+    ownerType: 'Service',
+    status: 'Unused',
+    resourceId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f61',
+    startTime: '2026-11-23T07:00:00Z',
+    endTime: '2026-11-23T10:00:00.000Z',
+    deviceId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f62',
+  };
+
+  it('accepts a maintenance window without user, and refuses local times and unknown states', () => {
+    expect(ReservationSchema.parse({ ...reservation, extra: 'dropped' })).toEqual(reservation);
+    expect(ReservationSchema.safeParse({ ...reservation, startTime: '2026-11-23T07:00:00' }).success).toBe(false);
+    expect(ReservationSchema.safeParse({ ...reservation, status: 'Gone' }).success).toBe(false);
+  });
+
+  it('checks a Week schedule: seven days of [start, length] within a day', () => {
+    const week = Array.from({ length: 7 }, () => [[420, 180], [1320, 180]]);
+    const schedule = { id: reservation.id, deviceId: reservation.deviceId, scheduleType: 'Week', schedule: week };
+    expect(TimeScheduleSchema.parse(schedule).schedule[0]).toEqual([[420, 180], [1320, 180]]);
+    expect(TimeScheduleSchema.safeParse({ ...schedule, schedule: week.slice(1) }).success).toBe(false);
+    expect(TimeScheduleSchema.safeParse({ ...schedule, schedule: [[[1440, 60]], ...week.slice(1)] }).success).toBe(false);
+    expect(TimeScheduleSchema.safeParse({ ...schedule, scheduleType: 'Month' }).success).toBe(false);
+  });
+});
+
+describe('create input', () => {
+  const ids = { userId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60', resourceId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f61' };
+
+  it('sends times as yyyy-mm-ddThh:mmZ, from strings or whole-minute Dates', () => {
+    const body = CreateReservationInputSchema.parse({ ...ids, startTime: new Date('2026-11-23T22:00:00Z'), endTime: '2026-11-24T01:00Z' });
+    expect(body).toEqual({ ...ids, startTime: '2026-11-23T22:00Z', endTime: '2026-11-24T01:00Z' });
+    expect(toMinuteTime(new Date(Date.UTC(2026, 0, 5, 7, 30)))).toBe('2026-01-05T07:30Z');
+  });
+
+  it('refuses seconds, bad forms and an end before the start, naming the field', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ startTime: new Date('2026-11-23T22:00:30Z'), endTime: '2026-11-24T01:00Z' }, 'startTime'],
+      [{ startTime: '2026-11-23T22:00Z', endTime: '2026-11-24 01:00' }, 'endTime'],
+      [{ startTime: '2026-11-23T22:00Z', endTime: '2026-11-23T21:00Z' }, 'endTime'],
+      [{ startTime: '2026-11-23T22:00Z', endTime: '2026-11-24T01:00Z', userId: 'nope' }, 'userId'],
+    ];
+    for (const [input, field] of cases) {
+      const result = CreateReservationInputSchema.safeParse({ ...ids, ...input });
+      expect(result.success, field).toBe(false);
+      expect(result.error?.issues[0]?.path[0]).toBe(field);
+    }
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads delta-seconds and HTTP dates, and ignores nonsense', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('1', now)).toBe(1);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
