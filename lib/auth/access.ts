@@ -1,0 +1,37 @@
+import 'server-only';
+import { ApiError } from '@/lib/api/errors';
+import { getDb, type Database } from '@/lib/db';
+import { log } from '@/lib/log';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import { getSystem, listAllSystems, listSystemsOfManager } from '@/lib/systems/store';
+import type { SessionUser } from './schemas';
+import { managerHasSystem } from './users';
+
+/**
+ * Admins see every system; a manager only those assigned. A manager asking for any other id,
+ * existing or not, gets the same 403 (no one learns which systems exist) and the attempt is logged.
+ */
+export async function checkSystemAccess(db: Database, user: SessionUser, deviceId: string): Promise<SystemPublic> {
+  const system = await getSystem(db, deviceId);
+  if (user.role === 'admin') {
+    if (!system) throw new ApiError('not_found', 'No such system.');
+    return system;
+  }
+  if (!system || !(await managerHasSystem(db, user.id, deviceId))) {
+    log.warn('system access denied', { userId: user.id, role: user.role, deviceId });
+    throw new ApiError('forbidden', 'You do not have access to this system.');
+  }
+  return system;
+}
+
+export async function requireSystemAccess(user: SessionUser, deviceId: string): Promise<SystemPublic> {
+  return checkSystemAccess((await getDb()).db, user, deviceId);
+}
+
+export async function listAccessibleSystemsIn(db: Database, user: SessionUser): Promise<SystemPublic[]> {
+  return user.role === 'admin' ? listAllSystems(db) : listSystemsOfManager(db, user.id);
+}
+
+export async function listAccessibleSystems(user: SessionUser): Promise<SystemPublic[]> {
+  return listAccessibleSystemsIn((await getDb()).db, user);
+}

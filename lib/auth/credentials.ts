@@ -1,0 +1,53 @@
+import 'server-only';
+import type { Database } from '@/lib/db';
+import { log } from '@/lib/log';
+import { verifyPassword } from './passwords';
+import { signInSchema, type SessionUser } from './schemas';
+import type { SignInThrottle } from './throttle';
+import { findUserByEmail } from './users';
+
+export type CredentialsResult =
+  | { ok: true; user: SessionUser & { sessionVersion: number } }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * Checks an e-mail and password. An unknown account and a wrong password give the same answer
+ * after the same work (one bcrypt comparison); throttling counts attempts per account and per IP
+ * before any check, so that it also holds for accounts that do not exist.
+ */
+export async function verifyCredentials(
+  db: Database,
+  throttle: SignInThrottle,
+  input: unknown,
+  ip: string,
+): Promise<CredentialsResult> {
+  const parsed = signInSchema.safeParse(input);
+  const email = parsed.success ? parsed.data.email : '';
+  const password = parsed.success ? parsed.data.password : '';
+  const wait = await throttle.attempt(`${email}`, ip);
+  if (wait !== null) {
+    log.warn('sign-in throttled', { ip, account: email.slice(0, 3) });
+    return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
+  }
+  const user = email ? await findUserByEmail(db, email) : undefined;
+  const valid = await verifyPassword(password, user?.passwordHash);
+  if (!user || !valid) {
+    log.info('sign-in refused', { ip });
+    return { ok: false, reason: 'invalid' };
+  }
+  await throttle.succeeded(email, ip);
+  log.info('signed in', { userId: user.id, ip });
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion } };
+}
+
+/** The client address for throttling: the first X-Forwarded-For hop (set by the load balancer). */
+export function clientIp(headers: Headers | Record<string, string | string[] | undefined>): string {
+  const get = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    const v = headers[name];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const forwarded = get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || get('x-real-ip')?.trim() || 'unknown';
+}

@@ -1,0 +1,147 @@
+import 'server-only';
+import type { AuthOptions } from 'next-auth';
+import AzureADProvider from 'next-auth/providers/azure-ad';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { getDb, type Database } from '@/lib/db';
+import { env } from '@/lib/env';
+import { log } from '@/lib/log';
+import { getSecrets } from '@/lib/secrets';
+import { clientIp, verifyCredentials } from './credentials';
+import { roleSchema } from './schemas';
+import { createSignInThrottle, type SignInThrottle } from './throttle';
+import { bumpSessionVersion, findUserByEmail, findUserById } from './users';
+
+declare module 'next-auth' {
+  interface Session {
+    user: { id: string; email: string; name: string; role: 'admin' | 'manager' };
+  }
+  interface User {
+    role?: 'admin' | 'manager';
+    sessionVersion?: number;
+  }
+}
+declare module 'next-auth/jwt' {
+  interface JWT {
+    uid?: string;
+    role?: 'admin' | 'manager';
+    /** Session version: must equal users.session_version, or the session is revoked. */
+    sv?: number;
+  }
+}
+
+/** Sessions last a working day; sign-out and password changes end them earlier (see `sv`). */
+export const SESSION_MAX_AGE_S = 8 * 60 * 60;
+
+/** The error text next-auth hands to the sign-in page when attempts are throttled. */
+export const THROTTLED_ERROR = 'Throttled';
+
+export const entraEnabled = (): boolean =>
+  env.ENTRA_TENANT_ID !== undefined && env.ENTRA_CLIENT_ID !== undefined && env.ENTRA_CLIENT_SECRET !== undefined;
+
+class SessionRevokedError extends Error {
+  override name = 'SessionRevokedError';
+}
+
+const globalForAuth = globalThis as typeof globalThis & {
+  __portalAuthOptions?: Promise<AuthOptions>;
+  __portalSignInThrottle?: SignInThrottle;
+};
+
+async function portalThrottle(): Promise<SignInThrottle> {
+  globalForAuth.__portalSignInThrottle ??= createSignInThrottle((await getDb()).db);
+  return globalForAuth.__portalSignInThrottle;
+}
+
+export interface AuthDeps {
+  authSecret: string;
+  database: () => Promise<Database>;
+  throttle: () => Promise<SignInThrottle>;
+}
+
+/** The configuration, given its dependencies (tests pass their own database). */
+export function createAuthOptions({ authSecret, database, throttle }: AuthDeps): AuthOptions {
+  const providers: AuthOptions['providers'] = [
+    CredentialsProvider({
+      id: 'credentials',
+      name: 'E-mail and password',
+      credentials: { email: { label: 'E-mail', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      async authorize(credentials, req) {
+        const result = await verifyCredentials(await database(), await throttle(), credentials, clientIp(req.headers ?? {}));
+        if (result.ok) return result.user;
+        if (result.reason === 'throttled') throw new Error(THROTTLED_ERROR);
+        return null;
+      },
+    }),
+  ];
+  if (entraEnabled()) {
+    providers.push(
+      AzureADProvider({
+        clientId: env.ENTRA_CLIENT_ID ?? '',
+        clientSecret: env.ENTRA_CLIENT_SECRET ?? '',
+        tenantId: env.ENTRA_TENANT_ID,
+      }),
+    );
+  }
+
+  return {
+    secret: authSecret,
+    providers,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_S },
+    useSecureCookies: env.PORTAL_URL.startsWith('https://'),
+    pages: { signIn: '/sign-in', error: '/sign-in' },
+    callbacks: {
+      // Entra ID signs in only people an admin has already given an account (matched by e-mail).
+      async signIn({ user, account }) {
+        if (account?.provider === 'credentials') return true;
+        const email = user.email?.trim().toLowerCase();
+        if (!email) return false;
+        const known = await findUserByEmail(await database(), email);
+        if (!known) log.warn('single sign-on refused: no portal account', { provider: account?.provider });
+        return known !== undefined;
+      },
+      async jwt({ token, user, account }) {
+        const db = await database();
+        if (user) {
+          // Sign-in: record who and which session version this token belongs to.
+          const record = account?.provider === 'credentials' ? await findUserById(db, user.id) : await findUserByEmail(db, user.email ?? '');
+          if (!record) throw new SessionRevokedError('account vanished during sign-in');
+          return { ...token, uid: record.id, email: record.email, name: record.name, role: record.role, sv: record.sessionVersion };
+        }
+        // Every later use: the account must still exist with the same session version.
+        const current = token.uid ? await findUserById(db, token.uid) : undefined;
+        if (!current || current.sessionVersion !== token.sv) throw new SessionRevokedError('session revoked');
+        return { ...token, email: current.email, name: current.name, role: current.role };
+      },
+      session({ session, token }) {
+        const role = roleSchema.safeParse(token.role);
+        return {
+          ...session,
+          user: { id: token.uid ?? '', email: token.email ?? '', name: token.name ?? '', role: role.success ? role.data : 'manager' },
+        };
+      },
+    },
+    events: {
+      // Signing out ends every session of the account, including copies of the cookie.
+      async signOut({ token }) {
+        if (token.uid) await bumpSessionVersion(await database(), token.uid);
+      },
+    },
+    logger: {
+      // next-auth's own messages can carry tokens in their metadata; keep only the code.
+      error: (code) => log.info('auth', { code }),
+      warn: (code) => log.debug('auth warning', { code }),
+      debug: () => undefined,
+    },
+  };
+}
+
+/** next-auth's configuration; async because the secret may come from DATA_DIR. */
+export function getAuthOptions(): Promise<AuthOptions> {
+  globalForAuth.__portalAuthOptions ??= getSecrets()
+    .then(({ authSecret }) => createAuthOptions({ authSecret, database: async () => (await getDb()).db, throttle: portalThrottle }))
+    .catch((error: unknown) => {
+    globalForAuth.__portalAuthOptions = undefined;
+    throw error;
+  });
+  return globalForAuth.__portalAuthOptions;
+}

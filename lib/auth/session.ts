@@ -1,0 +1,48 @@
+import 'server-only';
+import { getServerSession } from 'next-auth';
+import { notFound, redirect } from 'next/navigation';
+import { ApiError } from '@/lib/api/errors';
+import { log } from '@/lib/log';
+import { getAuthOptions } from './options';
+import { sessionUserSchema, type SessionUser } from './schemas';
+
+/** The signed-in user, checked against the database (revoked sessions give null). */
+export async function getSession(): Promise<SessionUser | null> {
+  const session = await getServerSession(await getAuthOptions());
+  const user = sessionUserSchema.safeParse(session?.user);
+  return user.success ? user.data : null;
+}
+
+/** For route handlers and server actions: 401 when nobody is signed in. */
+export async function requireUser(): Promise<SessionUser> {
+  const user = await getSession();
+  if (!user) throw new ApiError('unauthorized', 'Sign in to continue.');
+  return user;
+}
+
+/** For route handlers and server actions: 403 unless an admin is signed in. */
+export async function requireAdmin(): Promise<SessionUser> {
+  const user = await requireUser();
+  if (user.role !== 'admin') {
+    log.warn('admin action refused', { userId: user.id });
+    throw new ApiError('forbidden', 'Only an admin may do this.');
+  }
+  return user;
+}
+
+/** For pages: anonymous visitors go to the sign-in page. */
+export async function requirePageUser(returnTo?: string): Promise<SessionUser> {
+  const user = await getSession();
+  if (!user) redirect(returnTo ? `/sign-in?callbackUrl=${encodeURIComponent(returnTo)}` : '/sign-in');
+  return user;
+}
+
+/** For admin pages: managers get a 404, as if the page did not exist. */
+export async function requirePageAdmin(returnTo?: string): Promise<SessionUser> {
+  const user = await requirePageUser(returnTo);
+  if (user.role !== 'admin') {
+    log.warn('admin page refused', { userId: user.id });
+    notFound();
+  }
+  return user;
+}

@@ -1,0 +1,123 @@
+import 'server-only';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
+import { ApiError } from '@/lib/api/errors';
+import { hashPassword } from './passwords';
+import type { SessionUser } from './schemas';
+
+export interface UserRecord extends SessionUser {
+  passwordHash: string | null;
+  sessionVersion: number;
+}
+
+const userColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  passwordHash: users.passwordHash,
+  sessionVersion: users.sessionVersion,
+};
+
+export async function findUserByEmail(db: Database, email: string): Promise<UserRecord | undefined> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
+  return row;
+}
+
+export async function findUserById(db: Database, id: string): Promise<UserRecord | undefined> {
+  const [row] = await db.select(userColumns).from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export interface NewUser {
+  email: string;
+  name: string;
+  role: UserRole;
+  password?: string;
+  /** Pre-computed hash (seeding several users with one hash computation is not needed; tests use low cost). */
+  passwordHash?: string;
+}
+
+export async function createUser(db: Database, input: NewUser): Promise<SessionUser> {
+  const passwordHash = input.passwordHash ?? (input.password === undefined ? null : await hashPassword(input.password));
+  const [row] = await db
+    .insert(users)
+    .values({ email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordHash })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id, email: users.email, name: users.name, role: users.role });
+  if (!row) throw new ApiError('conflict', `An account with the e-mail ${input.email} already exists.`);
+  return row;
+}
+
+/** Sets a new password and revokes every session issued before. */
+export async function setPassword(db: Database, userId: string, password: string, passwordHash?: string): Promise<void> {
+  const hash = passwordHash ?? (await hashPassword(password));
+  const updated = await db
+    .update(users)
+    .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  if (updated.length === 0) throw new ApiError('not_found', 'No such user.');
+}
+
+/** Revokes every session of the user issued before now (sign-out, password change). */
+export async function bumpSessionVersion(db: Database, userId: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+export interface ManagerSummary extends SessionUser {
+  deviceIds: string[];
+}
+
+export async function listManagers(db: Database): Promise<ManagerSummary[]> {
+  const rows = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+    .from(users)
+    .where(eq(users.role, 'manager'))
+    .orderBy(asc(users.name), asc(users.email));
+  if (rows.length === 0) return [];
+  const assignments = await db
+    .select({ userId: managerSystems.userId, deviceId: managerSystems.deviceId })
+    .from(managerSystems)
+    .where(inArray(managerSystems.userId, rows.map((r) => r.id)));
+  return rows.map((r) => ({ ...r, deviceIds: assignments.filter((a) => a.userId === r.id).map((a) => a.deviceId) }));
+}
+
+/** Replaces the systems a manager may use. Unknown systems are refused, nothing changes. */
+export async function setManagerSystems(db: Database, userId: string, deviceIds: string[]): Promise<void> {
+  const wanted = [...new Set(deviceIds)];
+  await db.transaction(async (tx) => {
+    const [manager] = await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!manager) throw new ApiError('not_found', 'No such manager.');
+    if (manager.role !== 'manager') throw new ApiError('bad_request', 'Systems are assigned to managers only; admins see every system.');
+    if (wanted.length > 0) {
+      const known = await tx.select({ deviceId: systems.deviceId }).from(systems).where(inArray(systems.deviceId, wanted));
+      const missing = wanted.filter((id) => !known.some((k) => k.deviceId === id));
+      if (missing.length > 0) throw new ApiError('bad_request', `Unknown system: ${missing.join(', ')}.`);
+    }
+    await tx.delete(managerSystems).where(eq(managerSystems.userId, userId));
+    if (wanted.length > 0) await tx.insert(managerSystems).values(wanted.map((deviceId) => ({ userId, deviceId })));
+  });
+}
+
+/** Adds systems to a manager's set (seeding). */
+export async function addManagerSystems(db: Database, userId: string, deviceIds: string[]): Promise<void> {
+  if (deviceIds.length === 0) return;
+  await db
+    .insert(managerSystems)
+    .values(deviceIds.map((deviceId) => ({ userId, deviceId })))
+    .onConflictDoNothing();
+}
+
+export async function managerHasSystem(db: Database, userId: string, deviceId: string): Promise<boolean> {
+  const rows = await db
+    .select({ deviceId: managerSystems.deviceId })
+    .from(managerSystems)
+    .where(and(eq(managerSystems.userId, userId), eq(managerSystems.deviceId, deviceId)))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, isSameOriginRequest, securityHeaders } from './headers';
+
+describe('security headers', () => {
+  it('puts the nonce in the page CSP and forbids framing; HSTS only in production', () => {
+    const csp = contentSecurityPolicy({ production: true, https: true, nonce: 'abc' });
+    expect(csp).toContain("script-src 'self' 'nonce-abc' 'strict-dynamic'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(securityHeaders({ production: true, https: true })['Strict-Transport-Security']).toMatch(/max-age=\d+/);
+    expect(securityHeaders({ production: false, https: false })['Strict-Transport-Security']).toBeUndefined();
+    expect(securityHeaders({ production: false, https: false, nonce: 'n' })['X-Content-Type-Options']).toBe('nosniff');
+    expect(contentSecurityPolicy({ production: true, https: false })).toContain("default-src 'none'");
+  });
+
+  it('refuses cross-site state changes and lets same-origin and non-browser requests through', () => {
+    const allowed = ['https://portal.example'];
+    const h = (init: Record<string, string>) => new Headers(init);
+    expect(isSameOriginRequest('POST', h({ origin: 'https://evil.example' }), allowed)).toBe(false);
+    expect(isSameOriginRequest('POST', h({ origin: 'null' }), allowed)).toBe(false);
+    expect(isSameOriginRequest('DELETE', h({ 'sec-fetch-site': 'cross-site' }), allowed)).toBe(false);
+    expect(isSameOriginRequest('PATCH', h({ 'sec-fetch-site': 'same-site', origin: 'https://portal.example' }), allowed)).toBe(false);
+    expect(isSameOriginRequest('POST', h({ origin: 'https://portal.example', 'sec-fetch-site': 'same-origin' }), allowed)).toBe(true);
+    expect(isSameOriginRequest('POST', h({}), allowed)).toBe(true);
+    expect(isSameOriginRequest('GET', h({ origin: 'https://evil.example' }), allowed)).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+import 'server-only';
+import { z } from 'zod';
+import type { Database } from '@/lib/db';
+import { ApiError } from '@/lib/api/errors';
+import { log } from '@/lib/log';
+import { approvalIdSchema, type SystemPublic } from './schemas';
+import { storeConnection } from './store';
+
+/** Exchanges an approval id for an API key upstream (apikey/generate). */
+export type ApiKeyGenerator = (approvalId: string) => Promise<{ apiKey: string; deviceIds: string[] }>;
+
+const generatedSchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(z.uuid()) });
+
+export interface ConnectDeps {
+  generate: ApiKeyGenerator;
+  encryptionKey: Buffer;
+  /** Known names of systems (sandbox fixtures); others get "System 1a2b3c4d". */
+  names?: ReadonlyMap<string, string>;
+  createdBy?: string;
+}
+
+/**
+ * Connects the systems an approval covers: calls the upstream once, stores the key encrypted,
+ * records the systems. Bad input is refused before the upstream is called.
+ */
+export async function connectApproval(db: Database, approvalIdInput: unknown, deps: ConnectDeps): Promise<SystemPublic[]> {
+  const approval = approvalIdSchema.safeParse(approvalIdInput);
+  if (!approval.success) {
+    throw new ApiError('unprocessable_entity', `approvalId ${approval.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  const generated = generatedSchema.safeParse(await deps.generate(approval.data));
+  if (!generated.success) throw new ApiError('bad_gateway', 'The service answered the approval with something unexpected.');
+  if (generated.data.deviceIds.length === 0) {
+    throw new ApiError('unprocessable_entity', 'The approval covers no systems; nothing was connected.');
+  }
+  const result = await storeConnection(db, {
+    approvalId: approval.data,
+    apiKey: generated.data.apiKey,
+    deviceIds: generated.data.deviceIds,
+    names: deps.names,
+    createdBy: deps.createdBy,
+    encryptionKey: deps.encryptionKey,
+  });
+  log.info('systems connected', { connectionId: result.connectionId, deviceIds: generated.data.deviceIds });
+  return result.systems;
+}

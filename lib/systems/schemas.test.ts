@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { approvalIdSchema, systemUpdateSchema, timeZoneSchema } from './schemas';
+
+describe('system input', () => {
+  it('accepts IANA zones and refuses others with a message', () => {
+    for (const ok of ['Europe/Stockholm', 'America/Argentina/Buenos_Aires', 'UTC', 'Asia/Kolkata']) expect(timeZoneSchema.parse(ok)).toBe(ok);
+    for (const bad of ['', 'Stockholm', 'Europe/Atlantis', 'CET+1', 'GMT+2', '../etc']) {
+      const result = timeZoneSchema.safeParse(bad);
+      expect(result.success).toBe(false);
+    }
+    expect(timeZoneSchema.safeParse('Mars/Olympus').error?.issues[0]?.message).toMatch(/IANA time zone/);
+  });
+
+  it('refuses approval ids that could change an upstream path', () => {
+    expect(approvalIdSchema.parse('  a1b2-C3.d_e~f ')).toBe('a1b2-C3.d_e~f');
+    for (const bad of ['a/b', 'a?b', 'a b', '%2e%2e']) expect(approvalIdSchema.safeParse(bad).success).toBe(false);
+  });
+
+  it('needs something to change and nothing unknown', () => {
+    expect(systemUpdateSchema.safeParse({}).success).toBe(false);
+    expect(systemUpdateSchema.safeParse({ status: 'active' }).success).toBe(false);
+    expect(systemUpdateSchema.parse({ name: ' Hus A ' })).toEqual({ name: 'Hus A' });
+  });
+});

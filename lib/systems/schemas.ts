@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
+
+export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
+export const SYSTEM_NAME_MAX_LENGTH = 120;
+export const APPROVAL_ID_MAX_LENGTH = 200;
+
+// IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).
+const knownZones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+export function isIanaTimeZone(value: string): boolean {
+  if (knownZones.has(value)) return true;
+  // Aliases such as Europe/Kiev are valid too, when the runtime can format with them.
+  if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+){1,2}$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .refine(isIanaTimeZone, 'must be an IANA time zone such as Europe/Stockholm');
+
+export const deviceIdSchema = z.uuid('must be a system id (UUID)');
+
+export const approvalIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(APPROVAL_ID_MAX_LENGTH, `must be at most ${APPROVAL_ID_MAX_LENGTH} characters`)
+  // It becomes a path segment upstream; refuse anything that could change the path.
+  .regex(/^[A-Za-z0-9._~-]+$/, 'may contain only letters, digits and . _ ~ -');
+
+export const systemUpdateSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(SYSTEM_NAME_MAX_LENGTH, `must be at most ${SYSTEM_NAME_MAX_LENGTH} characters`).optional(),
+    timeZone: timeZoneSchema.optional(),
+  })
+  .strict()
+  .refine((v) => v.name !== undefined || v.timeZone !== undefined, 'give a name or a timeZone to change');
+export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
+
+/** What a browser may see of a system: never the connection or its key. */
+export const systemPublicSchema = z.object({
+  deviceId: z.uuid(),
+  name: z.string(),
+  timeZone: z.string(),
+  status: z.enum(SYSTEM_STATUSES),
+});
+export type SystemPublic = z.infer<typeof systemPublicSchema>;

@@ -1,0 +1,102 @@
+import 'server-only';
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { connections, managerSystems, systems } from '@/lib/db/schema';
+import { ApiError } from '@/lib/api/errors';
+import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
+import { DEFAULT_TIME_ZONE, type SystemPublic, type SystemUpdate } from './schemas';
+
+// Only these columns ever leave this module toward pages and route handlers.
+const publicColumns = {
+  deviceId: systems.deviceId,
+  name: systems.name,
+  timeZone: systems.timeZone,
+  status: systems.status,
+};
+
+export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
+  const [row] = await db.select(publicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1);
+  return row;
+}
+
+export function listAllSystems(db: Database): Promise<SystemPublic[]> {
+  return db.select(publicColumns).from(systems).orderBy(asc(systems.name), asc(systems.deviceId));
+}
+
+export function listSystemsOfManager(db: Database, userId: string): Promise<SystemPublic[]> {
+  return db
+    .select(publicColumns)
+    .from(systems)
+    .innerJoin(managerSystems, eq(managerSystems.deviceId, systems.deviceId))
+    .where(eq(managerSystems.userId, userId))
+    .orderBy(asc(systems.name), asc(systems.deviceId));
+}
+
+export async function updateSystem(db: Database, deviceId: string, update: SystemUpdate): Promise<SystemPublic> {
+  const [row] = await db
+    .update(systems)
+    .set({ ...update, updatedAt: new Date() })
+    .where(eq(systems.deviceId, deviceId))
+    .returning(publicColumns);
+  if (!row) throw new ApiError('not_found', 'No such system.');
+  return row;
+}
+
+export function defaultSystemName(deviceId: string): string {
+  return `System ${deviceId.slice(0, 8)}`;
+}
+
+const keyContext = (connectionId: string) => `connection:${connectionId}`;
+
+export interface StoreConnectionInput {
+  approvalId: string;
+  apiKey: string;
+  deviceIds: string[];
+  /** Names known for some systems (the sandbox's fixtures); others get a default name. */
+  names?: ReadonlyMap<string, string>;
+  createdBy?: string;
+  encryptionKey: Buffer;
+}
+
+/**
+ * Records a connection and the systems it covers. Connecting the same approval again replaces
+ * its key and adds newly covered systems; names and time zones chosen by the admin are kept.
+ */
+export async function storeConnection(db: Database, input: StoreConnectionInput): Promise<{ connectionId: string; systems: SystemPublic[] }> {
+  const fingerprint = sha256(input.approvalId);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.approvalFingerprint, fingerprint)).limit(1);
+    const connectionId = existing?.id ?? crypto.randomUUID();
+    const apiKeyCiphertext = encryptSecret(input.apiKey, input.encryptionKey, keyContext(connectionId));
+    if (existing) {
+      await tx.update(connections).set({ apiKeyCiphertext, updatedAt: new Date() }).where(eq(connections.id, connectionId));
+    } else {
+      await tx.insert(connections).values({ id: connectionId, approvalFingerprint: fingerprint, apiKeyCiphertext, createdBy: input.createdBy ?? null });
+    }
+    const deviceIds = [...new Set(input.deviceIds)];
+    if (deviceIds.length > 0) {
+      await tx
+        .insert(systems)
+        .values(deviceIds.map((deviceId) => ({ deviceId, connectionId, name: input.names?.get(deviceId) ?? defaultSystemName(deviceId), timeZone: DEFAULT_TIME_ZONE })))
+        .onConflictDoUpdate({ target: systems.deviceId, set: { connectionId, status: 'active', statusDetail: null, updatedAt: new Date() } });
+    }
+    const rows = deviceIds.length === 0 ? [] : await tx.select(publicColumns).from(systems).where(inArray(systems.deviceId, deviceIds)).orderBy(asc(systems.name));
+    return { connectionId, systems: rows };
+  });
+}
+
+/** The API key for calls about one system. Server-only; never send the result anywhere but upstream. */
+export async function readSystemApiKey(db: Database, deviceId: string, encryptionKey: Buffer): Promise<string | undefined> {
+  const [row] = await db
+    .select({ connectionId: connections.id, ciphertext: connections.apiKeyCiphertext })
+    .from(systems)
+    .innerJoin(connections, eq(connections.id, systems.connectionId))
+    .where(eq(systems.deviceId, deviceId))
+    .limit(1);
+  if (!row) return undefined;
+  return decryptSecret(row.ciphertext, encryptionKey, keyContext(row.connectionId));
+}
+
+export async function setSystemStatus(db: Database, deviceId: string, status: SystemPublic['status'], detail?: string): Promise<void> {
+  await db.update(systems).set({ status, statusDetail: detail ?? null, updatedAt: new Date() }).where(eq(systems.deviceId, deviceId));
+}
