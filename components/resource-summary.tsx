@@ -1,0 +1,40 @@
+import Link from 'next/link';
+import type { NowStatus, OccupancyStats } from '@/lib/schedule';
+import { NowStatusBadge } from './now-status-badge';
+import { OccupancyBar } from './occupancy-bar';
+
+export interface ResourceSummaryProps {
+  name: string;
+  description?: string | null;
+  /** The resource page. */
+  href: string;
+  /** This week's occupancy (occupancyByResourceWeek). */
+  stats: OccupancyStats;
+  /** What is happening now (resourceNowStatus). */
+  status: NowStatus;
+  headingLevel?: 2 | 3;
+}
+
+/** One resource on the system page: name, what is happening now, and this week's booked share. */
+export function ResourceSummary({ name, description, href, stats, status, headingLevel = 3 }: ResourceSummaryProps) {
+  const Heading = `h${headingLevel}` as 'h3';
+  return (
+    <article className="flex flex-col gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <Heading className="text-base font-semibold">
+            <Link
+              href={href}
+              className="underline-offset-2 hover:underline focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300"
+            >
+              {name}
+            </Link>
+          </Heading>
+          {description ? <p className="text-sm text-slate-700 dark:text-slate-300">{description}</p> : null}
+        </div>
+        <NowStatusBadge status={status} />
+      </div>
+      <OccupancyBar label={name} stats={stats} showLabel={false} />
+    </article>
+  );
+}

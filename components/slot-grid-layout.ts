@@ -1,0 +1,117 @@
+// Pure layout and wording for the slot grid (tested without rendering).
+import type { StatefulSlot, WeekInfo } from '@/lib/schedule';
+
+export interface PlacedSlot {
+  slot: StatefulSlot;
+  /** Offset from the top of the day column and height, in px, for the side-by-side layout. */
+  top: number;
+  height: number;
+}
+
+export interface GridColumn {
+  day: WeekInfo['days'][number];
+  isToday: boolean;
+  slots: PlacedSlot[];
+}
+
+export interface GridLayout {
+  /** Local wall-clock minutes the columns span (whole hours around the slots; long empty stretches collapsed). */
+  rangeStart: number;
+  rangeEnd: number;
+  heightPx: number;
+  /** Hour marks for the time axis: minute from the day's midnight and label ("07:00", "01:00" after midnight). */
+  hours: { minute: number; top: number; label: string }[];
+  /** Where a long stretch without slots was collapsed (top of the break, px). */
+  breaks: { top: number }[];
+  columns: GridColumn[];
+}
+
+export const DEFAULT_PX_PER_MINUTE = 0.75;
+/** Short slots still get room for two lines of text. */
+export const MIN_SLOT_HEIGHT_PX = 40;
+
+/** Stretches of at least this many minutes without any slot are collapsed into a break. */
+export const COLLAPSE_GAP_MINUTES = 180;
+export const BREAK_PX = 20;
+
+export function slotGridLayout(
+  week: WeekInfo,
+  slots: readonly StatefulSlot[],
+  nowMs: number,
+  pxPerMinute: number = DEFAULT_PX_PER_MINUTE,
+): GridLayout {
+  // Whole hours covered by slots (wall-clock minutes of their start day), merged into ranges.
+  const spans = slots
+    .map((slot) => [Math.floor(slot.startMinute / 60) * 60, Math.ceil(slot.endMinute / 60) * 60] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const ranges: [number, number][] = [];
+  for (const [start, end] of spans) {
+    const last = ranges[ranges.length - 1];
+    if (last && start - last[1] < COLLAPSE_GAP_MINUTES) last[1] = Math.max(last[1], end);
+    else ranges.push([start, end]);
+  }
+  if (ranges.length === 0) ranges.push([7 * 60, 22 * 60]);
+  // Piecewise-linear minute → px: ranges at full scale, a fixed-height break between them.
+  const offsets: number[] = [];
+  let y = 0;
+  ranges.forEach(([start, end], i) => {
+    if (i > 0) y += BREAK_PX;
+    offsets.push(y);
+    y += (end - start) * pxPerMinute;
+  });
+  const toPx = (minute: number): number => {
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      const [start] = ranges[i]!;
+      if (minute >= start) return offsets[i]! + (minute - start) * pxPerMinute;
+    }
+    return 0;
+  };
+  const hours: GridLayout['hours'] = [];
+  ranges.forEach(([start, end], i) => {
+    // The last hour before a break would collide with the first after it; the break marks it.
+    const last = i < ranges.length - 1 ? end - 60 : end;
+    for (let minute = start; minute <= last; minute += 60) {
+      hours.push({ minute, top: toPx(minute), label: `${String((minute / 60) % 24).padStart(2, '0')}:00` });
+    }
+  });
+  const breaks = ranges.slice(1).map((_, i) => ({ top: offsets[i + 1]! - BREAK_PX }));
+  const columns: GridColumn[] = week.days.map((day) => ({
+    day,
+    isToday: day.startMs <= nowMs && nowMs < day.endMs,
+    slots: slots
+      .filter((slot) => slot.date === day.date)
+      .sort((a, b) => a.startMs - b.startMs)
+      .map((slot) => {
+        const top = toPx(slot.startMinute);
+        return { slot, top, height: Math.max(MIN_SLOT_HEIGHT_PX, toPx(slot.endMinute) - top - 2) };
+      }),
+  }));
+  return { rangeStart: ranges[0]![0], rangeEnd: ranges[ranges.length - 1]![1], heightPx: y, hours, breaks, columns };
+}
+
+/** The words shown on a slot: a state word and, when booked or used, who holds it. */
+export function slotVisibleState(slot: StatefulSlot): { title: string; detail: string | null } {
+  switch (slot.state) {
+    case 'free':
+      return slot.beyondHorizon && !slot.isPast ? { title: 'Not yet bookable', detail: null } : { title: 'Free', detail: null };
+    case 'booked':
+      return { title: slot.pending?.kind === 'cancel' ? 'Cancelling…' : 'Booked', detail: slot.ownerLabel };
+    case 'pending':
+      return { title: 'Pending…', detail: slot.ownerLabel };
+    case 'used':
+      return { title: 'Used', detail: slot.ownerLabel };
+    case 'maintenance':
+      return {
+        title: 'Maintenance',
+        detail: slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}–${slot.reservation.endLabel}` : null,
+      };
+    case 'past':
+      return { title: 'Past', detail: null };
+  }
+}
+
+/** The slot that should be reachable by Tab first: the running or next slot, else the first. */
+export function defaultActiveSlotId(slots: readonly StatefulSlot[]): string | null {
+  const sorted = [...slots].sort((a, b) => a.startMs - b.startMs);
+  return (sorted.find((s) => !s.isPast) ?? sorted[0])?.id ?? null;
+}

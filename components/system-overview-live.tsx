@@ -1,0 +1,92 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { fetchJson } from '@/lib/client/fetch-json';
+import type { SystemOverview } from '@/lib/views/types';
+import { FreshnessNote } from './freshness-note';
+import { OccupancyHeatmap } from './occupancy-heatmap';
+import { QueryError } from './query-error';
+import { ResourceSummary } from './resource-summary';
+
+export const overviewQueryKey = (deviceId: string) => ['system-overview', deviceId] as const;
+
+/** The system page's live part: first data from the server, then kept current by React Query. */
+export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
+  const deviceId = initial.system.deviceId;
+  const query = useQuery({
+    queryKey: overviewQueryKey(deviceId),
+    queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, signal),
+    initialData: initial,
+    initialDataUpdatedAt: initial.generatedAt,
+    // Poll while a never-loaded system loads; afterwards follow the mirror's freshness.
+    refetchInterval: (q) => (q.state.data?.freshness.status === 'loading' ? 1000 : 30_000),
+  });
+  const data = query.data;
+  const { system } = data;
+  return (
+    <div className="flex flex-col gap-6">
+      <FreshnessNote freshness={data.freshness} timeZone={system.timeZone} />
+      {query.isError ? (
+        <QueryError
+          title="Could not update this system"
+          message={`${query.error.message} The figures below are from the last successful load.`}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : null}
+      {data.freshness.status === 'loading' ? (
+        <OverviewSkeleton />
+      ) : (
+        <div className="flex flex-col gap-6 xl:grid xl:grid-cols-[minmax(0,1fr)_28rem] xl:items-start">
+          <section aria-labelledby="resources-heading" className="flex flex-col gap-3">
+            <div className="flex flex-wrap items-baseline justify-between gap-2">
+              <h2 id="resources-heading" className="text-lg font-semibold">
+                Resources
+              </h2>
+              <p className="text-sm text-slate-700 dark:text-slate-300">Booked share of this week’s slots</p>
+            </div>
+            {data.resources.length === 0 ? (
+              <p className="text-slate-700 dark:text-slate-300">This system has no bookable resources.</p>
+            ) : (
+              <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-1" aria-label="Resources">
+                {data.resources.map((r) => (
+                  <li key={r.id}>
+                    <ResourceSummary
+                      name={r.name}
+                      description={r.description}
+                      href={`/systems/${deviceId}/resources/${r.id}`}
+                      stats={r.occupancy}
+                      status={r.now}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          {data.heatmap ? (
+            <section className="rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+              <OccupancyHeatmap heatmap={data.heatmap} />
+            </section>
+          ) : null}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function OverviewSkeleton() {
+  return (
+    <div aria-hidden="true" className="flex flex-col gap-6">
+      <div className="grid gap-3 sm:grid-cols-2">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="flex h-32 flex-col gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+            <div className="h-4 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+            <div className="h-3 w-1/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+            <div className="mt-auto h-2.5 w-full animate-pulse rounded-full bg-slate-200 dark:bg-slate-800" />
+          </div>
+        ))}
+      </div>
+      <div className="h-72 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-900" />
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { DAYS_PER_WEEK, MINUTES_PER_DAY, type WeekScheduleInput, toWeekSchedule } from './types';
+import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = MINUTES_PER_DAY * MINUTE_MS;
+
+/**
+ * One concrete occurrence of a schedule slot.
+ *
+ * Placement rule: a slot belongs to the local day (in the system's zone) on which it *starts*.
+ * The schedule's weekday is a UTC weekday, so a slot may land on another local weekday, e.g. the
+ * UTC-Sunday 23:30 slot is shown on local Monday 00:30 in Stockholm. Because every occurrence
+ * has exactly one start instant, and local weeks tile time without gaps, each occurrence appears
+ * in exactly one week and one day column. In a DST week a slot near midnight can therefore occur
+ * 6 or 8 times instead of 7 — it moved to the neighbouring week, it was neither lost nor doubled.
+ */
+export interface ScheduleSlot {
+  /** `${startTime}/${endTime}` (an ISO 8601 interval), unique within one resource. */
+  id: string;
+  /** Start/end in the exact form the upstream create call wants: `yyyy-mm-ddThh:mmZ`. */
+  startTime: string;
+  endTime: string;
+  startMs: number;
+  endMs: number;
+  lengthMinutes: number;
+  /** Where the slot comes from in the Week schedule (UTC weekday 0 = Monday, index in that day). */
+  scheduleDay: number;
+  scheduleIndex: number;
+  timeZone: string;
+  /** Local day column (0 = Monday) and calendar date of the start. */
+  dayIndex: number;
+  date: string;
+  /** "Monday 24 November". */
+  dayLabel: string;
+  /** Local 24-h clock times, "07:00" and "10:00". */
+  startLabel: string;
+  endLabel: string;
+  /** True when the slot ends on a later local date than it starts (crosses local midnight). */
+  endsNextDay: boolean;
+  /** Local wall-clock minutes from the start day's midnight; `endMinute` exceeds 1440 when crossing midnight. */
+  startMinute: number;
+  endMinute: number;
+}
+
+/** Every slot of the local week `week`, sorted by start. */
+export function expandWeek(schedule: WeekScheduleInput, week: WeekInfo | string, timeZone: string): ScheduleSlot[] {
+  const info = typeof week === 'string' ? weekFromKey(week, timeZone) : week;
+  if (info.timeZone !== timeZone) {
+    // A WeekInfo built for another zone has other boundaries; rebuild it rather than mix them.
+    return expandWeek(schedule, info.key, timeZone);
+  }
+  return expandRange(schedule, info.startMs, info.endMs, timeZone);
+}
+
+/** Every slot occurrence whose start lies in [fromMs, toMs), sorted by start (then end). */
+export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: number, timeZone: string): ScheduleSlot[] {
+  assertTimeZone(timeZone);
+  const days = toWeekSchedule(schedule);
+  const slots: ScheduleSlot[] = [];
+  const seen = new Set<string>();
+  if (!(toMs > fromMs)) return slots;
+  // A slot starts on its UTC day (start < 1440), so only UTC days overlapping the range matter.
+  for (let dayMs = Math.floor(fromMs / DAY_MS) * DAY_MS; dayMs < toMs; dayMs += DAY_MS) {
+    const scheduleDay = (new Date(dayMs).getUTCDay() + 6) % DAYS_PER_WEEK;
+    const daySlots = days[scheduleDay] ?? [];
+    daySlots.forEach(([startMinute, length], scheduleIndex) => {
+      const startMs = dayMs + startMinute * MINUTE_MS;
+      if (startMs < fromMs || startMs >= toMs) return;
+      const endMs = startMs + length * MINUTE_MS;
+      const slot = makeSlot(startMs, endMs, scheduleDay, scheduleIndex, timeZone);
+      // A schedule listing the same slot twice still yields one bookable slot.
+      if (seen.has(slot.id)) return;
+      seen.add(slot.id);
+      slots.push(slot);
+    });
+  }
+  return slots.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+function makeSlot(startMs: number, endMs: number, scheduleDay: number, scheduleIndex: number, timeZone: string): ScheduleSlot {
+  const start = new TZDate(startMs, timeZone);
+  const end = new TZDate(endMs, timeZone);
+  const date = format(start, 'yyyy-MM-dd');
+  const endDate = format(end, 'yyyy-MM-dd');
+  const startMinute = start.getHours() * 60 + start.getMinutes();
+  const endsNextDay = endDate !== date;
+  const endMinute = end.getHours() * 60 + end.getMinutes() + (endsNextDay ? MINUTES_PER_DAY : 0);
+  const startTime = serviceTime(startMs);
+  const endTime = serviceTime(endMs);
+  return {
+    id: `${startTime}/${endTime}`,
+    startTime,
+    endTime,
+    startMs,
+    endMs,
+    lengthMinutes: Math.round((endMs - startMs) / MINUTE_MS),
+    scheduleDay,
+    scheduleIndex,
+    timeZone,
+    dayIndex: (start.getDay() + 6) % DAYS_PER_WEEK,
+    date,
+    dayLabel: format(start, 'EEEE d MMMM'),
+    startLabel: format(start, 'HH:mm'),
+    endLabel: format(end, 'HH:mm'),
+    endsNextDay,
+    startMinute,
+    endMinute,
+  };
+}
+
+/** `yyyy-mm-ddThh:mmZ`, the upstream's form for reservation times. */
+export function serviceTime(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16) + 'Z';
+}

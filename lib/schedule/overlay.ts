@@ -1,0 +1,210 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import type { ScheduleSlot } from './expand';
+import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, requireMs, toMs } from './types';
+
+export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
+const DAY_MS = 86_400_000;
+
+/** 'pending': a booking of the free slot was requested and its outcome has not arrived yet. */
+export type SlotState = 'past' | 'free' | 'booked' | 'maintenance' | 'used' | 'pending';
+
+/** A reservation as it touches one slot. */
+export interface SlotReservation {
+  id: string;
+  ownerType: OwnerType;
+  status: ReservationStatus;
+  userId: string | null;
+  ownerId: string | null;
+  startMs: number;
+  endMs: number;
+  /** Local "HH:mm" of the reservation's own start/end (they differ from the slot's when partial). */
+  startLabel: string;
+  endLabel: string;
+  /** Who holds it ("apartment 1203"); null for Service windows. */
+  ownerLabel: string | null;
+  /** 'full' when the reservation covers the whole slot, 'partial' when only part of it. */
+  coverage: 'full' | 'partial';
+}
+
+/**
+ * A slot with its state. Precedence when several reservations overlap a slot:
+ * maintenance (any Service reservation) > used (a Used one) > booked (an Unused User/Group one)
+ * > past (nothing, and the slot has ended) > free. A booked slot keeps `booked` after it ends;
+ * `isPast` says it is history.
+ */
+export interface StatefulSlot extends ScheduleSlot {
+  state: SlotState;
+  /** Holder of the primary reservation when booked or used. */
+  ownerLabel: string | null;
+  /** The reservation that decided the state, or null when free/past. */
+  reservation: SlotReservation | null;
+  /** Every reservation overlapping the slot, earliest first (more than one means overlap upstream). */
+  reservations: SlotReservation[];
+  /** The slot has ended (end <= now). */
+  isPast: boolean;
+  /** The slot is running now (start <= now < end). */
+  isCurrent: boolean;
+  /** The slot ends after the booking horizon, so it cannot be booked yet. */
+  beyondHorizon: boolean;
+  /** Free, not started, and within the horizon: a booking may be requested. */
+  bookable: boolean;
+  /** An open portal request about this slot (see applyOpenRequests), if any. */
+  pending?: { requestId: string; kind: 'create' | 'cancel' } | null;
+}
+
+export interface OverlayOptions {
+  now: InstantInput;
+  /** End of the booking horizon; defaults to now + horizonDays. */
+  horizonEnd?: InstantInput;
+  /** Days ahead that may be booked (default 28, as the sandbox's bookingHorizonDays). */
+  horizonDays?: number;
+  /** Names the holder of a User/Group reservation, e.g. "apartment 1203" (see createOwnerLabeler). */
+  ownerLabel?: (reservation: ScheduleReservation) => string | null | undefined;
+  /** When given, reservations of other resources are ignored. */
+  resourceId?: string;
+}
+
+/** The instant after which slots cannot be booked: now + days (24-hour days). */
+export function bookingHorizonEnd(now: InstantInput, horizonDays: number = DEFAULT_BOOKING_HORIZON_DAYS): number {
+  if (!Number.isFinite(horizonDays) || horizonDays < 0) throw new RangeError('horizonDays must be a non-negative number');
+  return requireMs(now, 'now') + horizonDays * DAY_MS;
+}
+
+/**
+ * Marks slots that end after now + horizonDays as not bookable. A slot must lie wholly within
+ * the horizon: the stricter reading, so the portal never offers a slot the service may refuse.
+ */
+export function applyBookingHorizon<T extends StatefulSlot>(
+  slots: readonly T[],
+  options: { now: InstantInput; horizonDays?: number; horizonEnd?: InstantInput },
+): T[] {
+  const nowMs = requireMs(options.now, 'now');
+  const horizonMs =
+    options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
+  return slots.map((slot) => {
+    const beyondHorizon = slot.endMs > horizonMs;
+    return { ...slot, beyondHorizon, bookable: slot.state === 'free' && slot.startMs > nowMs && !beyondHorizon };
+  });
+}
+
+/** Gives each slot its state from the reservations that overlap it. */
+export function overlayReservations(
+  slots: readonly ScheduleSlot[],
+  reservations: readonly ScheduleReservation[],
+  options: OverlayOptions,
+): StatefulSlot[] {
+  const nowMs = requireMs(options.now, 'now');
+  const relevant = normalise(reservations, options.resourceId);
+  const maxLength = relevant.reduce((max, r) => Math.max(max, r.endMs - r.startMs), 0);
+  const result: StatefulSlot[] = [];
+  for (const slot of slots) {
+    // Candidates start before the slot ends and no earlier than the longest reservation allows.
+    const touching: SlotReservation[] = [];
+    for (let i = firstStartingAtOrAfter(relevant, slot.endMs) - 1; i >= 0; i--) {
+      const r = relevant[i]!;
+      if (r.startMs < slot.startMs - maxLength) break;
+      if (r.endMs > slot.startMs) touching.push(toSlotReservation(r, slot, options));
+    }
+    touching.reverse();
+    const reservation = pickPrimary(touching, slot);
+    const isPast = slot.endMs <= nowMs;
+    const state: SlotState = reservation
+      ? reservation.ownerType === 'Service'
+        ? 'maintenance'
+        : reservation.status === 'Used'
+          ? 'used'
+          : 'booked'
+      : isPast
+        ? 'past'
+        : 'free';
+    result.push({
+      ...slot,
+      state,
+      ownerLabel: state === 'booked' || state === 'used' ? (reservation?.ownerLabel ?? null) : null,
+      reservation,
+      reservations: touching,
+      isPast,
+      isCurrent: slot.startMs <= nowMs && nowMs < slot.endMs,
+      beyondHorizon: false,
+      bookable: false,
+    });
+  }
+  return applyBookingHorizon(result, { now: nowMs, horizonDays: options.horizonDays, horizonEnd: options.horizonEnd });
+}
+
+interface NormalisedReservation {
+  source: ScheduleReservation;
+  startMs: number;
+  endMs: number;
+}
+
+function normalise(reservations: readonly ScheduleReservation[], resourceId: string | undefined): NormalisedReservation[] {
+  const list: NormalisedReservation[] = [];
+  for (const source of reservations) {
+    if (resourceId !== undefined && source.resourceId !== resourceId) continue;
+    const startMs = toMs(source.startTime);
+    const endMs = toMs(source.endTime);
+    // An unreadable or empty interval cannot occupy anything.
+    if (!Number.isFinite(startMs) || !Number.isFinite(endMs) || endMs <= startMs) continue;
+    list.push({ source, startMs, endMs });
+  }
+  return list.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/** Index of the first reservation (sorted by start) whose start is >= ms. */
+function firstStartingAtOrAfter(list: readonly NormalisedReservation[], ms: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.startMs < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function toSlotReservation(r: NormalisedReservation, slot: ScheduleSlot, options: OverlayOptions): SlotReservation {
+  const { source } = r;
+  const label = source.ownerType === 'Service' ? null : (options.ownerLabel?.(source) ?? defaultOwnerLabel(source.ownerType));
+  return {
+    id: source.id,
+    ownerType: source.ownerType,
+    status: source.status,
+    userId: source.userId,
+    ownerId: source.ownerId,
+    startMs: r.startMs,
+    endMs: r.endMs,
+    startLabel: format(new TZDate(r.startMs, slot.timeZone), 'HH:mm'),
+    endLabel: format(new TZDate(r.endMs, slot.timeZone), 'HH:mm'),
+    ownerLabel: label,
+    coverage: r.startMs <= slot.startMs && r.endMs >= slot.endMs ? 'full' : 'partial',
+  };
+}
+
+function defaultOwnerLabel(ownerType: OwnerType): string {
+  return ownerType === 'Group' ? 'an apartment' : 'a resident';
+}
+
+function rank(r: SlotReservation): number {
+  if (r.ownerType === 'Service') return 0;
+  if (r.status === 'Used') return 1;
+  return 2;
+}
+
+function pickPrimary(touching: SlotReservation[], slot: ScheduleSlot): SlotReservation | null {
+  let best: SlotReservation | null = null;
+  for (const r of touching) {
+    if (!best) {
+      best = r;
+      continue;
+    }
+    const byRank = rank(r) - rank(best);
+    if (byRank < 0 || (byRank === 0 && overlap(r, slot) > overlap(best, slot))) best = r;
+  }
+  return best;
+}
+
+function overlap(r: SlotReservation, slot: ScheduleSlot): number {
+  return Math.min(r.endMs, slot.endMs) - Math.max(r.startMs, slot.startMs);
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { expandRange } from './expand';
+import { overlayReservations } from './overlay';
+import { createOwnerLabeler } from './owner-label';
+import { currentStatus, resourceNowStatus } from './status';
+import { laundry, reservation, serviceWindow } from './test-fixtures';
+
+const SE = 'Europe/Stockholm';
+const at = (iso: string) => Date.parse(iso);
+const ownerLabel = createOwnerLabeler({ groups: [{ id: 'g1203', apartmentId: '1203' }] });
+
+const status = (reservations: ReturnType<typeof reservation>[], now: string, schedule = laundry) =>
+  resourceNowStatus({ schedule, reservations, now, timeZone: SE, ownerLabel, resourceId: 'R1' });
+
+describe('currentStatus', () => {
+  it('is free when the running slot has no reservation', () => {
+    expect(status([], '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'free', text: 'Free', untilMs: null });
+    expect(status([], '2026-11-25T10:00:00Z').slot?.startTime).toBe('2026-11-25T09:00Z');
+  });
+
+  it('is free, with no slot, outside the schedule', () => {
+    expect(status([], '2026-11-25T03:00:00Z')).toMatchObject({ kind: 'free', slot: null });
+  });
+
+  it('is in use until the booking ends, following back-to-back bookings', () => {
+    const list = [
+      reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z'),
+      reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerId: 'other' }),
+    ];
+    expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({
+      kind: 'in-use',
+      text: 'In use until 16:00',
+      untilLabel: '16:00',
+      untilMs: at('2026-11-25T15:00:00Z'),
+      ownerLabel: 'apartment 1203',
+    });
+    // A gap (a free slot) ends the chain.
+    expect(status(list.slice(0, 1), '2026-11-25T10:00:00Z').text).toBe('In use until 13:00');
+  });
+
+  it('counts a used booking as in use', () => {
+    const list = [reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z', { status: 'Used' })];
+    expect(status(list, '2026-11-25T11:59:00Z')).toMatchObject({ kind: 'in-use', text: 'In use until 13:00' });
+  });
+
+  it('reports maintenance with the window end, even past the slot', () => {
+    const list = [serviceWindow('2026-11-25T08:00:00Z', '2026-11-25T13:30:00Z')];
+    expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'maintenance', text: 'Maintenance until 14:30', ownerLabel: null });
+  });
+
+  it('prefers maintenance when a booking overlaps a Service window', () => {
+    const list = [reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z'), serviceWindow('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z')];
+    expect(status(list, '2026-11-25T10:00:00Z').kind).toBe('maintenance');
+  });
+
+  it('only counts a partial reservation while it runs', () => {
+    const list = [serviceWindow('2026-11-25T10:00:00Z', '2026-11-25T11:00:00Z')];
+    expect(status(list, '2026-11-25T09:30:00Z').kind).toBe('free');
+    expect(status(list, '2026-11-25T10:30:00Z')).toMatchObject({ kind: 'maintenance', text: 'Maintenance until 12:00' });
+  });
+
+  it('sees a booking that started yesterday and crosses midnight', () => {
+    const schedule = [[], [], [[1320, 180]], [], [], [], []]; // Wednesday 23:00–02:00 local
+    const list = [reservation('2026-11-25T22:00:00Z', '2026-11-26T01:00:00Z')];
+    expect(status(list, '2026-11-26T00:30:00Z', schedule)).toMatchObject({ kind: 'in-use', text: 'In use until 02:00' });
+    // Seen from before midnight, the end is on another local day.
+    expect(status(list, '2026-11-25T22:30:00Z', schedule).text).toBe('In use until Thu 02:00');
+  });
+
+  it('works on overlaid slots directly', () => {
+    const slots = overlayReservations(
+      expandRange(laundry, at('2026-11-25T00:00:00Z'), at('2026-11-26T00:00:00Z'), SE),
+      [reservation('2026-11-25T15:00:00Z', '2026-11-25T18:00:00Z')],
+      { now: at('2026-11-25T10:00:00Z') },
+    );
+    expect(currentStatus(slots, at('2026-11-25T16:00:00Z')).text).toBe('In use until 19:00');
+    expect(currentStatus([], at('2026-11-25T16:00:00Z')).kind).toBe('free');
+  });
+});

@@ -1,0 +1,90 @@
+import { TZDate } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { expandRange } from './expand';
+import { type OverlayOptions, type SlotReservation, type StatefulSlot, overlayReservations } from './overlay';
+import { type InstantInput, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
+
+const DAY_MS = 86_400_000;
+
+export type NowKind = 'free' | 'in-use' | 'maintenance';
+
+export interface NowStatus {
+  kind: NowKind;
+  /** When the current use or maintenance ends, following back-to-back bookings; null when free. */
+  untilMs: number | null;
+  /** "10:00", or "Tue 02:00" when it ends on another local day; null when free. */
+  untilLabel: string | null;
+  /** Holder of the running booking, e.g. "apartment 1203". */
+  ownerLabel: string | null;
+  /** The slot running now, if any. */
+  slot: StatefulSlot | null;
+  /** "Free", "In use until 10:00", "Maintenance until 10:00". */
+  text: string;
+}
+
+/**
+ * What is happening on a resource at `now`. `slots` must include the slot running now and
+ * those following it (e.g. overlay the current and previous weeks, or use resourceNowStatus).
+ * A reservation only covering part of the slot counts only while it runs.
+ */
+export function currentStatus(slots: readonly StatefulSlot[], now: InstantInput): NowStatus {
+  const nowMs = requireMs(now, 'now');
+  const timeZone = slots[0]?.timeZone;
+  const slot = slots.find((s) => s.startMs <= nowMs && nowMs < s.endMs) ?? null;
+  const running = slot ? runningAt(slot, nowMs) : null;
+  if (!running || !timeZone) return { kind: 'free', untilMs: null, untilLabel: null, ownerLabel: null, slot, text: 'Free' };
+
+  const kind: NowKind = running.ownerType === 'Service' ? 'maintenance' : 'in-use';
+  let untilMs = running.endMs;
+  // Back-to-back bookings keep the room in use; follow them (bounded by the slots given).
+  for (let guard = 0; guard < slots.length; guard++) {
+    const next = slots.find((s) => s.startMs <= untilMs && untilMs < s.endMs);
+    const continuing = next ? runningAt(next, untilMs) : null;
+    if (!continuing || kindOf(continuing) !== kind || continuing.endMs <= untilMs) break;
+    untilMs = continuing.endMs;
+  }
+  const untilLabel = labelUntil(nowMs, untilMs, timeZone);
+  return {
+    kind,
+    untilMs,
+    untilLabel,
+    ownerLabel: kind === 'in-use' ? running.ownerLabel : null,
+    slot,
+    text: `${kind === 'maintenance' ? 'Maintenance' : 'In use'} until ${untilLabel}`,
+  };
+}
+
+/** currentStatus computed straight from a resource's schedule and reservations. */
+export function resourceNowStatus(input: {
+  schedule: WeekScheduleInput;
+  reservations: readonly ScheduleReservation[];
+  now: InstantInput;
+  timeZone: string;
+  resourceId?: string;
+  ownerLabel?: OverlayOptions['ownerLabel'];
+}): NowStatus {
+  const nowMs = requireMs(input.now, 'now');
+  // Any slot running now started within the last day; a day ahead covers back-to-back bookings.
+  const slots = expandRange(input.schedule, nowMs - DAY_MS, nowMs + DAY_MS, input.timeZone);
+  const overlaid = overlayReservations(slots, input.reservations, {
+    now: nowMs,
+    resourceId: input.resourceId,
+    ownerLabel: input.ownerLabel,
+  });
+  return currentStatus(overlaid, nowMs);
+}
+
+function runningAt(slot: StatefulSlot, ms: number): SlotReservation | null {
+  const covering = slot.reservations.filter((r) => r.startMs <= ms && ms < r.endMs);
+  return covering.find((r) => r.ownerType === 'Service') ?? covering[0] ?? null;
+}
+
+function kindOf(r: SlotReservation): NowKind {
+  return r.ownerType === 'Service' ? 'maintenance' : 'in-use';
+}
+
+function labelUntil(nowMs: number, untilMs: number, timeZone: string): string {
+  const now = new TZDate(nowMs, timeZone);
+  const until = new TZDate(untilMs, timeZone);
+  return format(now, 'yyyy-MM-dd') === format(until, 'yyyy-MM-dd') ? format(until, 'HH:mm') : format(until, 'EEE HH:mm');
+}

@@ -1,0 +1,148 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, addWeeks, format, getISOWeek, getISOWeekYear, getISOWeeksInYear, startOfISOWeek } from 'date-fns';
+import { z } from 'zod';
+import { DAYS_PER_WEEK, type InstantInput, ScheduleInputError, requireMs } from './types';
+
+/**
+ * Weeks as shown to people: Monday 00:00 to the next Monday 00:00 in the system's time zone,
+ * named by ISO 8601 week keys such as `2026-W48` (the form kept in page URLs).
+ */
+
+export const WEEK_KEY_PATTERN = /^(\d{4})-W(\d{2})$/;
+export const MIN_WEEK_YEAR = 1970;
+
+export type WeekKeyParse =
+  | { ok: true; key: string; year: number; week: number }
+  | { ok: false; error: string };
+
+/** Parses `YYYY-Www`; rejects other shapes, week 00, and week 53 in years that have 52 weeks. */
+export function parseWeekKey(input: string): WeekKeyParse {
+  const match = WEEK_KEY_PATTERN.exec(input);
+  if (!match) return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"` };
+  const year = Number(match[1]);
+  const week = Number(match[2]);
+  if (year < MIN_WEEK_YEAR) return { ok: false, error: `Week year must be ${MIN_WEEK_YEAR} or later` };
+  const weeksInYear = getISOWeeksInYear(new Date(Date.UTC(year, 5, 1)));
+  if (week < 1 || week > weeksInYear) {
+    return { ok: false, error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}` };
+  }
+  return { ok: true, key: formatWeekKey(year, week), year, week };
+}
+
+/** zod schema for a week key, e.g. a `?week=` search parameter. */
+export const weekKeySchema = z.string().superRefine((value, ctx) => {
+  const parsed = parseWeekKey(value);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+});
+
+export function formatWeekKey(year: number, week: number): string {
+  return `${String(year).padStart(4, '0')}-W${String(week).padStart(2, '0')}`;
+}
+
+/** True when the runtime knows this IANA zone (or offset) name. */
+export function isValidTimeZone(timeZone: string): boolean {
+  if (!timeZone) return false;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const timeZoneSchema = z.string().refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Stockholm');
+
+export function assertTimeZone(timeZone: string): void {
+  if (!isValidTimeZone(timeZone)) throw new ScheduleInputError(`Unknown time zone "${truncate(timeZone)}"`);
+}
+
+export interface LocalDay {
+  /** Column index: 0 = Monday … 6 = Sunday. */
+  index: number;
+  /** Local calendar date, `yyyy-MM-dd`. */
+  date: string;
+  /** Local midnight at the start and end of the day, as UTC epoch milliseconds (23 or 25 h apart on DST days). */
+  startMs: number;
+  endMs: number;
+  /** "Monday 24 November". */
+  label: string;
+  /** "Mon 24". */
+  shortLabel: string;
+}
+
+export interface WeekInfo {
+  key: string;
+  year: number;
+  week: number;
+  timeZone: string;
+  /** Local Monday 00:00 (inclusive) and next Monday 00:00 (exclusive), UTC epoch milliseconds. */
+  startMs: number;
+  endMs: number;
+  days: LocalDay[];
+}
+
+/** The week (in the system's zone) that contains the instant. */
+export function weekOf(date: InstantInput, timeZone: string): WeekInfo {
+  assertTimeZone(timeZone);
+  const local = new TZDate(requireMs(date, 'date'), timeZone);
+  return buildWeek(startOfISOWeek(local), timeZone);
+}
+
+/** The week named by a key, in the system's zone. Throws ScheduleInputError on a bad key. */
+export function weekFromKey(key: string, timeZone: string): WeekInfo {
+  assertTimeZone(timeZone);
+  const parsed = parseWeekKey(key);
+  if (!parsed.ok) throw new ScheduleInputError(parsed.error);
+  // 4 January is always in ISO week 1.
+  const firstMonday = startOfISOWeek(new TZDate(parsed.year, 0, 4, timeZone));
+  return buildWeek(addWeeks(firstMonday, parsed.week - 1), timeZone);
+}
+
+/** The key `delta` weeks after `key` (negative for earlier weeks); for previous/next navigation. */
+export function shiftWeekKey(key: string, delta: number): string {
+  const parsed = parseWeekKey(key);
+  if (!parsed.ok) throw new ScheduleInputError(parsed.error);
+  if (!Number.isInteger(delta)) throw new ScheduleInputError('Week shift must be a whole number');
+  // Calendar arithmetic only, so any fixed zone gives the same answer.
+  const monday = addWeeks(startOfISOWeek(new TZDate(parsed.year, 0, 4, 'UTC')), parsed.week - 1 + delta);
+  return formatWeekKey(getISOWeekYear(monday), getISOWeek(monday));
+}
+
+/** The key of the week that contains the instant in the given zone. */
+export function weekKeyOf(date: InstantInput, timeZone: string): string {
+  return weekOf(date, timeZone).key;
+}
+
+/** Local calendar date `yyyy-MM-dd` of an instant. */
+export function localDate(ms: number, timeZone: string): string {
+  return format(new TZDate(ms, timeZone), 'yyyy-MM-dd');
+}
+
+function buildWeek(monday: TZDate, timeZone: string): WeekInfo {
+  const days: LocalDay[] = [];
+  for (let index = 0; index < DAYS_PER_WEEK; index++) {
+    const start = addDays(monday, index);
+    const end = addDays(monday, index + 1);
+    days.push({
+      index,
+      date: format(start, 'yyyy-MM-dd'),
+      startMs: start.getTime(),
+      endMs: end.getTime(),
+      label: format(start, 'EEEE d MMMM'),
+      shortLabel: format(start, 'EEE d'),
+    });
+  }
+  return {
+    key: formatWeekKey(getISOWeekYear(monday), getISOWeek(monday)),
+    year: getISOWeekYear(monday),
+    week: getISOWeek(monday),
+    timeZone,
+    startMs: monday.getTime(),
+    endMs: addWeeks(monday, 1).getTime(),
+    days,
+  };
+}
+
+function truncate(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}

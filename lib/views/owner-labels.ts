@@ -1,0 +1,43 @@
+import 'server-only';
+import type { SqlRunner } from '@/lib/db/sql-runner';
+import { readUserGroups } from '@/lib/mirror/store';
+import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
+
+/**
+ * Owner labels for a set of reservations, from the mirror only: a Group owner is its apartment;
+ * a User owner is the apartment of a group the same user booked for (users are not mirrored, so
+ * their group is learnt from their group bookings), else "a resident". Never a name or e-mail.
+ */
+export async function ownerLabelsFor(
+  sql: SqlRunner,
+  deviceId: string,
+  reservations: readonly ScheduleReservation[],
+): Promise<(reservation: ScheduleReservation) => string> {
+  const groupIds = new Set<string>();
+  const userIds = new Set<string>();
+  for (const r of reservations) {
+    if (r.ownerType === 'Group' && r.ownerId) groupIds.add(r.ownerId);
+    if (r.ownerType === 'User') {
+      const id = r.ownerId ?? r.userId;
+      if (id) userIds.add(id);
+    }
+  }
+  const users: { userId: string; userGroupId: string }[] = [];
+  if (userIds.size > 0) {
+    const { rows } = await sql.query<{ user_id: string; owner_id: string }>(
+      `SELECT DISTINCT ON (r.user_id) r.user_id, r.owner_id
+         FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
+        WHERE r.device_id = $1 AND r.owner_type = 'Group' AND r.owner_id IS NOT NULL AND r.user_id = ANY($2::uuid[])
+        ORDER BY r.user_id, r.start_time DESC`,
+      [deviceId, [...userIds]],
+    );
+    for (const row of rows) {
+      users.push({ userId: row.user_id, userGroupId: row.owner_id });
+      groupIds.add(row.owner_id);
+    }
+  }
+  const groups = groupIds.size > 0 ? await readUserGroups(sql, deviceId, [...groupIds]) : [];
+  // Group names are not shown: only apartment numbers (createOwnerLabeler falls back to names).
+  const labeler = createOwnerLabeler({ groups: groups.map((g) => ({ id: g.id, apartmentId: g.apartmentId })), users });
+  return (reservation) => labeler(reservation);
+}

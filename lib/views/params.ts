@@ -1,0 +1,21 @@
+import 'server-only';
+import { z } from 'zod';
+import { ApiError } from '@/lib/api/errors';
+import { weekKeySchema } from '@/lib/schedule';
+
+const uuid = z.uuid();
+
+/** A UUID path parameter, or a 400 naming it. */
+export function parseIdParam(value: string | undefined, what: string): string {
+  const parsed = uuid.safeParse(value);
+  if (!parsed.success) throw new ApiError('bad_request', `The ${what} id in the path must be a UUID.`);
+  return parsed.data.toLowerCase();
+}
+
+/** The optional `week` search parameter (YYYY-Www), or a 422 saying what is wrong. */
+export function parseWeekParam(value: string | null | undefined): string | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const parsed = weekKeySchema.safeParse(value);
+  if (!parsed.success) throw new ApiError('unprocessable_entity', `Invalid week: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+  return parsed.data;
+}

@@ -1,0 +1,113 @@
+import 'server-only';
+import { z } from 'zod';
+import type { SqlRunner } from '@/lib/db/sql-runner';
+import { readResources } from '@/lib/mirror/store';
+import type { ServiceClient, UserAccount } from '@/lib/service';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import type { ResidentResult } from './types';
+
+export const RESIDENT_QUERY_MAX_LENGTH = 254;
+
+/** The one search box: an apartment number, an e-mail address or a reference id. */
+export const residentQuerySchema = z
+  .string({ error: 'Give q: an apartment number, e-mail address or reference id.' })
+  .trim()
+  .min(1, 'Type an apartment number, e-mail address or reference id.')
+  .max(RESIDENT_QUERY_MAX_LENGTH, `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`);
+
+export type ResidentLookupKind = 'email' | 'apartment' | 'reference';
+
+/** Which upstream lookups a query goes to: an "@" means an e-mail address, anything else may be either other key. */
+export function lookupKindsFor(query: string): ResidentLookupKind[] {
+  return query.includes('@') ? ['email'] : ['apartment', 'reference'];
+}
+
+export interface ResidentSearchDeps {
+  sql: SqlRunner;
+  client: Pick<ServiceClient, 'users'>;
+  /** The systems the viewer may see. */
+  systems: readonly SystemPublic[];
+  /** The API key of a system (undefined when it is not connected). */
+  apiKeyOf: (deviceId: string) => Promise<string | undefined>;
+  /** Makes the system's mirror usable for names and apartments (may wait a little while it loads). */
+  ensureMirror?: (deviceId: string) => Promise<void>;
+}
+
+/**
+ * Finds residents across every system the viewer may see. A key may cover several systems, so
+ * each distinct key is asked once; results of systems the viewer may not see are dropped.
+ */
+export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string): Promise<ResidentResult[]> {
+  const query = residentQuerySchema.parse(rawQuery);
+  const visible = new Map(deps.systems.map((s) => [s.deviceId.toLowerCase(), s]));
+  const keys = new Set<string>();
+  for (const system of deps.systems) {
+    const key = await deps.apiKeyOf(system.deviceId);
+    if (key) keys.add(key);
+  }
+  const kinds = lookupKindsFor(query);
+  const byApartment = new Set<string>();
+  const lookups = [...keys].flatMap((key) =>
+    kinds.map(async (kind) => {
+      switch (kind) {
+        case 'email':
+          return deps.client.users.byEmail(key, query);
+        case 'apartment': {
+          const found = await deps.client.users.byApartment(key, query);
+          for (const a of found) byApartment.add(a.userId);
+          return found;
+        }
+        case 'reference':
+          return deps.client.users.byReference(key, query);
+      }
+    }),
+  );
+  const accounts: UserAccount[] = (await Promise.all(lookups)).flat();
+
+  const byUser = new Map<string, UserAccount>();
+  for (const account of accounts) {
+    if (!visible.has(account.deviceId.toLowerCase())) continue;
+    const existing = byUser.get(account.userId);
+    // The same user from two lookups: keep the one that lists resources.
+    if (!existing || (!existing.reservationResources && account.reservationResources)) byUser.set(account.userId, account);
+  }
+  const found = [...byUser.values()];
+  const deviceIds = [...new Set(found.map((a) => a.deviceId.toLowerCase()))];
+  const resourceNames = new Map<string, string>();
+  const groupApartments = new Map<string, string>();
+  await Promise.all(
+    deviceIds.map(async (deviceId) => {
+      await deps.ensureMirror?.(deviceId);
+      for (const r of await readResources(deps.sql, deviceId)) resourceNames.set(r.id, r.name);
+      const groupIds = found.filter((a) => a.deviceId.toLowerCase() === deviceId && a.userGroupId).map((a) => a.userGroupId!.toLowerCase());
+      if (groupIds.length === 0) return;
+      const { rows } = await deps.sql.query<{ id: string; apartment_id: string | null }>(
+        `SELECT g.id, g.apartment_id FROM mirror_user_groups g
+           JOIN mirror_state s ON s.device_id = g.device_id AND s.generation = g.generation
+          WHERE g.device_id = $1 AND g.id = ANY($2::uuid[])`,
+        [deviceId, groupIds],
+      );
+      for (const row of rows) if (row.apartment_id) groupApartments.set(row.id, row.apartment_id);
+    }),
+  );
+  return found
+    .map((account): ResidentResult => {
+      const deviceId = account.deviceId.toLowerCase();
+      const groupId = account.userGroupId?.toLowerCase() ?? null;
+      return {
+        userId: account.userId.toLowerCase(),
+        name: account.name,
+        email: account.email,
+        deviceId,
+        systemName: visible.get(deviceId)?.name ?? deviceId,
+        // The apartment lookup names it exactly; otherwise the mirrored group says which.
+        apartmentId: (groupId ? groupApartments.get(groupId) : undefined) ?? (byApartment.has(account.userId) ? query : null),
+        userGroupId: groupId,
+        resources: (account.reservationResources ?? []).map((id) => ({
+          id: id.toLowerCase(),
+          name: resourceNames.get(id.toLowerCase()) ?? 'Unnamed resource',
+        })),
+      };
+    })
+    .sort((a, b) => a.systemName.localeCompare(b.systemName) || (a.apartmentId ?? '').localeCompare(b.apartmentId ?? '') || a.name.localeCompare(b.name));
+}

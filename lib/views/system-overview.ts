@@ -1,0 +1,83 @@
+import 'server-only';
+import { readReservations } from '@/lib/mirror/store';
+import { type Heatmap, occupancyByResourceWeek, occupancyHeatmap, resourceNowStatus, weekOf } from '@/lib/schedule';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import { systemFreshness, type ViewDeps } from './freshness';
+import { readScheduledResources } from './system-data';
+import type { SystemOverview } from './types';
+
+export const HEATMAP_WEEKS = 8;
+/**
+ * The 8-week picture barely moves within minutes but costs the most to compute (every slot of
+ * 8 weeks, walked hour by hour in the local zone), so each process keeps it this long per system.
+ */
+export const HEATMAP_CACHE_MS = 5 * 60_000;
+
+const heatmapCache = ((globalThis as typeof globalThis & { __heatmapCache?: Map<string, { at: number; heatmap: Heatmap }> }).__heatmapCache ??=
+  new Map<string, { at: number; heatmap: Heatmap }>());
+
+function cachedHeatmapAt(key: string, nowMs: number): Heatmap | null {
+  const hit = heatmapCache.get(key);
+  return hit && nowMs - hit.at >= 0 && nowMs - hit.at < HEATMAP_CACHE_MS ? hit.heatmap : null;
+}
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+
+/**
+ * The system page: every resource with this week's occupancy and what is happening now, and the
+ * booking-rate heatmap of the last 8 weeks. Read from the mirror; while a system that was never
+ * loaded is loading, the answer says so and holds no resources.
+ */
+export async function loadSystemOverview(deps: ViewDeps, system: SystemPublic): Promise<SystemOverview> {
+  const now = deps.now?.() ?? new Date();
+  const nowMs = now.getTime();
+  const freshness = await systemFreshness(deps, system.deviceId);
+  if (freshness.status === 'loading') {
+    return { system, freshness, weekKey: null, resources: [], heatmap: null, generatedAt: nowMs };
+  }
+  const timeZone = system.timeZone;
+  const week = weekOf(nowMs, timeZone);
+  const resources = await readScheduledResources(deps.sql, system.deviceId);
+  // Keyed by what changes the picture's shape: the system, its zone and its resources.
+  const cacheKey = `${system.deviceId}|${timeZone}|${resources.map((r) => `${r.id}:${r.timeScheduleId}`).join(',')}`;
+  const cached = cachedHeatmapAt(cacheKey, nowMs);
+  // One read covers the current week, the slot running now and, when needed, the heatmap window.
+  const from = Math.min(cached ? nowMs : nowMs - HEATMAP_WEEKS * WEEK_MS, week.startMs) - DAY_MS;
+  const to = Math.max(week.endMs, nowMs + DAY_MS);
+  const reservations = await readReservations(deps.sql, system.deviceId, { from: new Date(from), to: new Date(to) });
+  const byResource = new Map<string, typeof reservations>();
+  for (const r of reservations) {
+    const list = byResource.get(r.resourceId);
+    if (list) list.push(r);
+    else byResource.set(r.resourceId, [r]);
+  }
+  const weekly = occupancyByResourceWeek({ resources, reservations, week, timeZone, now: nowMs });
+  let heatmap = cached;
+  if (!heatmap) {
+    heatmap = occupancyHeatmap(resources, reservations, { now: nowMs, timeZone, weeks: HEATMAP_WEEKS });
+    heatmapCache.set(cacheKey, { at: nowMs, heatmap });
+  }
+  return {
+    system,
+    freshness,
+    weekKey: week.key,
+    resources: resources.map((resource, i) => {
+      const status = resourceNowStatus({
+        schedule: resource.schedule,
+        reservations: byResource.get(resource.id) ?? [],
+        now: nowMs,
+        timeZone,
+        resourceId: resource.id,
+      });
+      return {
+        id: resource.id,
+        name: resource.name,
+        description: resource.description,
+        occupancy: weekly[i]!.stats,
+        now: { ...status, ownerLabel: null, slot: null },
+      };
+    }),
+    heatmap,
+    generatedAt: nowMs,
+  };
+}
