@@ -1,0 +1,239 @@
+'use client';
+
+import { type FormEvent, useId, useState } from 'react';
+import { buttonClass, inputClass, secondaryButtonClass } from '@/components/ui/styles';
+import type { RequestView } from '@/lib/events/types';
+import type { StatefulSlot } from '@/lib/schedule';
+import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
+import { useAnnounceRequest } from './live-events';
+
+/** The resident a booking is for, as the dialog shows them. */
+export interface ChosenResident {
+  userId: string;
+  name: string;
+  apartmentId: string | null;
+}
+
+export interface SlotActionsProps {
+  slot: StatefulSlot;
+  deviceId: string;
+  resourceId: string;
+  resourceName: string;
+  /** `?resident=` preselection, when the page was opened from the residents page. */
+  preselected: ChosenResident | null;
+  close: () => void;
+}
+
+async function send(url: string, init: RequestInit, key: string): Promise<{ ok: true; request: RequestView } | { ok: false; message: string }> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers: { ...init.headers, accept: 'application/json', 'idempotency-key': key } });
+  } catch {
+    return { ok: false, message: 'The portal could not be reached. Check the connection and try again.' };
+  }
+  const body = (await response.json().catch(() => null)) as { request?: RequestView; error?: { message?: string } } | null;
+  if (response.status === 202 && body?.request) return { ok: true, request: body.request };
+  return { ok: false, message: body?.error?.message ?? `The portal answered ${response.status}.` };
+}
+
+const newKey = () => crypto.randomUUID();
+const residentWords = (r: ChosenResident) => (r.apartmentId ? `${r.name}, apartment ${r.apartmentId}` : r.name);
+
+/**
+ * What can be done with the open slot, inside the slot dialog: book a free slot for a resident
+ * (found here if none was preselected), or cancel a future booking after a confirmation. One
+ * Idempotency-Key per dialog opening, so a double click books once.
+ */
+export function SlotActions({ slot, deviceId, resourceId, resourceName, preselected, close }: SlotActionsProps) {
+  const [key, setKey] = useState(newKey);
+  const [resident, setResident] = useState<ChosenResident | null>(preselected);
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const announce = useAnnounceRequest();
+  const errorId = useId();
+
+  const finish = (answer: Awaited<ReturnType<typeof send>>) => {
+    setSubmitting(false);
+    if (answer.ok) {
+      announce(answer.request);
+      close();
+      return;
+    }
+    setError(answer.message);
+    // That attempt is over; another one is a new request.
+    setKey(newKey());
+  };
+
+  if (slot.pending) {
+    return <p className="text-sm font-medium">A {slot.pending.kind === 'create' ? 'booking' : 'cancellation'} of this slot is waiting for its outcome.</p>;
+  }
+
+  if (slot.bookable) {
+    const book = async () => {
+      if (!resident || submitting) return;
+      setSubmitting(true);
+      setError(null);
+      finish(
+        await send(
+          '/api/reservations',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime }),
+          },
+          key,
+        ),
+      );
+    };
+    return (
+      <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+        <h3 className="text-base font-semibold">Book {resourceName}</h3>
+        {resident ? (
+          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <p>
+              For <strong>{residentWords(resident)}</strong>
+            </p>
+            <button type="button" className={secondaryButtonClass} onClick={() => setResident(null)} disabled={submitting}>
+              Choose another resident
+            </button>
+          </div>
+        ) : (
+          <ResidentPicker deviceId={deviceId} resourceId={resourceId} resourceName={resourceName} onChoose={setResident} />
+        )}
+        {error ? (
+          <p id={errorId} role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+            {error}
+          </p>
+        ) : null}
+        <div className="flex justify-end">
+          <button type="button" className={buttonClass} disabled={!resident || submitting} onClick={() => void book()} aria-describedby={error ? errorId : undefined}>
+            {submitting ? 'Booking…' : 'Book'}
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  const reservation = slot.reservation;
+  if (slot.state === 'booked' && reservation && slot.startMs > Date.now()) {
+    const cancel = async () => {
+      if (submitting) return;
+      setSubmitting(true);
+      setError(null);
+      finish(await send(`/api/reservations/${reservation.id}?deviceId=${encodeURIComponent(deviceId)}`, { method: 'DELETE' }, key));
+    };
+    return (
+      <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+        {error ? (
+          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+            {error}
+          </p>
+        ) : null}
+        {confirming ? (
+          <div role="group" aria-label="Confirm cancellation" className="flex flex-col gap-2">
+            <p className="text-sm">Cancel the booking of {slot.ownerLabel ?? 'this resident'}? The slot becomes free for others.</p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(false)} disabled={submitting}>
+                Keep the booking
+              </button>
+              <button type="button" className={buttonClass} onClick={() => void cancel()} disabled={submitting}>
+                {submitting ? 'Cancelling…' : 'Yes, cancel the booking'}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="flex justify-end">
+            <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(true)}>
+              Cancel booking
+            </button>
+          </div>
+        )}
+      </div>
+    );
+  }
+  return null;
+}
+
+/** Finds a resident of this system inside the dialog (apartment, e-mail or reference id). */
+function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }: { deviceId: string; resourceId: string; resourceName: string; onChoose: (r: ChosenResident) => void }) {
+  const [text, setText] = useState('');
+  const [results, setResults] = useState<ResidentResult[] | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputId = useId();
+
+  const search = async (event: FormEvent) => {
+    event.preventDefault();
+    event.stopPropagation();
+    const q = text.trim();
+    if (q === '') {
+      setMessage('Type an apartment number, e-mail address or reference id.');
+      return;
+    }
+    setBusy(true);
+    setMessage(null);
+    try {
+      const response = await fetch(`/api/residents?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' }, cache: 'no-store' });
+      const body = (await response.json()) as ResidentSearchResult & { error?: { message: string } };
+      if (!response.ok) {
+        setMessage(body.error?.message ?? `The portal answered ${response.status}.`);
+        setResults(null);
+      } else {
+        const here = body.residents.filter((r) => r.deviceId === deviceId);
+        setResults(here);
+        if (here.length === 0) setMessage(`No resident of this system found for “${q}”.`);
+      }
+    } catch {
+      setMessage('The portal could not be reached. Check the connection and try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <form role="search" aria-label="Find the resident" onSubmit={(e) => void search(e)} className="flex flex-col gap-1" noValidate>
+        <label htmlFor={inputId} className="text-sm font-medium">
+          Resident (apartment, e-mail or reference id)
+        </label>
+        <div className="flex gap-2">
+          <input id={inputId} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} maxLength={254} autoComplete="off" />
+          <button type="submit" className={secondaryButtonClass} disabled={busy}>
+            {busy ? 'Searching…' : 'Search'}
+          </button>
+        </div>
+      </form>
+      {message ? (
+        <p role="status" className="text-sm">
+          {message}
+        </p>
+      ) : null}
+      {results && results.length > 0 ? (
+        <ul aria-label="Residents found" className="flex max-h-48 flex-col gap-1 overflow-auto">
+          {results.map((r) => {
+            const allowed = r.resources.some((x) => x.id === resourceId);
+            const words = residentWords({ userId: r.userId, name: r.name, apartmentId: r.apartmentId });
+            return (
+              <li key={r.userId} className="flex items-center justify-between gap-2 text-sm">
+                <span>
+                  {words}
+                  {allowed ? '' : ` — not allowed to book ${resourceName}`}
+                </span>
+                <button
+                  type="button"
+                  className={secondaryButtonClass}
+                  disabled={!allowed}
+                  aria-label={`Choose ${words}`}
+                  onClick={() => onChoose({ userId: r.userId, name: r.name, apartmentId: r.apartmentId })}
+                >
+                  Choose
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

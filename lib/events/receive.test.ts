@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { beforeEach, expect, it } from 'vitest';
+import { describeWithDb } from '@/lib/db/test-db';
+import { createPgliteTestDb } from '@/lib/db/test-db';
+import { InProcessEventBus } from './bus';
+import { handleWebhookRequest } from './receive';
+import { markRequestAccepted } from './store';
+import type { PortalEvent } from './types';
+
+const secret = `whsec_${Buffer.from('a-test-secret-of-32-bytes-length').toString('base64')}`;
+const signer = new Webhook(secret);
+
+function resultEnvelope(correlationId: string, succeeded: boolean, extra: Record<string, unknown> = {}) {
+  return {
+    correlationId,
+    eventType: 'reservationResult',
+    timestamp: new Date().toISOString(),
+    eventData: succeeded
+      ? { succeded: true, errorCode: null, errorDescription: null, data: { reservationId: randomUUID(), operation: 'create' } }
+      : { succeded: false, errorCode: 'QuotaExceeded', errorDescription: 'Quota exceeded', ...extra },
+  };
+}
+
+function signedRequest(body: string, opts: { id?: string; at?: Date; signWith?: string; drop?: string } = {}) {
+  const id = opts.id ?? `msg_${randomUUID()}`;
+  const at = opts.at ?? new Date();
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signer.sign(id, at, opts.signWith ?? body),
+  };
+  if (opts.drop) delete headers[opts.drop];
+  return new Request('http://portal.test/api/webhooks', { method: 'POST', headers, body });
+}
+
+describeWithDb('POST /api/webhooks', (ctx) => {
+  let bus: InProcessEventBus;
+  let published: PortalEvent[];
+  const deps = () => ({ sql: ctx().handle.sql, bus, secret });
+  const count = async (table: string) =>
+    Number((await ctx().handle.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
+
+  async function pendingRequest(deviceId = randomUUID()) {
+    const { rows } = await ctx().handle.sql.query<{ id: string }>(
+      `INSERT INTO reservation_requests (kind, device_id, resource_id, requested_by) VALUES ('create', $1, $2, 'u1') RETURNING id`,
+      [deviceId, randomUUID()],
+    );
+    const correlationId = randomUUID();
+    await markRequestAccepted(ctx().handle.sql, rows[0]?.id ?? '', correlationId);
+    return { requestId: rows[0]?.id ?? '', correlationId, deviceId };
+  }
+
+  beforeEach(async () => {
+    bus = new InProcessEventBus();
+    published = [];
+    bus.subscribe((e) => published.push(e));
+    await ctx().handle.sql.exec('DELETE FROM webhook_events; DELETE FROM portal_events; DELETE FROM reservation_requests;');
+  });
+
+  it('stores a verified outcome and resolves the request, publishing one event', async () => {
+    const { requestId, correlationId } = await pendingRequest();
+    const response = await handleWebhookRequest(signedRequest(JSON.stringify(resultEnvelope(correlationId, true))), deps());
+    expect(response.status).toBe(200);
+    const { rows } = await ctx().handle.sql.query('SELECT status, reservation_id FROM reservation_requests WHERE id = $1', [requestId]);
+    expect(rows[0]?.status).toBe('succeeded');
+    expect(rows[0]?.reservation_id).toBeTruthy();
+    expect(published.map((e) => e.data.status)).toEqual(['succeeded']);
+  });
+
+  it.each([
+    ['a bad signature', () => signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true)), { signWith: '{"forged":true}' }), 401],
+    ['an altered body', () => {
+      const body = JSON.stringify(resultEnvelope(randomUUID(), true));
+      const req = signedRequest(body);
+      return new Request(req.url, { method: 'POST', headers: req.headers, body: body.replace('true', 'false') });
+    }, 401],
+    ['a stale timestamp', () => signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true)), { at: new Date(Date.now() - 6 * 60_000) }), 401],
+    ['a missing signature header', () => signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true)), { drop: 'webhook-signature' }), 401],
+    ['a missing id header', () => signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true)), { drop: 'webhook-id' }), 400],
+    ['a signed but malformed event', () => signedRequest(JSON.stringify({ eventType: 'reservationResult', correlationId: 'nope' })), 400],
+    ['signed non-JSON', () => signedRequest('not json'), 400],
+  ])('refuses %s and stores nothing', async (_name, make, status) => {
+    const response = await handleWebhookRequest(make(), deps());
+    expect(response.status).toBe(status);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toMatch(/\w/);
+    expect(body.error.message).not.toContain(secret);
+    expect(await count('webhook_events')).toBe(0);
+    expect(published).toEqual([]);
+  });
+
+  it('stores the same delivery sent ten times at once once, and publishes one event', async () => {
+    const { correlationId } = await pendingRequest();
+    const body = JSON.stringify(resultEnvelope(correlationId, false));
+    const id = `msg_${randomUUID()}`;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => handleWebhookRequest(signedRequest(body, { id }), deps())),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(await count('webhook_events')).toBe(1);
+    expect(published).toHaveLength(1);
+    expect(published[0]?.data).toMatchObject({ status: 'failed', errorCode: 'QuotaExceeded' });
+  });
+
+  it('keeps an outcome for an unknown correlation id, and applies it when the request is recorded', async () => {
+    const correlationId = randomUUID();
+    const response = await handleWebhookRequest(signedRequest(JSON.stringify(resultEnvelope(correlationId, true))), deps());
+    expect(response.status).toBe(200);
+    expect(await count('webhook_events')).toBe(1);
+    expect(published).toEqual([]);
+
+    const { rows } = await ctx().handle.sql.query<{ id: string }>(
+      `INSERT INTO reservation_requests (kind, device_id, requested_by) VALUES ('create', $1, 'u1') RETURNING id`,
+      [randomUUID()],
+    );
+    const events = await markRequestAccepted(ctx().handle.sql, rows[0]?.id ?? '', correlationId);
+    expect(events.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
+  });
+
+  it('keeps the first outcome when a different delivery for the same request arrives later', async () => {
+    const { requestId, correlationId } = await pendingRequest();
+    await handleWebhookRequest(signedRequest(JSON.stringify(resultEnvelope(correlationId, false))), deps());
+    await handleWebhookRequest(signedRequest(JSON.stringify(resultEnvelope(correlationId, true))), deps());
+    const { rows } = await ctx().handle.sql.query('SELECT status FROM reservation_requests WHERE id = $1', [requestId]);
+    expect(rows[0]?.status).toBe('failed');
+    expect(published).toHaveLength(1);
+  });
+
+  it('accepts the corrected spelling `succeeded` as well', async () => {
+    const { correlationId } = await pendingRequest();
+    const envelope = { ...resultEnvelope(correlationId, true), eventData: { succeeded: true, errorCode: null, errorDescription: null } };
+    expect((await handleWebhookRequest(signedRequest(JSON.stringify(envelope)), deps())).status).toBe(200);
+    expect(published[0]?.data.status).toBe('succeeded');
+  });
+
+  it('refuses a body over the limit with 413', async () => {
+    const body = JSON.stringify({ ...resultEnvelope(randomUUID(), true), pad: 'x'.repeat(300_000) });
+    expect((await handleWebhookRequest(signedRequest(body), deps())).status).toBe(413);
+    expect(await count('webhook_events')).toBe(0);
+  });
+});
+
+it('answers 503 when the database fails, so that the sender retries', async () => {
+  const broken = await createPgliteTestDb();
+  await broken.dispose();
+  const response = await handleWebhookRequest(
+    signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true))),
+    { sql: broken.handle.sql, bus: new InProcessEventBus(), secret },
+  );
+  expect(response.status).toBe(503);
+});

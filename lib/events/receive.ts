@@ -1,0 +1,46 @@
+import 'server-only';
+import { errorResponse, readTextCapped } from '@/lib/api/errors';
+import type { SqlRunner } from '@/lib/db/sql-runner';
+import { log } from '@/lib/log';
+import type { EventBus } from './bus';
+import { recordWebhookDelivery } from './store';
+import { MAX_WEBHOOK_BODY_BYTES, verifyWebhook, WebhookRejectedError } from './webhook';
+
+export interface WebhookDeps {
+  sql: SqlRunner;
+  bus: EventBus;
+  secret: string;
+}
+
+/**
+ * Verify, store once, then publish. Answers 2xx only after the commit, 4xx for anything that
+ * must not be retried as is (nothing stored), and 503 when storing failed so the sender retries.
+ */
+export async function handleWebhookRequest(request: Request, deps: WebhookDeps): Promise<Response> {
+  let raw: string;
+  try {
+    raw = await readTextCapped(request, MAX_WEBHOOK_BODY_BYTES);
+  } catch {
+    return errorResponse('payload_too_large', `Webhook body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes.`);
+  }
+  let delivery;
+  try {
+    delivery = verifyWebhook(raw, request.headers, deps.secret);
+  } catch (error) {
+    if (!(error instanceof WebhookRejectedError)) throw error;
+    log.warn('webhook refused', { reason: error.message, webhookId: request.headers.get('webhook-id') });
+    return errorResponse(error.reason === 'unauthenticated' ? 'unauthorized' : 'bad_request', error.message);
+  }
+  let result;
+  try {
+    result = await recordWebhookDelivery(deps.sql, delivery);
+  } catch (error) {
+    log.error('webhook not stored: database error', { error, webhookId: delivery.webhookId });
+    return errorResponse('service_unavailable', 'The event could not be stored; please retry.', {}, { 'Retry-After': '5' });
+  }
+  deps.bus.publish(result.events);
+  return Response.json(
+    { received: true, duplicate: !result.stored },
+    { status: 200, headers: { 'Cache-Control': 'no-store' } },
+  );
+}

@@ -1,0 +1,33 @@
+import 'server-only';
+import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { EventBus } from './bus';
+import { createEventStream, parseLastEventId, SSE_HEADERS } from './sse';
+import { latestEventId, loadEventsAfter } from './store';
+
+export interface EventStreamRouteDeps {
+  sql: SqlRunner;
+  bus: EventBus;
+  /** Systems the signed-in user may see ('all' for admins). */
+  deviceIds: readonly string[] | 'all';
+  heartbeatMs?: number;
+}
+
+/**
+ * GET /api/events once the user is known: resumes after Last-Event-ID (the header EventSource sends
+ * on reconnects, or `?lastEventId=` that a page passes on its first connect) and follows the bus.
+ * The request's abort signal ends the stream and releases its listener and timer.
+ */
+export function eventStreamResponse(request: Request, deps: EventStreamRouteDeps): Response {
+  const lastEventId =
+    parseLastEventId(request.headers.get('last-event-id')) ?? parseLastEventId(new URL(request.url).searchParams.get('lastEventId'));
+  const stream = createEventStream({
+    bus: deps.bus,
+    deviceIds: deps.deviceIds,
+    lastEventId,
+    signal: request.signal,
+    heartbeatMs: deps.heartbeatMs,
+    loadAfter: (after, ids, limit) => loadEventsAfter(deps.sql, after, ids, limit),
+    latestId: () => latestEventId(deps.sql),
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** What a browser may know of a booking request: no credentials, nothing upstream-internal. */
+export const requestViewSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(['create', 'cancel']),
+  status: z.enum(['sending', 'pending', 'succeeded', 'failed']),
+  deviceId: z.uuid(),
+  resourceId: z.uuid().nullable(),
+  residentUserId: z.uuid().nullable(),
+  reservationId: z.uuid().nullable(),
+  startTime: z.iso.datetime({ offset: true }).nullable(),
+  endTime: z.iso.datetime({ offset: true }).nullable(),
+  requestedBy: z.string(),
+  errorCode: z.string().nullable(),
+  errorDescription: z.string().nullable(),
+  createdAt: z.iso.datetime({ offset: true }),
+  updatedAt: z.iso.datetime({ offset: true }),
+  resolvedAt: z.iso.datetime({ offset: true }).nullable(),
+  // Context for people (names, not ids); absent on events written before they existed.
+  requestedByName: z.string().nullish(),
+  residentName: z.string().nullish(),
+  residentApartment: z.string().nullish(),
+  resourceName: z.string().nullish(),
+  /** Why it failed, in plain words (lib/reservations/reasons.ts); null unless failed. */
+  reason: z.string().nullish(),
+});
+export type RequestView = z.infer<typeof requestViewSchema>;
+
+export const portalEventSchema = z.object({
+  id: z.number().int().positive(),
+  deviceId: z.uuid(),
+  type: z.literal('request.updated'),
+  data: requestViewSchema,
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type PortalEvent = z.infer<typeof portalEventSchema>;

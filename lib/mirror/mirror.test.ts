@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Sandbox, type SandboxFixtures } from '@/sandbox';
+import { startTestSandbox } from '@/lib/service/test-sandbox';
+import { type ServiceClient } from '@/lib/service';
+import { describeWithDb } from '@/lib/db/test-db';
+import { ensureFresh, refreshSystem, waitForRefresh } from './refresh';
+import { serviceMirrorSource } from './service-source';
+import {
+  applyReservationChange,
+  readReservations,
+  readResources,
+  readState,
+  readTimeSchedules,
+  readUserGroups,
+} from './store';
+import type { MirrorSource } from './types';
+
+describeWithDb('system mirror', (ctx) => {
+  let sandbox: Sandbox;
+  let fixtures: SandboxFixtures;
+  let client: ServiceClient;
+  let apiKey: string;
+  let deviceId: string;
+  let requests = 0;
+
+  beforeAll(async () => {
+    ({ sandbox, fixtures, client } = await startTestSandbox({ sql: ctx().handle.sql, preset: 'demo', seed: 3 }, () => {
+      requests += 1;
+    }));
+    const approval = fixtures.approvals[0];
+    if (!approval?.deviceIds[0]) throw new Error('no demo approval');
+    deviceId = approval.deviceIds[0];
+    apiKey = (await client.apiKeys.generate(approval.approvalId)).apiKey;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sandbox.stop();
+  });
+
+  const source = (): MirrorSource => serviceMirrorSource(client, apiKey);
+
+  it('copies every collection exactly as the upstream lists it', async () => {
+    const outcome = await refreshSystem(ctx().handle.sql, deviceId, source());
+    expect(outcome.status).toBe('refreshed');
+    const upstream = await client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
+    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    expect(mirrored.length).toBe(upstream.length);
+    expect(new Set(mirrored.map((r) => r.id))).toEqual(new Set(upstream.map((r) => r.id)));
+    const sample = upstream[Math.floor(upstream.length / 2)];
+    // Same instants; the mirror writes them in the long ISO form.
+    const instant = (t: string) => new Date(t).toISOString();
+    expect(mirrored.find((r) => r.id === sample?.id)).toEqual(
+      sample && { ...sample, startTime: instant(sample.startTime), endTime: instant(sample.endTime) },
+    );
+
+    const resources = await client.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
+    expect((await readResources(ctx().handle.sql, deviceId)).map((r) => r.id).sort()).toEqual(resources.map((r) => r.id).sort());
+    const schedules = await client.timeSchedules.list(apiKey, deviceId).toArray({ limit: 1000 });
+    expect(await readTimeSchedules(ctx().handle.sql, deviceId)).toEqual(expect.arrayContaining(schedules));
+    const groups = await client.userGroups.list(apiKey, deviceId).toArray({ limit: 10_000 });
+    expect((await readUserGroups(ctx().handle.sql, deviceId)).length).toBe(groups.length);
+
+    const state = await readState(ctx().handle.sql, deviceId);
+    expect(state?.refreshing).toBe(false);
+    expect(state?.pagesFetched).toBeGreaterThan(2);
+  });
+
+  it('reads one resource and one time range from the current generation only', async () => {
+    const all = await readReservations(ctx().handle.sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    const first = all[0];
+    if (!first) throw new Error('demo data has no reservations');
+    const from = new Date(first.startTime);
+    const to = new Date(from.getTime() + 7 * 86_400_000);
+    const week = await readReservations(ctx().handle.sql, deviceId, { from, to, resourceId: first.resourceId });
+    const expected = all.filter(
+      (r) => r.resourceId === first.resourceId && new Date(r.startTime) < to && new Date(r.endTime) > from,
+    );
+    expect(week.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+  });
+
+  it('runs one refresh however many callers ask at once', async () => {
+    requests = 0;
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => refreshSystem(ctx().handle.sql, deviceId, source())));
+    const pages = outcomes[0]?.status === 'refreshed' ? outcomes[0].pages : -1;
+    expect(outcomes.every((o) => o === outcomes[0])).toBe(true);
+    // One pass over the pages (plus at most one token request), not twenty.
+    expect(requests).toBeLessThanOrEqual(pages + 1);
+  });
+
+  it('lets a second instance wait its turn instead of refreshing in parallel', async () => {
+    const { sql } = ctx().handle;
+    await sql.query('UPDATE mirror_state SET refresh_started_at = now() WHERE device_id = $1', [deviceId]);
+    // This process has no refresh in flight, but the lease says another instance has one.
+    expect(await refreshSystem(sql, deviceId, source())).toEqual({ status: 'busy' });
+    await sql.query(`UPDATE mirror_state SET refresh_started_at = now() - interval '1 hour' WHERE device_id = $1`, [deviceId]);
+    expect((await refreshSystem(sql, deviceId, source())).status).toBe('refreshed');
+  });
+
+  it('keeps serving the last complete copy when a refresh fails midway', async () => {
+    const { sql } = ctx().handle;
+    const before = await readReservations(sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    const failing: MirrorSource = {
+      ...source(),
+      async *reservations(id) {
+        let n = 0;
+        for await (const page of source().reservations(id)) {
+          if (++n === 3) throw new Error('upstream went away');
+          yield page;
+        }
+      },
+    };
+    await expect(refreshSystem(sql, deviceId, failing)).rejects.toThrow('upstream went away');
+    const after = await readReservations(sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
+    const state = await readState(sql, deviceId);
+    expect(state?.lastError).toContain('upstream went away');
+    expect(state?.refreshing).toBe(false);
+    const { rows } = await sql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM mirror_reservations WHERE device_id = $1 AND generation <> $2',
+      [deviceId, state?.generation],
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('serves a stale copy at once and refreshes it in the background', async () => {
+    const { sql } = ctx().handle;
+    const state = await readState(sql, deviceId);
+    const later = new Date((state?.refreshedAt?.getTime() ?? 0) + 60_000);
+    const status = await ensureFresh(sql, deviceId, source, 30_000, later);
+    expect(status).toMatchObject({ status: 'ready', refreshing: true });
+    await waitForRefresh(deviceId);
+    const after = await readState(sql, deviceId);
+    expect(after?.refreshedAt?.getTime()).toBeGreaterThan(state?.refreshedAt?.getTime() ?? 0);
+    // Within the freshness window nothing is fetched.
+    requests = 0;
+    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(after?.refreshedAt?.getTime() ?? 0))).toMatchObject({
+      status: 'ready',
+      refreshing: false,
+    });
+    expect(requests).toBe(0);
+  });
+
+  it('waits a freshness window after a refresh ends before the next, however long it took', async () => {
+    const { sql } = ctx().handle;
+    await waitForRefresh(deviceId);
+    // A refresh that read its data 60 s ago and finished just now (slow upstream, large system).
+    await sql.query(
+      `UPDATE mirror_state SET refreshed_at = now() - interval '60 seconds', refresh_ended_at = now() WHERE device_id = $1`,
+      [deviceId],
+    );
+    const state = await readState(sql, deviceId);
+    const ended = state?.refreshEndedAt?.getTime() ?? 0;
+    requests = 0;
+    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(ended + 10_000))).toMatchObject({ status: 'ready', refreshing: false });
+    expect(requests).toBe(0);
+    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(ended + 31_000))).toMatchObject({ status: 'ready', refreshing: true });
+    await waitForRefresh(deviceId);
+    expect(requests).toBeGreaterThan(0);
+    const after = await readState(sql, deviceId);
+    expect(after?.refreshEndedAt?.getTime()).toBeGreaterThanOrEqual(after?.refreshedAt?.getTime() ?? Infinity);
+  });
+
+  it('reports loading with progress for a system never loaded', async () => {
+    const other = fixtures.approvals[0]?.deviceIds[1];
+    if (!other) return;
+    const status = await ensureFresh(ctx().handle.sql, other, source, 30_000);
+    expect(status.status).toBe('loading');
+    await waitForRefresh(other);
+    expect((await ensureFresh(ctx().handle.sql, other, source, 30_000)).status).toBe('ready');
+  });
+
+  it('applies a confirmed booking and a cancellation at once', async () => {
+    const { sql } = ctx().handle;
+    const [resource] = await readResources(sql, deviceId);
+    if (!resource) throw new Error('no resource');
+    const reservation = {
+      id: '0b1c2d3e-0000-4000-8000-000000000001',
+      userId: null,
+      ownerId: null,
+      ownerType: 'Service' as const,
+      status: 'Unused' as const,
+      resourceId: resource.id,
+      startTime: '2099-01-05T06:00:00.000Z',
+      endTime: '2099-01-05T09:00:00.000Z',
+      deviceId,
+    };
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
+    const range = { from: new Date('2099-01-05T00:00:00Z'), to: new Date('2099-01-06T00:00:00Z') };
+    expect((await readReservations(sql, deviceId, range)).map((r) => r.id)).toEqual([reservation.id]);
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId, reservationId: reservation.id }));
+    expect(await readReservations(sql, deviceId, range)).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+import 'server-only';
+import type { SqlRunner } from '@/lib/db/sql-runner';
+import { log } from '@/lib/log';
+import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
+import type { MirrorSource, MirrorState } from './types';
+
+/** A refresh not finished after this long is presumed dead and may be taken over. */
+export const REFRESH_LEASE_SECONDS = 300;
+const COLLECTIONS = ['resources', 'timeSchedules', 'userGroups', 'reservations'] as const;
+
+export type RefreshOutcome = { status: 'refreshed'; pages: number } | { status: 'busy' };
+
+const globalForMirror = globalThis as typeof globalThis & {
+  __mirrorRefreshes?: Map<string, Promise<RefreshOutcome>>;
+};
+const inflight: Map<string, Promise<RefreshOutcome>> = (globalForMirror.__mirrorRefreshes ??= new Map<string, Promise<RefreshOutcome>>());
+
+/**
+ * Copies every collection of one system into a new generation, page by page (each page's insert
+ * overlaps the next page's fetch), then switches readers over. One refresh per system at a time:
+ * in this process by sharing the promise, across processes by the lease in mirror_state.
+ */
+export function refreshSystem(sql: SqlRunner, deviceId: string, source: MirrorSource): Promise<RefreshOutcome> {
+  const running = inflight.get(deviceId);
+  if (running) return running;
+  const refresh = runRefresh(sql, deviceId, source).finally(() => inflight.delete(deviceId));
+  inflight.set(deviceId, refresh);
+  return refresh;
+}
+
+async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource): Promise<RefreshOutcome> {
+  const current = await claimRefresh(sql, deviceId, REFRESH_LEASE_SECONDS);
+  if (current === null) return { status: 'busy' };
+  const generation = current + 1;
+  const startedAt = new Date();
+  let pages = 0;
+  let write: Promise<void> = Promise.resolve();
+  try {
+    for (const kind of COLLECTIONS) {
+      for await (const page of source[kind](deviceId)) {
+        await write;
+        pages += 1;
+        const done = pages;
+        write = insertPage(sql, kind, deviceId, generation, page).then(() => recordProgress(sql, deviceId, done));
+        // Observed later by `await write`; this keeps a failure meanwhile from being "unhandled".
+        write.catch(() => undefined);
+      }
+    }
+    await write;
+    await completeRefresh(sql, deviceId, generation, startedAt, pages);
+    return { status: 'refreshed', pages };
+  } catch (error) {
+    await write.catch(() => undefined);
+    const message = error instanceof Error ? error.message : 'refresh failed';
+    await failRefresh(sql, deviceId, generation, message).catch((cleanupError: unknown) =>
+      log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
+    );
+    throw error;
+  }
+}
+
+export type MirrorStatus =
+  | { status: 'loading'; pagesFetched: number; lastError: string | null }
+  | { status: 'ready'; refreshedAt: Date; refreshing: boolean; lastError: string | null; lastErrorAt: Date | null };
+
+/**
+ * Stale-while-revalidate: never-loaded systems start loading (the caller shows progress), stale
+ * ones are served as they are while one refresh runs in the background.
+ */
+export async function ensureFresh(
+  sql: SqlRunner,
+  deviceId: string,
+  source: () => MirrorSource | Promise<MirrorSource>,
+  freshnessMs: number,
+  now = new Date(),
+): Promise<MirrorStatus> {
+  const state: MirrorState | null = await readState(sql, deviceId);
+  const loaded = state?.refreshedAt ?? null;
+  // Due a window after the last refresh *ended*: one that takes longer than the window (a large
+  // system under load) must not start the next at once, or the upstream is paged without pause.
+  const due = state?.refreshEndedAt ?? loaded;
+  const stale = !loaded || !due || now.getTime() - due.getTime() > freshnessMs;
+  let refreshing = state?.refreshing ?? false;
+  if (stale && !inflight.has(deviceId)) {
+    refreshing = true;
+    void Promise.resolve(source())
+      .then((s) => refreshSystem(sql, deviceId, s))
+      .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }));
+  }
+  if (!loaded) {
+    return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, lastError: state?.lastError ?? null };
+  }
+  return {
+    status: 'ready',
+    refreshedAt: loaded,
+    refreshing: refreshing || inflight.has(deviceId),
+    lastError: state?.lastError ?? null,
+    lastErrorAt: state?.lastErrorAt ?? null,
+  };
+}
+
+/** Resolves when the system's refresh in this process (if any) has settled. */
+export async function waitForRefresh(deviceId: string): Promise<void> {
+  await inflight.get(deviceId)?.catch(() => undefined);
+}

@@ -1,0 +1,19 @@
+import 'server-only';
+import type { Paginator, ServiceClient } from '@/lib/service';
+import { PAGE_SIZE_MAX } from '@/lib/service/schemas';
+import type { MirrorSource } from './types';
+
+async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<T[]> {
+  for await (const page of paginator.pages()) yield page.items;
+}
+
+/** The upstream as a mirror source: every collection, in the largest pages the service allows. */
+export function serviceMirrorSource(client: ServiceClient, apiKey: string): MirrorSource {
+  const options = { pageSize: PAGE_SIZE_MAX };
+  return {
+    reservations: (deviceId) => itemsByPage(client.reservations.list(apiKey, deviceId, options)),
+    resources: (deviceId) => itemsByPage(client.resources.list(apiKey, deviceId, options)),
+    timeSchedules: (deviceId) => itemsByPage(client.timeSchedules.list(apiKey, deviceId, options)),
+    userGroups: (deviceId) => itemsByPage(client.userGroups.list(apiKey, deviceId, options)),
+  };
+}

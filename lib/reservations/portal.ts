@@ -1,0 +1,19 @@
+import 'server-only';
+import { ApiError } from '@/lib/api/errors';
+import { getDb } from '@/lib/db';
+import { getEventBus } from '@/lib/events/bus';
+import { getServiceClient } from '@/lib/service';
+import { getSystemApiKey } from '@/lib/systems';
+import type { ReservationDeps } from './requests';
+
+async function apiKeyFor(deviceId: string): Promise<string> {
+  const key = await getSystemApiKey(deviceId);
+  if (!key) throw new ApiError('conflict', 'This system is not connected to the reservation service; an administrator must connect it first.');
+  return key;
+}
+
+/** The portal's real wiring of lib/reservations: its database, service client, keys and bus. */
+export async function getReservationDeps(): Promise<ReservationDeps> {
+  const [{ sql }, client] = await Promise.all([getDb(), getServiceClient()]);
+  return { sql, client, apiKeyFor, bus: getEventBus() };
+}

@@ -1,0 +1,346 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api/errors';
+import { describeWithDb } from '@/lib/db/test-db';
+import { InProcessEventBus } from '@/lib/events/bus';
+import { handleWebhookRequest } from '@/lib/events/receive';
+import type { PortalEvent } from '@/lib/events/types';
+import { refreshSystem } from '@/lib/mirror/refresh';
+import { serviceMirrorSource } from '@/lib/mirror/service-source';
+import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';
+import { expandRange } from '@/lib/schedule';
+import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/service';
+import { type Sandbox, type SandboxFixtures } from '@/sandbox';
+import { startTestSandbox } from '@/lib/service/test-sandbox';
+import { reconcilePending } from './reconcile';
+import { listOpenRequests, parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
+import { clearResidentCache, findResident } from './residents';
+import { startHttpReceiver } from './test-support';
+
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const DAY = 86_400_000;
+
+describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
+  let sandbox: Sandbox;
+  let fixtures: SandboxFixtures;
+  let client: ServiceClient;
+  let apiKey: string;
+  let deviceId: string;
+  let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
+  let subscriptionId: string;
+  let bus: InProcessEventBus;
+  let published: PortalEvent[];
+  const writes: string[] = [];
+  const system = () => ({ deviceId, name: 'Test system', timeZone: 'Europe/Stockholm' });
+  const manager = { id: randomUUID(), name: 'Test Manager' };
+
+  beforeAll(async () => {
+    ({ sandbox, fixtures, client } = await startTestSandbox(
+      { sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10] },
+      (request) => {
+        if (request.method !== 'GET' && new URL(request.url).pathname.startsWith('/v1/reservations')) writes.push(`${request.method} ${new URL(request.url).pathname}`);
+      },
+    ));
+    const approval = fixtures.approvals[0];
+    deviceId = approval?.deviceIds[0] ?? '';
+    apiKey = (await client.apiKeys.generate(approval?.approvalId ?? '')).apiKey;
+    await refreshSystem(ctx().handle.sql, deviceId, serviceMirrorSource(client, apiKey));
+    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { sql: ctx().handle.sql, bus, secret }));
+    const response = await sandbox.fetch(
+      new Request('http://sandbox.test/_sandbox/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, secret }) }),
+    );
+    subscriptionId = ((await response.json()) as { id: string }).id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sandbox.stop();
+    await receiver.close();
+  });
+
+  beforeEach(() => {
+    bus = new InProcessEventBus();
+    published = [];
+    bus.subscribe((e) => published.push(e));
+    writes.length = 0;
+    clearResidentCache();
+  });
+
+  const deps = (): ReservationDeps => ({ sql: ctx().handle.sql, client, apiKeyFor: () => Promise.resolve(apiKey), bus });
+  const key = () => `test-${randomUUID()}`;
+  const requestOf = (answer: RequestAnswer) => {
+    if (!('request' in answer)) throw new Error(`expected 202, got ${answer.status}: ${answer.error.message}`);
+    return answer.request;
+  };
+
+  /** A resident of the system with the first resource they may book and a few free future slots there. */
+  async function scenario(skip = 0) {
+    const { sql } = ctx().handle;
+    const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
+    const resources = await readResources(sql, deviceId);
+    const schedules = await readTimeSchedules(sql, deviceId);
+    const from = Date.now() + DAY;
+    const to = Date.now() + 20 * DAY;
+    for (const resident of residents.slice(skip)) {
+      for (const resource of resources.filter((r) => resident.resourceIds.includes(r.id))) {
+        const booked = await readReservations(sql, deviceId, { from: new Date(Date.now()), to: new Date(Date.now() + 60 * DAY), resourceId: resource.id });
+        if (booked.some((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId)) continue;
+        const schedule = schedules.find((s) => s.id === resource.timeScheduleId);
+        if (!schedule) continue;
+        const open = await listOpenRequests(sql, deviceId, resource.id, new Date(from), new Date(to));
+        const free = expandRange(schedule.schedule, from, to, 'UTC').filter(
+          (slot) =>
+            !booked.some((r) => Date.parse(r.startTime) < slot.endMs && Date.parse(r.endTime) > slot.startMs) &&
+            !open.some((r) => Date.parse(r.startTime ?? '') < slot.endMs && Date.parse(r.endTime ?? '') > slot.startMs),
+        );
+        if (free.length >= 4) return { resident, resource, free, booked };
+      }
+    }
+    throw new Error('no bookable scenario in the demo data');
+  }
+
+  const book = (s: Awaited<ReturnType<typeof scenario>>, slotIndex: number, idempotencyKey = key()) => {
+    const slot = s.free[slotIndex];
+    if (!slot) throw new Error('no such free slot');
+    return requestBooking(deps(), {
+      requester: manager,
+      system: system(),
+      idempotencyKey,
+      input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime },
+    });
+  };
+
+  it('books a free slot: 202 pending with one upstream call, then booked in the request and the mirror', async () => {
+    const s = await scenario();
+    const request = requestOf(await book(s, 0));
+    expect(request).toMatchObject({ status: 'pending', kind: 'create', residentUserId: s.resident.userId, resourceName: s.resource.name, requestedByName: manager.name });
+    expect(writes).toEqual(['POST /v1/reservations']);
+    expect(published.map((e) => e.data.status)).toEqual(['pending']);
+
+    await sandbox.drain();
+    const { rows } = await ctx().handle.sql.query('SELECT status, reservation_id FROM reservation_requests WHERE id = $1', [request.id]);
+    expect(rows[0]?.status).toBe('succeeded');
+    expect(published.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
+    const slot = s.free[0];
+    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    expect(mirrored.map((r) => r.id)).toEqual([rows[0]?.reservation_id]);
+    expect(mirrored[0]).toMatchObject({ ownerType: 'Group', ownerId: s.resident.userGroupId, userId: s.resident.userId });
+
+    // Cancelling it frees the slot again.
+    const cancel = requestOf(
+      await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: { deviceId, reservationId: rows[0]?.reservation_id } }),
+    );
+    expect(cancel).toMatchObject({ status: 'pending', kind: 'cancel' });
+    expect(writes).toEqual(['POST /v1/reservations', `DELETE /v1/reservations/${String(rows[0]?.reservation_id)}`]);
+    await sandbox.drain();
+    const after = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    expect(after).toEqual([]);
+    expect(published.at(-1)?.data).toMatchObject({ id: cancel.id, status: 'succeeded' });
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer and no second upstream call', async () => {
+    const s = await scenario();
+    const idempotencyKey = key();
+    const first = requestOf(await book(s, 1, idempotencyKey));
+    const again = requestOf(await book(s, 1, idempotencyKey));
+    expect(again.id).toBe(first.id);
+    // The same request with upper-case ids is the same request.
+    const slot = s.free[1];
+    const upper = requestOf(
+      await requestBooking(deps(), {
+        requester: manager, system: system(), idempotencyKey,
+        input: { deviceId: deviceId.toUpperCase(), resourceId: s.resource.id.toUpperCase(), residentUserId: s.resident.userId.toUpperCase(), startTime: slot?.startTime, endTime: slot?.endTime },
+      }),
+    );
+    expect(upper.id).toBe(first.id);
+    expect(writes).toHaveLength(1);
+    // The same key for another slot is refused, not answered with the first booking.
+    await expect(book(s, 2, idempotencyKey)).rejects.toThrow(/already used for a different request/);
+    expect(writes).toHaveLength(1);
+    await sandbox.drain();
+  });
+
+  it('makes one upstream call for a double submit sent at once', async () => {
+    const s = await scenario();
+    const idempotencyKey = key();
+    const answers = await Promise.all([book(s, 2, idempotencyKey), book(s, 2, idempotencyKey), book(s, 2, idempotencyKey)]);
+    const ids = new Set(answers.map((a) => requestOf(a).id));
+    expect(ids.size).toBe(1);
+    expect(writes).toEqual(['POST /v1/reservations']);
+    const { rows } = await ctx().handle.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM reservation_requests WHERE idempotency_key = $1', [idempotencyKey]);
+    expect(rows[0]?.n).toBe(1);
+    await sandbox.drain();
+  });
+
+  it('refuses a time that is not a slot (422), a taken slot (409) and another pending booking of the slot (409), storing nothing', async () => {
+    const s = await scenario();
+    const { sql } = ctx().handle;
+    const count = async () => Number((await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM reservation_requests')).rows[0]?.n);
+    const before = await count();
+    const slot = s.free[3];
+    if (!slot) throw new Error('no slot');
+    const shifted = new Date(slot.startMs + 60_000).toISOString().slice(0, 16) + 'Z';
+    const input = { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: shifted, endTime: slot.endTime };
+    const notASlot = await requestBooking(deps(), { requester: manager, system: system(), idempotencyKey: key(), input }).catch((e: unknown) => e);
+    expect(notASlot).toBeInstanceOf(ApiError);
+    expect(notASlot).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a booking slot of/) as unknown });
+
+    const taken = (await readReservations(sql, deviceId, { from: new Date(Date.now() + DAY), to: new Date(Date.now() + 20 * DAY), resourceId: s.resource.id })).find(
+      (r) => r.ownerType !== 'Service',
+    );
+    if (taken) {
+      const error = await requestBooking(deps(), {
+        requester: manager, system: system(), idempotencyKey: key(),
+        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: taken.startTime, endTime: taken.endTime },
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/already booked/) as unknown });
+    }
+    expect(await count()).toBe(before);
+    expect(writes).toEqual([]);
+
+    // A pending booking covers its slot until its outcome arrives.
+    requestOf(await book(s, 3));
+    const other = { id: randomUUID(), name: 'Other Manager' };
+    const second = await requestBooking(deps(), {
+      requester: other, system: system(), idempotencyKey: key(),
+      input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime },
+    }).catch((e: unknown) => e);
+    expect(second).toMatchObject({ code: 'conflict', message: expect.stringMatching(/already on its way/) as unknown });
+    expect(writes).toHaveLength(1);
+    await sandbox.drain();
+  });
+
+  it('refuses a resident who is not a user of the system, or not allowed that resource, with a clear message', async () => {
+    const s = await scenario();
+    const slot = s.free[0];
+    const error = await requestBooking(deps(), {
+      requester: manager, system: system(), idempotencyKey: key(),
+      input: { deviceId, resourceId: s.resource.id, residentUserId: randomUUID(), startTime: slot?.startTime, endTime: slot?.endTime },
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a user of Test system/) as unknown });
+
+    const resources = await readResources(ctx().handle.sql, deviceId);
+    const excluded = fixtures.residents
+      .filter((r) => r.deviceId === deviceId)
+      .map((r) => ({ r, missing: resources.find((x) => !r.resourceIds.includes(x.id)) }))
+      .find((x) => x.missing);
+    if (excluded?.missing) {
+      const schedule = (await readTimeSchedules(ctx().handle.sql, deviceId)).find((t) => t.id === excluded.missing?.timeScheduleId);
+      const free = expandRange(schedule?.schedule ?? [], Date.now() + 21 * DAY, Date.now() + 25 * DAY, 'UTC')[0];
+      const refused = await requestBooking(deps(), {
+        requester: manager, system: system(), idempotencyKey: key(),
+        input: { deviceId, resourceId: excluded.missing.id, residentUserId: excluded.r.userId, startTime: free?.startTime, endTime: free?.endTime },
+      }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not allowed to book/) as unknown });
+    }
+    expect(writes).toEqual([]);
+  });
+
+  it('reports a booking over the quota with the reason in plain words', async () => {
+    const s = await scenario(3);
+    for (const i of [0, 1]) requestOf(await book(s, i));
+    await sandbox.drain();
+    const third = requestOf(await book(s, 2));
+    await sandbox.drain();
+    const outcome = published.filter((e) => e.data.id === third.id).at(-1)?.data;
+    expect(outcome?.status).toBe('failed');
+    expect(outcome?.errorCode).toBe('QuotaExceeded');
+    expect(outcome?.reason).toBe(`Apartment ${s.resident.apartmentId} already has 2 future bookings in ${s.resource.name}.`);
+  });
+
+  it('a failed send is stored with its reason and answered the same to a repeated key', async () => {
+    const s = await scenario(6);
+    await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', {
+      method: 'PUT', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ failures: [{ status: 400, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] }),
+    }));
+    const idempotencyKey = key();
+    try {
+      const first = await book(s, 0, idempotencyKey).catch((e: unknown) => e);
+      expect(first).toMatchObject({ code: 'unprocessable_entity' });
+      const again = await book(s, 0, idempotencyKey);
+      expect(again).toMatchObject({ status: 422, error: { message: (first as ApiError).message } });
+      expect(writes).toHaveLength(1);
+      expect(published.at(-1)?.data).toMatchObject({ status: 'failed', errorCode: 'NotSent' });
+    } finally {
+      await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'DELETE' }));
+    }
+  });
+
+  it('keeps a request whose send timed out open, and lets the reconciler settle it from the reservations', async () => {
+    const s = await scenario(1);
+    const slot = s.free[0];
+    if (!slot) throw new Error('no slot');
+    const impatient = createServiceClient({
+      baseUrl: 'http://sandbox.test',
+      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
+      clientId: fixtures.clientId,
+      clientSecret: fixtures.clientSecret,
+      scope: fixtures.scope,
+      timeoutMs: 300,
+      breaker: { registry: new BreakerRegistry() },
+      fetch: (request) => sandbox.fetch(request),
+    });
+    // Warm the resident lookups, then make the service slow to answer: the booking is made, the answer is lost.
+    await findResident(client, apiKey, deviceId, s.resident.userId);
+    await impatient.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
+    await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hang: { ms: 800, pathPrefix: '/v1/reservations' } }),
+    }));
+    let answer: RequestAnswer;
+    try {
+      answer = await requestBooking({ ...deps(), client: impatient }, {
+        requester: manager, system: system(), idempotencyKey: key(),
+        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime },
+      });
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'DELETE' }));
+    }
+    // Not "failed": the service may have booked it. The answer is 202 with the request still being sent.
+    const request = requestOf(answer);
+    expect(request.status).toBe('sending');
+    await sandbox.drain();
+    const made = (await client.reservations.forUser(apiKey, s.resident.userId)).some(
+      (r) => r.resourceId === s.resource.id && Date.parse(r.startTime) === slot.startMs,
+    );
+    // The sandbox finished the booking after the client gave up: exactly the case a "failed" would misreport.
+    expect(made).toBe(true);
+    const events = await reconcilePending(deps(), 0);
+    expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('reconciles requests whose outcome never arrived from the reservations', async () => {
+    const s = await scenario(9);
+    // No deliveries: the subscription is gone.
+    await sandbox.fetch(new Request(`http://sandbox.test/_sandbox/webhooks/${subscriptionId}`, { method: 'DELETE' }));
+    const made = requestOf(await book(s, 0));
+    await sandbox.drain();
+    // An accepted request the service lost: no reservation will ever exist for it.
+    const lost = requestOf(await book(s, 1));
+    await ctx().handle.sql.query(`DELETE FROM sandbox.requests WHERE processed_at IS NULL`);
+    await sandbox.drain();
+    expect((await ctx().handle.sql.query('SELECT status FROM reservation_requests WHERE id = $1', [made.id])).rows[0]?.status).toBe('pending');
+
+    // Not yet old enough: nothing happens.
+    expect(await reconcilePending(deps(), 3600)).toEqual([]);
+    const [a, b] = await Promise.all([reconcilePending(deps(), 0), reconcilePending(deps(), 0)]);
+    const events = [...(a ?? []), ...(b ?? [])];
+    // Single-flight: each request resolved once, however many sweepers ran.
+    expect(events.map((e) => e.data.id).sort()).toEqual([made.id, lost.id].sort());
+    const byId = new Map(events.map((e) => [e.data.id, e.data]));
+    expect(byId.get(made.id)).toMatchObject({ status: 'succeeded' });
+    expect(byId.get(made.id)?.reservationId).toBeTruthy();
+    expect(byId.get(lost.id)).toMatchObject({ status: 'failed', reason: 'No outcome arrived; the booking was not made.' });
+    const slot = s.free[0];
+    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    expect(mirrored.map((r) => r.id)).toEqual([byId.get(made.id)?.reservationId]);
+  });
+});
+
+it('validates the Idempotency-Key header', () => {
+  expect(parseIdempotencyKey('a-b_c:d.e-123')).toBe('a-b_c:d.e-123');
+  expect(() => parseIdempotencyKey(null)).toThrow(/Idempotency-Key header is required/);
+  expect(() => parseIdempotencyKey('')).toThrow(/required/);
+  expect(() => parseIdempotencyKey('x'.repeat(201))).toThrow(/at most 200/);
+  expect(() => parseIdempotencyKey('has space')).toThrow(/only letters, digits/);
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+export const IDEMPOTENCY_KEY_MAX = 200;
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,200}$/;
+export const REQUESTS_LIMIT_DEFAULT = 50;
+export const REQUESTS_LIMIT_MAX = 200;
+
+// Ids are compared with what the database returns: lower case.
+const id = (message: string) => z.uuid(message).transform((v) => v.toLowerCase());
+
+const instant = z
+  .string()
+  .max(40, 'must be an ISO 8601 date-time')
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && Number.isFinite(Date.parse(v)), {
+    message: 'must be an ISO 8601 date-time such as 2026-11-24T06:00Z',
+  });
+
+/** Body of POST /api/reservations. */
+export const bookingInputSchema = z
+  .object({
+    deviceId: id('must be a UUID'),
+    resourceId: id('must be a UUID'),
+    residentUserId: id('must be a UUID'),
+    startTime: instant,
+    endTime: instant,
+  })
+  .strict()
+  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { message: 'endTime must be after startTime', path: ['endTime'] });
+export type BookingInput = z.infer<typeof bookingInputSchema>;
+
+export const cancellationInputSchema = z.object({
+  deviceId: id('deviceId must be a UUID'),
+  reservationId: id('the reservation id must be a UUID'),
+});
+export type CancellationInput = z.infer<typeof cancellationInputSchema>;
+
+export const requestsQuerySchema = z.object({
+  deviceId: z.uuid('deviceId must be a UUID').optional(),
+  limit: z.coerce.number().int().min(1).max(REQUESTS_LIMIT_MAX).default(REQUESTS_LIMIT_DEFAULT),
+});

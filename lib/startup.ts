@@ -1,0 +1,68 @@
+import 'server-only';
+import { seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
+import { getDb } from '@/lib/db';
+import { env } from '@/lib/env';
+import { startEventBus } from '@/lib/events/bus';
+import { registerSandboxWebhook } from '@/lib/events/register';
+import { log } from '@/lib/log';
+import { getMountedSandbox } from '@/lib/sandbox-mount';
+import { getReservationDeps, startReconciler } from '@/lib/reservations';
+import { getSecrets } from '@/lib/secrets';
+import { generateApiKeyUpstream, readSandboxDirectory } from '@/lib/systems/upstream';
+
+/** Attempts at connecting the demo systems; the server must be listening first (it calls itself). */
+const DEMO_CONNECT_ATTEMPTS = 30;
+const DEMO_CONNECT_DELAY_MS = 2_000;
+
+/**
+ * Start-up work of a server process: open and migrate the database so the first request
+ * does not pay for it, and in sandbox mode start the mounted sandbox and seed the demo logins.
+ * A failure is logged, not fatal: /api/health reports it and the next request retries.
+ */
+export async function startPortal(): Promise<void> {
+  try {
+    const handle = await getDb();
+    log.info('database ready', { database: handle.kind, service: env.serviceMode });
+  } catch (error) {
+    log.error('database unavailable at start', { error });
+    return;
+  }
+  try {
+    // PostgreSQL: the LISTEN connection that brings other instances' events to this one's streams.
+    await startEventBus();
+  } catch (error) {
+    log.error('event bus did not start; it retries on first use', { error });
+  }
+  if (env.serviceMode === 'sandbox') {
+    // Seeds the demo data on the first start only, then runs the sandbox's queue and webhook workers.
+    try {
+      await getMountedSandbox();
+      log.info('sandbox mounted', { path: '/sandbox' });
+    } catch (error) {
+      log.error('sandbox failed to start', { error });
+    }
+    try {
+      await seedDemoUsers((await getDb()).db);
+    } catch (error) {
+      log.error('demo logins could not be created', { error });
+    }
+    // In the background: both reach the sandbox over HTTP, through this very server.
+    void connectDemoSystems();
+    void registerSandboxWebhook();
+  }
+  // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
+  startReconciler(getReservationDeps, env.RECONCILE_AFTER_S);
+}
+
+async function connectDemoSystems(): Promise<void> {
+  for (let attempt = 1; attempt <= DEMO_CONNECT_ATTEMPTS; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, DEMO_CONNECT_DELAY_MS).unref());
+    try {
+      const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
+      await seedDemoConnection(db, { directory: readSandboxDirectory, generate: generateApiKeyUpstream, encryptionKey });
+      return;
+    } catch (error) {
+      if (attempt === DEMO_CONNECT_ATTEMPTS) log.warn('demo systems not connected; will retry at the next start', { error });
+    }
+  }
+}
