@@ -1,0 +1,14 @@
+import { ResultsSkeleton } from '@/components/resident-search';
+
+export default function Loading() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy="true">
+      <p className="sr-only" role="status">
+        Searching…
+      </p>
+      <div className="h-8 w-40 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-11 w-full max-w-md animate-pulse rounded bg-slate-100 dark:bg-slate-900" />
+      <ResultsSkeleton />
+    </div>
+  );
+}

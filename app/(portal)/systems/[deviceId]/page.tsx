@@ -1,0 +1,34 @@
+import type { Metadata } from 'next';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { SystemOverviewLive } from '@/components/system-overview-live';
+import { requirePageUser } from '@/lib/auth/session';
+import '@/lib/service';
+import { pageSystem } from '@/lib/views/page-access';
+import { portalViewDeps } from '@/lib/views/portal';
+import { loadSystemOverview } from '@/lib/views/system-overview';
+
+type Props = { params: Promise<{ deviceId: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { deviceId } = await params;
+  const user = await requirePageUser(`/systems/${deviceId}`);
+  const system = await pageSystem(user, deviceId);
+  return { title: system.name };
+}
+
+export default async function SystemPage({ params }: Props) {
+  const { deviceId } = await params;
+  const user = await requirePageUser(`/systems/${deviceId}`);
+  const system = await pageSystem(user, deviceId);
+  const overview = await loadSystemOverview(await portalViewDeps(), system);
+  return (
+    <div className="flex flex-col gap-4">
+      <Breadcrumbs parents={[{ label: 'Systems', href: '/systems' }]} current={system.name} />
+      <header className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{system.name}</h1>
+        <p className="text-sm text-slate-700 dark:text-slate-300">Times in {system.timeZone}</p>
+      </header>
+      <SystemOverviewLive initial={overview} />
+    </div>
+  );
+}

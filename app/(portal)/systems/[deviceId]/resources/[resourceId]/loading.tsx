@@ -1,0 +1,15 @@
+import { GridSkeleton } from '@/components/resource-week';
+
+export default function Loading() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy="true">
+      <p className="sr-only" role="status">
+        Loading the week…
+      </p>
+      <div className="h-4 w-56 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-8 w-64 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-11 w-full animate-pulse rounded bg-slate-100 dark:bg-slate-900" />
+      <GridSkeleton />
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Metadata } from 'next';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { notFound, redirect } from 'next/navigation';
+import { BookableResourceWeek } from '@/components/booking/bookable-resource-week';
+import { ApiError } from '@/lib/api/errors';
+import { requirePageUser } from '@/lib/auth/session';
+import { readUserGroups } from '@/lib/mirror/store';
+import { getReservationDeps, residentSummary } from '@/lib/reservations';
+import { parseWeekKey } from '@/lib/schedule/week';
+import '@/lib/service';
+import { isUuid, pageSystem } from '@/lib/views/page-access';
+import { portalViewDeps } from '@/lib/views/portal';
+import { loadResourceWeek } from '@/lib/views/resource-week';
+
+type Props = {
+  params: Promise<{ deviceId: string; resourceId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export const metadata: Metadata = { title: 'Resource' };
+
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export default async function ResourcePage({ params, searchParams }: Props) {
+  const { deviceId, resourceId } = await params;
+  const query = await searchParams;
+  const path = `/systems/${deviceId}/resources/${resourceId}`;
+  const user = await requirePageUser(path);
+  const system = await pageSystem(user, deviceId);
+  if (!isUuid(resourceId)) notFound();
+  const week = first(query.week);
+  // A mistyped week in the URL leads back to the current week rather than to an error page.
+  if (week !== undefined && !parseWeekKey(week).ok) redirect(path);
+  const resident = first(query.resident);
+  const residentUserId = resident && isUuid(resident) ? resident.toLowerCase() : null;
+
+  let view;
+  try {
+    view = await loadResourceWeek(await portalViewDeps(), system, resourceId, week);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') notFound();
+    throw error;
+  }
+  const name = view.resource?.name ?? 'Resource';
+  // The resident a booking is for when the page was opened from the residents page.
+  const preselected = residentUserId ? await preselect(system.deviceId, residentUserId) : null;
+  return (
+    <div className="flex flex-col gap-4">
+      <Breadcrumbs
+        parents={[
+          { label: 'Systems', href: '/systems' },
+          { label: system.name, href: `/systems/${system.deviceId}` },
+        ]}
+        current={name}
+      />
+      <header className="flex flex-col gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight">{name}</h1>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {view.resource?.description ? `${view.resource.description} · ` : ''}
+          {system.name} · times in {system.timeZone}
+        </p>
+      </header>
+      <BookableResourceWeek initial={view} resourceId={resourceId.toLowerCase()} preselected={preselected} />
+    </div>
+  );
+}
+
+async function preselect(deviceId: string, userId: string) {
+  try {
+    const deps = await getReservationDeps();
+    return await residentSummary(deps.client, await deps.apiKeyFor(deviceId), deviceId, userId, async (groupId) => {
+      const [group] = await readUserGroups(deps.sql, deviceId, [groupId]);
+      return group?.apartmentId || null;
+    });
+  } catch {
+    // Without the service the dialog still lets the manager search for the resident.
+    return null;
+  }
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { requireAdmin } from '@/lib/auth/session';
+import { readJson, withErrors } from '@/lib/api/errors';
+import { assertSameOrigin } from '@/lib/api/origin';
+import { connectSystemsByApproval } from '@/lib/systems';
+
+export const dynamic = 'force-dynamic';
+
+const bodySchema = z.object({ approvalId: z.string() }).strict();
+
+// POST /api/admin/systems — admin connects the systems an approval id covers
+export const POST = withErrors(async (request: Request) => {
+  assertSameOrigin(request);
+  const admin = await requireAdmin();
+  const { approvalId } = bodySchema.parse(await readJson(request));
+  return Response.json({ systems: await connectSystemsByApproval(approvalId, admin.id) }, { status: 201 });
+});

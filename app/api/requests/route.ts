@@ -1,0 +1,19 @@
+import { withErrors } from '@/lib/api/errors';
+import { listAccessibleSystems, requireSystemAccess } from '@/lib/auth/access';
+import { requireUser } from '@/lib/auth/session';
+import { getDb } from '@/lib/db';
+import { listRequests, requestsQuerySchema } from '@/lib/reservations';
+
+export const dynamic = 'force-dynamic';
+
+// GET /api/requests?deviceId=&limit= — recent booking requests of the systems the user may see
+export const GET = withErrors(async (request: Request) => {
+  const user = await requireUser();
+  const params = new URL(request.url).searchParams;
+  const query = requestsQuerySchema.parse({ deviceId: params.get('deviceId') ?? undefined, limit: params.get('limit') ?? undefined });
+  let deviceIds: string[] | 'all';
+  if (query.deviceId) deviceIds = [(await requireSystemAccess(user, query.deviceId)).deviceId];
+  else deviceIds = user.role === 'admin' ? 'all' : (await listAccessibleSystems(user)).map((s) => s.deviceId);
+  const requests = await listRequests((await getDb()).sql, deviceIds, query.limit);
+  return Response.json({ requests }, { headers: { 'Cache-Control': 'no-store' } });
+});

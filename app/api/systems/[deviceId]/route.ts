@@ -1,0 +1,33 @@
+import { requireSystemAccess } from '@/lib/auth/access';
+import { requireAdmin, requireUser } from '@/lib/auth/session';
+import { ApiError, readJson, withErrors } from '@/lib/api/errors';
+import { assertSameOrigin } from '@/lib/api/origin';
+import { getDb } from '@/lib/db';
+import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
+import { updateSystem } from '@/lib/systems/store';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ deviceId: string }> };
+
+async function parseDeviceId(context: Context): Promise<string> {
+  const parsed = deviceIdSchema.safeParse((await context.params).deviceId);
+  if (!parsed.success) throw new ApiError('bad_request', 'The system id in the path must be a UUID.');
+  return parsed.data;
+}
+
+// GET /api/systems/{deviceId} — one system's public fields, if the user may use it
+export const GET = withErrors(async (_request: Request, context: Context) => {
+  const user = await requireUser();
+  const deviceId = await parseDeviceId(context);
+  return Response.json({ system: await requireSystemAccess(user, deviceId) });
+});
+
+// PATCH /api/systems/{deviceId} — admin renames a system or changes its time zone
+export const PATCH = withErrors(async (request: Request, context: Context) => {
+  assertSameOrigin(request);
+  await requireAdmin();
+  const deviceId = await parseDeviceId(context);
+  const update = systemUpdateSchema.parse(await readJson(request));
+  return Response.json({ system: await updateSystem((await getDb()).db, deviceId, update) });
+});

@@ -1,0 +1,11 @@
+import { listAccessibleSystems } from '@/lib/auth/access';
+import { requireUser } from '@/lib/auth/session';
+import { withErrors } from '@/lib/api/errors';
+
+export const dynamic = 'force-dynamic';
+
+// GET /api/systems — the systems the signed-in user may use
+export const GET = withErrors(async () => {
+  const user = await requireUser();
+  return Response.json({ systems: await listAccessibleSystems(user) });
+});

@@ -1,0 +1,202 @@
+import type { Page } from '@playwright/test';
+import { BASE_URL, DEMO, expect, sandboxFixtures, signInWithApi, test, uniqueEmail } from './utils';
+
+/** Submits the form and waits until it has answered (the button is enabled again, or we left). */
+async function submitSignIn(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  const button = page.getByRole('button', { name: 'Sign in', exact: true });
+  await button.click();
+  await expect(page.getByRole('button', { name: 'Signing in…' })).toHaveCount(0);
+}
+
+// Next's route announcer is an (empty) alert too; the form's error is the one with text.
+const formError = (page: Page) => page.getByRole('alert').filter({ hasText: /\w/ });
+
+test('anonymous visitors are sent to sign-in; a wrong password and an unknown account get the same answer', async ({ page }) => {
+  await page.goto('/systems');
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fsystems/);
+  await expect(page.getByRole('heading', { name: 'Sign in to the booking portal' })).toBeVisible();
+
+  await submitSignIn(page, DEMO.admin.email, 'not-the-password');
+  const wrong = await formError(page).textContent();
+  await submitSignIn(page, uniqueEmail('nobody'), 'not-the-password');
+  await expect(formError(page)).toHaveText(wrong ?? 'x');
+  expect(wrong).toBe('The e-mail address or password is wrong.');
+
+  await submitSignIn(page, DEMO.admin.email, DEMO.admin.password);
+  await expect(page).toHaveURL(/\/systems$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Systems' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toBeVisible();
+});
+
+test('the sixth rapid failure for one account is throttled', async ({ page }) => {
+  const email = uniqueEmail('throttled');
+  await page.goto('/sign-in');
+  for (let i = 0; i < 5; i += 1) {
+    await submitSignIn(page, email, `wrong-${i}`);
+    await expect(formError(page)).toHaveText('The e-mail address or password is wrong.');
+  }
+  await submitSignIn(page, email, 'wrong-6');
+  await expect(formError(page)).toHaveText(/Too many sign-in attempts/);
+});
+
+test('the admin connects a system and assigns it; that manager sees only it and gets 403 for another', async ({ page, signedInAs, browser, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const approval = fixtures.approvals[1];
+  const other = fixtures.approvals[0]?.deviceIds[0];
+  if (!approval || !other) throw new Error('the demo preset should have two approvals');
+  const deviceId = approval.deviceIds[0] ?? '';
+  const systemName = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+
+  await signedInAs('admin');
+  await page.goto('/admin/systems');
+  await page.getByLabel('Approval id').fill(approval.approvalId);
+  await page.getByRole('button', { name: 'Connect systems' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(`Connected 1 system: ${systemName}.`);
+  const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  await expect(card.getByLabel(`Time zone of ${systemName}`)).toHaveValue('Europe/Stockholm');
+  // The page never carries the approval's API key or the approval id back to the browser.
+  expect(await page.content()).not.toContain(approval.approvalId);
+
+  const manager = { name: `E2E Manager ${Date.now()}`, email: uniqueEmail('e2e-manager'), password: 'e2e-password-123' };
+  await page.goto('/admin/managers');
+  await page.getByLabel('Name', { exact: true }).fill(manager.name);
+  await page.getByLabel('E-mail').fill(manager.email);
+  await page.getByLabel('Password', { exact: true }).fill(manager.password);
+  await page.getByRole('button', { name: 'Create manager' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Created' })).toContainText(manager.name);
+  const row = page.getByRole('listitem', { name: manager.name });
+  await row.getByRole('checkbox', { name: systemName }).check();
+  await row.getByRole('button', { name: `Save systems for ${manager.name}` }).click();
+  await expect(row.getByRole('status').filter({ hasText: 'now has' })).toHaveText(`${manager.name} now has 1 system.`);
+
+  // The manager, in a browser of their own.
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  const managerPage = await context.newPage();
+  await managerPage.goto('/sign-in');
+  await submitSignIn(managerPage, manager.email, manager.password);
+  await expect(managerPage.getByRole('heading', { level: 1, name: 'Systems' })).toBeVisible();
+  const list = managerPage.getByRole('list', { name: 'Your systems' });
+  await expect(list.getByRole('listitem')).toHaveCount(1);
+  await expect(list.getByRole('heading', { name: systemName })).toBeVisible();
+  await expect(managerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toHaveCount(0);
+
+  const mine = await context.request.get(`/api/systems/${deviceId}`);
+  expect(mine.status()).toBe(200);
+  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active' } });
+  const foreign = await context.request.get(`/api/systems/${other}`);
+  expect(foreign.status()).toBe(403);
+  expect(await foreign.json()).toEqual({ error: { code: 'forbidden', message: 'You do not have access to this system.' } });
+  expect((await context.request.get('/api/systems/not-a-uuid')).status()).toBe(400);
+  // Admin-only changes are refused to a manager, even for their own system.
+  const rename = await context.request.patch(`/api/systems/${deviceId}`, { data: { name: 'Mine now' }, headers: { origin: BASE_URL } });
+  expect(rename.status()).toBe(403);
+  expect((await managerPage.goto('/admin/systems'))?.status()).toBe(404);
+  await context.close();
+});
+
+test('the demo manager sees the systems of the first demo approval, seeded at start', async ({ signedInAs, context, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const expected = [...(fixtures.approvals[0]?.deviceIds ?? [])].sort();
+  await signedInAs('manager');
+  await expect
+    .poll(async () => ((await (await context.request.get('/api/systems')).json()) as { systems: { deviceId: string }[] }).systems.map((s) => s.deviceId).sort(), { timeout: 60_000 })
+    .toEqual(expected);
+});
+
+test('a session cookie saved before sign-out is refused after it', async ({ page, context, signedInAs, browser }) => {
+  await signedInAs('admin');
+  const saved = await context.cookies();
+  expect(saved.some((c) => c.name === 'next-auth.session-token')).toBe(true);
+  await page.goto('/systems');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+
+  const replay = await browser.newContext({ baseURL: BASE_URL });
+  await replay.addCookies(saved);
+  const response = await replay.request.get('/api/systems');
+  expect(response.status()).toBe(401);
+  const replayPage = await replay.newPage();
+  await replayPage.goto('/systems');
+  await expect(replayPage).toHaveURL(/\/sign-in/);
+  await replay.close();
+});
+
+test('a state-changing request with a foreign Origin gets 403', async ({ context, signedInAs }) => {
+  await signedInAs('admin');
+  const foreign = await context.request.post('/api/admin/systems', { data: { approvalId: 'anything' }, headers: { origin: 'https://evil.example' } });
+  expect(foreign.status()).toBe(403);
+  expect(((await foreign.json()) as { error: { message: string } }).error.message).toBe('Cross-site requests are refused.');
+  const crossSite = await context.request.patch(`/api/systems/00000000-0000-4000-8000-000000000000`, { data: { name: 'x' }, headers: { 'sec-fetch-site': 'cross-site' } });
+  expect(crossSite.status()).toBe(403);
+  // The same request from our own origin reaches the handler, which judges the input.
+  const own = await context.request.post('/api/admin/systems', { data: { approvalId: 'a/b' }, headers: { origin: BASE_URL } });
+  expect(own.status()).toBe(422);
+});
+
+test('responses carry the security headers; pages run under a nonce CSP without violations', async ({ page, request }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto('/sign-in');
+  const headers = response?.headers() ?? {};
+  const csp = headers['content-security-policy'] ?? '';
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(await page.locator(`script[nonce]`).count()).toBeGreaterThan(0);
+  // The client-side form works, so Next's scripts ran under the policy.
+  await page.getByLabel('E-mail').fill('x@example.com');
+  await page.getByLabel('Password').fill('y');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(formError(page)).toBeVisible();
+  expect(violations).toEqual([]);
+
+  const api = await request.get('/api/systems');
+  expect(api.status()).toBe(401);
+  expect(api.headers()['cache-control']).toBe('no-store');
+  expect(api.headers()['x-content-type-options']).toBe('nosniff');
+});
+
+test('the shell is usable at 375 px', async ({ page, signedInAs }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signedInAs('manager');
+  await page.goto('/systems');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const name of ['Systems', 'Residents', 'Requests']) await expect(nav.getByRole('link', { name })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Systems' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+});
+
+test('signing in through the API helper works for the demo manager', async ({ request }) => {
+  expect(await signInWithApi(request, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+  expect((await request.get('/api/systems')).status()).toBe(200);
+});
+
+test('the admin changes a system time zone; an unknown zone is refused with a message', async ({ page, context, signedInAs, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
+  const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await signedInAs('admin');
+  // The demo connection is made in the background at start.
+  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
+  await page.goto('/admin/systems');
+  const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  const zone = card.getByLabel(`Time zone of ${name}`);
+  await zone.fill('Mars/Olympus');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('alert')).toHaveText('timeZone must be an IANA time zone such as Europe/Stockholm');
+  expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Stockholm');
+
+  await zone.fill('Europe/Helsinki');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki).`);
+  expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Helsinki');
+});

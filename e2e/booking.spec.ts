@@ -1,0 +1,168 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { BASE_URL, DEMO, expect, signInWithApi, test } from './utils';
+
+interface Resident {
+  deviceId: string;
+  userId: string;
+  name: string;
+  apartmentId: string;
+  resourceIds: string[];
+}
+interface WeekSlot {
+  startTime: string;
+  state: string;
+  ownerLabel: string | null;
+  isPast: boolean;
+  bookable: boolean;
+}
+interface WeekView {
+  freshness: { status: string };
+  nav: { next: string };
+  week: { key: string };
+  slots: WeekSlot[];
+  resource: { name: string } | null;
+}
+
+async function weekView(request: APIRequestContext, deviceId: string, resourceId: string, week?: string): Promise<WeekView> {
+  for (let i = 0; i < 60; i += 1) {
+    const response = await request.get(`/api/systems/${deviceId}/resources/${resourceId}/week${week ? `?week=${week}` : ''}`);
+    if (response.status() === 200) {
+      const view = (await response.json()) as WeekView;
+      if (view.freshness.status === 'ready') return view;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('the week view never became ready');
+}
+
+/**
+ * A resident of the manager's first system with a resource on which their apartment has no future
+ * booking yet (the sandbox's quota is 2 per apartment and resource), and the week to book in.
+ */
+async function pickScenario(request: APIRequestContext) {
+  const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
+  const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
+  for (const resident of fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId))) {
+    for (const resourceId of resident.resourceIds) {
+      let week: string | undefined;
+      let held = 0;
+      let target: { key: string; free: number } | null = null;
+      for (let i = 0; i < 5; i += 1) {
+        const view = await weekView(request, resident.deviceId, resourceId, week);
+        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel === `apartment ${resident.apartmentId}`).length;
+        const free = view.slots.filter((s) => s.bookable).length;
+        if (i >= 1 && !target && free >= 4) target = { key: view.week.key, free };
+        week = view.nav.next;
+      }
+      if (held === 0 && target) return { resident, resourceId, week: target.key };
+    }
+  }
+  throw new Error('no resident without bookings in the demo data');
+}
+
+const freeSlots = (page: Page) => page.getByRole('region').getByRole('button', { name: /, free$/ });
+const slotAt = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) });
+
+async function slotTime(page: Page, index: number): Promise<string> {
+  const name = (await freeSlots(page).nth(index).getAttribute('aria-label')) ?? (await freeSlots(page).nth(index).innerText());
+  // "Monday 30 November, 07:00–10:00, free" → "Monday 30 November, 07:00–10:00"
+  return name.replace(/, free$/, '');
+}
+
+async function book(page: Page, slotName: string, resident: Resident, search: boolean) {
+  await slotAt(page, slotName).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  if (search) {
+    await dialog.getByLabel(/Resident \(apartment/).fill(resident.apartmentId);
+    await dialog.getByRole('button', { name: 'Search' }).click();
+    await dialog.getByRole('button', { name: `Choose ${resident.name}, apartment ${resident.apartmentId}` }).click();
+  }
+  await expect(dialog).toContainText(`For ${resident.name}, apartment ${resident.apartmentId}`);
+  // A double click books once: one key per dialog opening, and the button is disabled while sending.
+  await dialog.getByRole('button', { name: 'Book', exact: true }).dblclick();
+  await expect(dialog).toBeHidden();
+}
+
+test('a manager books for a resident, sees pending then booked live in two browsers, hits the quota, and cancels', async ({ page, browser, signedInAs, request }) => {
+  test.setTimeout(180_000);
+  await signedInAs('manager');
+  const { resident, resourceId, week } = await pickScenario(page.request);
+  const url = `/systems/${resident.deviceId}/resources/${resourceId}?week=${week}`;
+
+  // Outcomes arrive a little later than usual, so that "pending" can be seen.
+  expect((await request.put('/sandbox/_sandbox/faults', { data: { webhook: { delayMs: 1500 } } })).status()).toBe(200);
+  try {
+    await page.goto(url);
+    const other = await browser.newContext({ baseURL: BASE_URL });
+    expect(await signInWithApi(other.request, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+    const otherPage = await other.newPage();
+    await otherPage.goto(url);
+
+    const first = await slotTime(page, 0);
+    await book(page, first, resident, true);
+    // Pending at once, then booked without a reload, here and in the other browser.
+    await expect(slotAt(page, first)).toHaveAccessibleName(`${first}, booking pending for apartment ${resident.apartmentId}`);
+    await expect(slotAt(page, first)).toHaveAccessibleName(`${first}, booked by apartment ${resident.apartmentId}`);
+    await expect(slotAt(otherPage, first)).toHaveAccessibleName(`${first}, booked by apartment ${resident.apartmentId}`);
+    await expect(page.getByRole('list', { name: 'Booking outcomes' })).toContainText('booked.');
+
+    // The second booking is still within the quota; the third is over it and says why.
+    const second = await slotTime(page, 0);
+    await book(page, second, resident, true);
+    await expect(slotAt(page, second)).toHaveAccessibleName(`${second}, booked by apartment ${resident.apartmentId}`);
+    const third = await slotTime(page, 0);
+    await book(page, third, resident, true);
+    await expect(page.getByRole('list', { name: 'Booking outcomes' }).getByRole('listitem').first()).toContainText(
+      `Apartment ${resident.apartmentId} already has 2 future bookings in`,
+    );
+    await expect(slotAt(page, third)).toHaveAccessibleName(`${third}, free`);
+
+    // The Requests page lists them with status, who asked and for whom.
+    const requestsPage = await other.newPage();
+    await requestsPage.goto('/requests');
+    const rows = requestsPage.getByRole('table', { name: 'Recent requests' }).getByRole('row');
+    await expect(rows.filter({ hasText: 'Failed' }).first()).toContainText('already has 2 future bookings');
+    await expect(rows.filter({ hasText: 'Done' }).first()).toContainText('Demo Manager');
+
+    // Cancelling frees the slot, after a confirmation; the requests page follows live.
+    await slotAt(page, first).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    await dialog.getByRole('button', { name: 'Yes, cancel the booking' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(slotAt(page, first)).toHaveAccessibleName(`${first}, free`);
+    await expect(slotAt(otherPage, first)).toHaveAccessibleName(`${first}, free`);
+    await expect(rows.filter({ hasText: 'Cancel' }).first()).toContainText('Done');
+    await other.close();
+
+    // Each double-clicked Book made one request: three bookings, one cancellation.
+    const listed = (await (await page.request.get(`/api/requests?deviceId=${resident.deviceId}`)).json()) as { requests: { kind: string; residentUserId: string }[] };
+    const mine = listed.requests.filter((r) => r.residentUserId === resident.userId);
+    expect(mine.filter((r) => r.kind === 'create')).toHaveLength(3);
+    expect(mine.filter((r) => r.kind === 'cancel')).toHaveLength(1);
+  } finally {
+    await request.delete('/sandbox/_sandbox/faults');
+  }
+});
+
+test('the event stream is not cached or buffered, needs a session, and an unsigned webhook is refused', async ({ context, signedInAs, request }) => {
+  const anonymous = await fetch(`${BASE_URL}/api/events`);
+  expect(anonymous.status).toBe(401);
+  await signedInAs('manager');
+  const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const controller = new AbortController();
+  const response = await fetch(`${BASE_URL}/api/events`, { headers: { cookie, 'last-event-id': '0' }, signal: controller.signal });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+  expect(response.headers.get('x-accel-buffering')).toBe('no');
+  const reader = response.body?.getReader();
+  const first = await reader?.read();
+  expect(new TextDecoder().decode(first?.value)).toContain('retry:');
+  controller.abort();
+
+  const unsigned = await request.post('/api/webhooks', { data: { correlationId: crypto.randomUUID(), eventType: 'reservationResult', eventData: { succeded: true } } });
+  expect(unsigned.status()).toBe(401);
+  expect(((await unsigned.json()) as { error: { message: string } }).error.message).toMatch(/Missing header/);
+});

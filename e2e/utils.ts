@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
+
+// The same values scripts/e2e-server.sh gives the portal.
+export const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
+export const E2E_AUTH_SECRET = process.env.E2E_AUTH_SECRET ?? 'e2e-auth-secret-0123456789abcdef0123456789';
+export const E2E_ENCRYPTION_KEY = process.env.E2E_ENCRYPTION_KEY ?? 'ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=';
+
+/** The sandbox-mode demo logins (README). */
+export const DEMO = {
+  admin: { email: 'admin@example.com', password: 'portal-demo' },
+  manager: { email: 'manager@example.com', password: 'portal-demo' },
+} as const;
+export type DemoRole = keyof typeof DEMO;
+
+export interface SandboxFixtures {
+  tokenPath: string;
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  approvals: { approvalId: string; deviceIds: string[] }[];
+  systems: { deviceId: string; name: string }[];
+  residents: SandboxResident[];
+}
+
+export interface SandboxResident {
+  deviceId: string;
+  userId: string;
+  name: string;
+  email: string;
+  apartmentId: string;
+  referenceId: string;
+  userGroupId: string;
+  resourceIds: string[];
+}
+
+/**
+ * Sample residents of the demo manager's systems (the first approval) from the sandbox fixtures:
+ * one with a "+" in the e-mail address, one whose apartment number has a space or slash if any.
+ */
+export async function sampleResidents(request: APIRequestContext) {
+  const fixtures = await sandboxFixtures(request);
+  const mine = fixtures.approvals[0]?.deviceIds ?? [];
+  const residents = fixtures.residents.filter((r) => mine.includes(r.deviceId));
+  const withPlus = residents.find((r) => r.email.includes('+'));
+  const oddApartment = residents.find((r) => /[ /]/.test(r.apartmentId)) ?? residents[0];
+  const other = fixtures.residents.find((r) => !mine.includes(r.deviceId));
+  if (!withPlus || !oddApartment || !other) throw new Error('the demo fixtures lack the sample residents');
+  return { fixtures, withPlus, oddApartment, other, systemName: (id: string) => fixtures.systems.find((s) => s.deviceId === id)?.name ?? '' };
+}
+
+export async function sandboxFixtures(request: APIRequestContext): Promise<SandboxFixtures> {
+  const response = await request.get('/sandbox/_sandbox/fixtures');
+  expect(response.status()).toBe(200);
+  return (await response.json()) as SandboxFixtures;
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+}
+
+/**
+ * Signs in through next-auth's own endpoints (CSRF token, then the credentials callback), the way
+ * the sign-in form does, without clicking through it. Cookies land in the request context, which
+ * for `context.request` is the browser context's cookie jar. Returns next-auth's error code, if any.
+ */
+export async function signInWithApi(request: APIRequestContext, email: string, password: string): Promise<string | null> {
+  const csrf = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const response = await request.post('/api/auth/callback/credentials', {
+    form: { csrfToken: csrf.csrfToken, email, password, json: 'true' },
+    headers: { origin: BASE_URL },
+  });
+  expect(response.status()).toBe(200);
+  const { url } = (await response.json()) as { url: string };
+  return new URL(url).searchParams.get('error');
+}
+
+export const test = base.extend<{ signedInAs: (who: DemoRole | { email: string; password: string }) => Promise<void> }>({
+  signedInAs: async ({ context }, provide) => {
+    await provide(async (who) => {
+      const { email, password } = typeof who === 'string' ? DEMO[who] : who;
+      expect(await signInWithApi(context.request, email, password)).toBeNull();
+    });
+  },
+});
+
+export { expect };

@@ -1,0 +1,447 @@
+// npm run bench — the performance benchmark of issue 8. Builds the portal, starts the standalone
+// sandbox (preset `large`, injected latency) and the portal in production mode against it, then
+// measures side by side: cold and warm week grid against the paging floor and a naive
+// pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, Lighthouse
+// and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
+// bench/results.json. Every process it starts is stopped by its id, also on failure.
+// Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
+//          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { weekKeyOf } from '@/lib/schedule';
+import { PortalSession, percentile, round, sleep, timed } from './bench/http';
+import { firstLoadJs, runLighthouse, type LighthouseResult } from './bench/lighthouse';
+import { runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
+import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
+import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection, type Fixtures } from './bench/upstream';
+
+const { values: args } = parseArgs({
+  options: {
+    'skip-build': { type: 'boolean', default: false },
+    'portal-port': { type: 'string', default: '3200' },
+    'sandbox-port': { type: 'string', default: '4030' },
+    latency: { type: 'string', default: '30' },
+    clients: { type: 'string', default: '200' },
+    outcomes: { type: 'string', default: '1000' },
+    'naive-runs': { type: 'string', default: '3' },
+    'warm-requests': { type: 'string', default: '200' },
+    lookups: { type: 'string', default: '100' },
+    chrome: { type: 'string', default: '/usr/bin/chromium' },
+  },
+});
+const int = (name: keyof typeof args) => {
+  const v = Number(args[name]);
+  if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} must be a non-negative integer`);
+  return v;
+};
+const PORTAL_PORT = int('portal-port');
+const SANDBOX_PORT = int('sandbox-port');
+const LATENCY_MS = int('latency');
+const SSE_CLIENTS = int('clients');
+const OUTCOMES = int('outcomes');
+const NAIVE_RUNS = Math.max(1, int('naive-runs'));
+const WARM_REQUESTS = int('warm-requests');
+const LOOKUPS = int('lookups');
+const CHROME = String(args.chrome);
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCH_DIR = path.join(ROOT, 'bench');
+const TMP = path.join(BENCH_DIR, 'tmp');
+const PORTAL = `http://127.0.0.1:${PORTAL_PORT}`;
+const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+const NODE = process.execPath;
+const FRESHNESS_S = 30;
+
+// ---------------------------------------------------------------- results
+
+interface Figure {
+  key: string;
+  label: string;
+  value: number | null;
+  unit: string;
+  target: string;
+  met: boolean | null;
+  note?: string;
+}
+const figures: Figure[] = [];
+const details: Record<string, unknown> = {};
+function figure(f: Figure) {
+  figures.push(f);
+}
+function notMeasured(key: string, label: string, target: string, reason: string) {
+  figures.push({ key, label, value: null, unit: '', target, met: null, note: `not measured: ${reason}` });
+}
+const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
+
+// ---------------------------------------------------------------- portal API shapes (CONTRACTS.md §3)
+
+type Freshness = { status: 'loading'; pagesFetched: number } | { status: 'ready'; refreshedAt: string; refreshing: boolean; lastError: string | null };
+interface WeekResponse {
+  freshness: Freshness;
+  slots?: unknown[];
+}
+const weekPath = (deviceId: string, resourceId: string, week: string) => `/api/systems/${deviceId}/resources/${resourceId}/week?week=${week}`;
+
+/** An error that ends a wait at once (retrying cannot help). */
+class FatalError extends Error {}
+
+async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>, intervalMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (e) {
+      if (e instanceof FatalError) throw e;
+      last = e;
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error(`timed out waiting for ${what}${last ? ` (${errorText(last)})` : ''}`);
+}
+
+/**
+ * Waits until no mirror refresh is running, so that the next measurement does not compete with
+ * one. Polling cannot start one: a refresh is due only a freshness window after the last ended.
+ */
+async function waitIdle(session: PortalSession, path: string): Promise<void> {
+  await waitFor('the mirror refresh to finish', 300_000, async () => {
+    const r = await session.json<WeekResponse>(path);
+    return r.freshness.status === 'ready' && !r.freshness.refreshing ? true : undefined;
+  }, 500);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  stopChildrenOnSignals();
+  await rm(TMP, { recursive: true, force: true });
+  await mkdir(TMP, { recursive: true });
+  details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
+  details.config = { latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, freshnessS: FRESHNESS_S, database: 'pglite' };
+
+  if (!args['skip-build']) {
+    step('building the portal (next build)');
+    const build = await timed(() => runToEnd('next build', NODE, ['node_modules/next/dist/bin/next', 'build'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production' }, logFile: path.join(TMP, 'build.log') }));
+    details.buildSeconds = round(build.ms / 1000);
+  }
+
+  step(`starting the sandbox on ${SANDBOX} (preset large, ${LATENCY_MS} ms latency)`);
+  const sandbox = startProcess('sandbox', NODE, ['node_modules/tsx/dist/cli.mjs', 'sandbox/server.ts', '--port', String(SANDBOX_PORT), '--preset', 'large', '--latency', String(LATENCY_MS), '--data-dir', path.join(TMP, 'sandbox')], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: '' },
+    logFile: path.join(TMP, 'sandbox.log'),
+  });
+  await waitFor('the sandbox', 300_000, () => {
+    if (sandbox.child.exitCode !== null) throw new FatalError(`sandbox exited: ${sandbox.output().slice(-2000)}`);
+    return Promise.resolve(/ready in/.test(sandbox.output()) ? true : undefined);
+  }, 500);
+  const fixtures = (await (await fetch(`${SANDBOX}/_sandbox/fixtures`)).json()) as Fixtures;
+  const approval = fixtures.approvals[0];
+  const deviceId = approval?.deviceIds[0];
+  if (!approval || !deviceId) throw new Error('the sandbox fixtures list no approval');
+  const direct = new DirectClient(SANDBOX, fixtures);
+  await direct.connect(approval.approvalId);
+
+  // ---- upstream figures: page round trip, page counts, naive pass-through
+  step('measuring the upstream page round trip');
+  await measurePageRoundTrips(direct, deviceId, 5); // warm the connection
+  const rtts = await measurePageRoundTrips(direct, deviceId, 50);
+  const rttP50 = percentile(rtts, 50);
+  details.pageRoundTripMs = { p50: round(rttP50), p95: round(percentile(rtts, 95)), n: rtts.length };
+
+  const resources = await direct.all<{ id: string; name: string }>('resources', deviceId);
+  const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
+  const gridResource = residents[0]?.resourceIds[0] ?? resources.items[0]?.id;
+  if (!gridResource) throw new Error('the large system has no resources');
+  const timeZone = 'Europe/Stockholm'; // a newly connected system's zone (lib/systems DEFAULT_TIME_ZONE)
+  const week = weekKeyOf(new Date(), timeZone);
+
+  step(`naive pass-through: ${NAIVE_RUNS} week grid(s) computed from a full paging of the upstream`);
+  const naiveMs: number[] = [];
+  let pages: Record<Collection, number> | undefined;
+  for (let i = 0; i < NAIVE_RUNS; i += 1) {
+    const run = await timed(() => naiveWeek(direct, deviceId, gridResource, week, timeZone));
+    naiveMs.push(run.ms);
+    pages = run.value.pages;
+    step(`  naive run ${i + 1}: ${round(run.ms / 1000, 2)} s, ${run.value.slots.length} slots`);
+  }
+  const totalPages = Object.values(pages!).reduce((a, b) => a + b, 0);
+  // The round trip of the floor: the median of every page request the naive runs made (the same
+  // requests the mirror makes, hundreds of samples); the short probe above is kept as a detail.
+  const pageRtt = percentile(direct.pageTimes, 50);
+  details.pageRoundTripMs = { ...(details.pageRoundTripMs as object), naiveP50: round(pageRtt), naiveP95: round(percentile(direct.pageTimes, 95)), naiveSamples: direct.pageTimes.length };
+  const floorMs = totalPages * pageRtt;
+  details.pages = { ...pages, total: totalPages };
+  details.naiveMs = naiveMs.map((v) => round(v));
+
+  // ---- the portal's database: admin account and pending requests for the webhook measurement
+  step('preparing the portal database (migrations, admin account, pending requests)');
+  const adminEmail = 'bench-admin@example.com';
+  const adminPassword = randomBytes(18).toString('base64url');
+  const targetResidents = residents.filter((r) => r.resourceIds.length > 0);
+  const pending = Array.from({ length: OUTCOMES }, (_, i) => {
+    const resident = targetResidents[i % Math.max(1, targetResidents.length)];
+    const start = new Date(Date.now() + (i + 1) * 3_600_000);
+    return {
+      id: randomUUID(),
+      correlationId: randomUUID(),
+      deviceId,
+      resourceId: resident?.resourceIds[0] ?? gridResource,
+      residentUserId: resident?.userId ?? randomUUID(),
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 90 * 60_000).toISOString(),
+    };
+  });
+  const portalData = path.join(TMP, 'portal');
+  const portalEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORTAL_URL: PORTAL,
+    DATA_DIR: portalData,
+    DATABASE_URL: '',
+    LOG_LEVEL: 'warn',
+    SERVICE_BASE_URL: SANDBOX,
+    SERVICE_TOKEN_URL: `${SANDBOX}${fixtures.tokenPath}`,
+    SERVICE_CLIENT_ID: fixtures.clientId,
+    SERVICE_CLIENT_SECRET: fixtures.clientSecret,
+    SERVICE_SCOPE: fixtures.scope,
+    WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    MIRROR_FRESHNESS_S: String(FRESHNESS_S),
+    // The pending requests are the benchmark's own; no reconciliation while it runs.
+    RECONCILE_AFTER_S: '86400',
+  };
+  await runToEnd('portal database setup', NODE, ['node_modules/tsx/dist/cli.mjs', '--conditions=react-server', 'scripts/bench/setup-db.ts'], {
+    cwd: ROOT,
+    env: portalEnv,
+    logFile: path.join(TMP, 'setup-db.log'),
+    input: JSON.stringify({ dataDir: portalData, adminEmail, adminPassword, requests: pending }),
+  });
+  const registered = await fetch(`${SANDBOX}/_sandbox/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${PORTAL}/api/webhooks`, secret: portalEnv.WEBHOOK_SECRET }),
+  });
+  if (!registered.ok) throw new Error(`registering the webhook answered ${registered.status}`);
+
+  // ---- the portal, production mode, remote mode against the sandbox
+  step(`starting the portal on ${PORTAL} (next start, production)`);
+  const portal: Tracked = startProcess('portal', NODE, ['node_modules/next/dist/bin/next', 'start', '--port', String(PORTAL_PORT), '--hostname', '127.0.0.1'], {
+    cwd: ROOT,
+    env: portalEnv,
+    logFile: path.join(TMP, 'portal.log'),
+  });
+  const rss: RssSampler = sampleRss(portal.pid);
+  await waitFor('the portal', 120_000, async () => {
+    if (portal.child.exitCode !== null) throw new FatalError(`portal exited: ${portal.output().slice(-2000)}`);
+    const r = await fetch(`${PORTAL}/api/health`);
+    return r.ok ? true : undefined;
+  }, 300);
+  const session = new PortalSession(PORTAL);
+  await session.signIn(adminEmail, adminPassword);
+  const connected = await session.json<{ systems: { deviceId: string; timeZone: string }[] }>('/api/admin/systems', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ approvalId: approval.approvalId }),
+  });
+  const system = connected.systems.find((s) => s.deviceId === deviceId);
+  if (system && system.timeZone !== timeZone) throw new Error(`unexpected system time zone ${system.timeZone}`);
+  const gridPath = weekPath(deviceId, gridResource, week);
+  let weekRouteWorks = false;
+
+  // ---- (a) cold load
+  step('(a) cold week-grid load (first-ever read of the system)');
+  try {
+    const progress: { atMs: number; pagesFetched: number }[] = [];
+    const start = performance.now();
+    let polls = 0;
+    const slots = await waitFor('the first load', 300_000, async () => {
+      polls += 1;
+      const r = await session.fetch(gridPath);
+      if (r.status === 404) throw new FatalError('the week route answers 404 (not on this branch yet)');
+      if (!r.ok) throw new FatalError(`the week route answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+      const body = (await r.json()) as WeekResponse;
+      if (body.freshness.status === 'loading') {
+        progress.push({ atMs: round(performance.now() - start, 0), pagesFetched: body.freshness.pagesFetched });
+        return undefined;
+      }
+      return body.slots ?? [];
+    }, 200);
+    const coldMs = performance.now() - start;
+    weekRouteWorks = true;
+    details.cold = { ms: round(coldMs), polls, slots: slots.length, progressSamples: progress.filter((_, i) => i % 20 === 0) };
+    figure({ key: 'coldLoadMs', label: '(a) cold week-grid load', value: round(coldMs / 1000, 2), unit: 's', target: `≤ 1.2 × floor = ${round((1.2 * floorMs) / 1000, 2)} s`, met: coldMs <= 1.2 * floorMs });
+    figure({ key: 'coldVsFloor', label: '    ratio to paging floor', value: round(coldMs / floorMs, 2), unit: '×', target: '≤ 1.2', met: coldMs <= 1.2 * floorMs, note: `floor = ${totalPages} pages × ${round(pageRtt)} ms` });
+  } catch (e) {
+    notMeasured('coldLoadMs', '(a) cold week-grid load', `≤ 1.2 × floor (${round(floorMs / 1000, 2)} s)`, errorText(e));
+  }
+  figure({ key: 'pagingFloorMs', label: '    paging floor (pages × round trip)', value: round(floorMs / 1000, 2), unit: 's', target: '—', met: null, note: `${totalPages} pages × ${round(pageRtt)} ms (p50 page round trip)` });
+
+  // ---- (b) warm grid API vs the naive pass-through
+  step('(b) warm week-grid API');
+  const naiveP50 = percentile(naiveMs, 50);
+  if (weekRouteWorks) {
+    try {
+      const resourceIds = resources.items.slice(0, 10).map((r) => r.id);
+      const paths = resourceIds.map((id) => weekPath(deviceId, id, week));
+      for (let i = 0; i < 20; i += 1) await session.json(paths[i % paths.length]!);
+      const ms: number[] = [];
+      let duringRefresh = 0;
+      for (let i = 0; i < WARM_REQUESTS; i += 1) {
+        const run = await timed(() => session.json<WeekResponse>(paths[i % paths.length]!));
+        ms.push(run.ms);
+        if (run.value.freshness.status === 'ready' && run.value.freshness.refreshing) duringRefresh += 1;
+      }
+      const p50 = percentile(ms, 50);
+      details.warm = { p50: round(p50, 2), p95: round(percentile(ms, 95), 2), n: ms.length, duringBackgroundRefresh: duringRefresh };
+      figure({ key: 'warmP50', label: '(b) warm grid API p50', value: round(p50, 2), unit: 'ms', target: '≤ 20 ms', met: p50 <= 20 });
+      figure({ key: 'warmP95', label: '    warm grid API p95', value: round(percentile(ms, 95), 2), unit: 'ms', target: '—', met: null });
+      figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null, note: `p95 ${round(percentile(naiveMs, 95))} ms, n=${naiveMs.length}` });
+      figure({ key: 'warmSpeedup', label: '    speed-up over naive (p50)', value: round(naiveP50 / p50, 0), unit: '×', target: '≥ 100 ×', met: naiveP50 / p50 >= 100 });
+    } catch (e) {
+      notMeasured('warmP50', '(b) warm grid API p50', '≤ 20 ms, ≥ 100 × naive', errorText(e));
+    }
+  } else {
+    notMeasured('warmP50', '(b) warm grid API p50', '≤ 20 ms, ≥ 100 × naive', 'the week route is not available');
+    figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null });
+  }
+
+  // ---- (c) resident lookup through the portal vs directly
+  step('(c) resident lookup: portal vs direct');
+  try {
+    if (weekRouteWorks) await waitIdle(session, gridPath);
+    const queries = residents.slice(0, 20).map((r) => r.apartmentId);
+    if (queries.length === 0) throw new Error('no sample residents in the fixtures');
+    const probe = await session.fetch(`/api/residents?q=${encodeURIComponent(queries[0]!)}`);
+    if (probe.status === 404) throw new Error('GET /api/residents answers 404 (not on this branch yet)');
+    await probe.text();
+    const viaPortal: number[] = [];
+    const viaDirect: number[] = [];
+    for (let i = 0; i < LOOKUPS + 10; i += 1) {
+      const q = queries[i % queries.length]!;
+      const p = await timed(() => session.json<{ residents: unknown[] }>(`/api/residents?q=${encodeURIComponent(q)}`));
+      // The portal asks both lookups a query without "@" may mean, in parallel (lib/views/residents.ts).
+      const d = await timed(() =>
+        Promise.all([
+          direct.get<{ userAccounts: unknown[] }>(`/v1/reservations/users/apartment/${encodeURIComponent(q)}`),
+          direct.get<{ userAccounts: unknown[] }>(`/v1/reservations/users/reference/${encodeURIComponent(q)}`),
+        ]),
+      );
+      if (i >= 10) {
+        viaPortal.push(p.ms);
+        viaDirect.push(d.ms);
+      }
+    }
+    const overhead = percentile(viaPortal, 50) - percentile(viaDirect, 50);
+    details.lookup = { portalP50: round(percentile(viaPortal, 50), 2), directP50: round(percentile(viaDirect, 50), 2), n: viaPortal.length };
+    figure({ key: 'proxyOverheadP50', label: '(c) resident lookup overhead p50', value: round(overhead, 2), unit: 'ms', target: '≤ 5 ms', met: overhead <= 5, note: `portal ${round(percentile(viaPortal, 50), 1)} ms vs direct ${round(percentile(viaDirect, 50), 1)} ms` });
+  } catch (e) {
+    notMeasured('proxyOverheadP50', '(c) resident lookup overhead p50', '≤ 5 ms', errorText(e));
+  }
+
+  // ---- (d) webhook to browser over SSE
+  step(`(d) webhook to browser: ${OUTCOMES} outcomes, ${SSE_CLIENTS} SSE clients`);
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const clients: SseClient[] = [];
+  try {
+    if (weekRouteWorks) await waitIdle(session, gridPath);
+    const probe = await session.fetch('/api/events', { signal: AbortSignal.timeout(3_000) }).catch((e: unknown) => {
+      throw new Error(`GET /api/events: ${errorText(e)}`);
+    });
+    if (probe.status === 404) throw new Error('GET /api/events answers 404 (not on this branch yet)');
+    await probe.body?.cancel();
+    for (let i = 0; i < SSE_CLIENTS; i += 1) clients.push(await openSseClient(PORTAL, session.cookieHeader(), agent));
+    await sleep(500);
+    const run = await sendOutcomes(PORTAL, String(portalEnv.WEBHOOK_SECRET), pending);
+    await waitFor('every outcome at every client', 30_000, () => Promise.resolve(clients.every((c) => c.arrivals.size >= pending.length) ? true : undefined), 100).catch(() => undefined);
+    const latencies: number[] = [];
+    let missing = 0;
+    for (const c of clients) {
+      for (const r of pending) {
+        const at = c.arrivals.get(r.id);
+        const sent = run.sent.get(r.id)!;
+        if (at === undefined) missing += 1;
+        else latencies.push(at - sent);
+      }
+    }
+    details.sse = { deliveries: latencies.length, missing, webhookResponseP50: round(percentile(run.webhookMs, 50), 2), p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2), max: round(latencies.reduce((a, b) => Math.max(a, b), 0), 1) };
+    figure({ key: 'webhookToBrowserP50', label: '(d) webhook → browser p50', value: round(percentile(latencies, 50), 2), unit: 'ms', target: '—', met: null, note: `${latencies.length} deliveries, ${missing} missing` });
+    figure({ key: 'webhookToBrowserP99', label: '    webhook → browser p99', value: round(percentile(latencies, 99), 2), unit: 'ms', target: '≤ 50 ms', met: missing === 0 && percentile(latencies, 99) <= 50 });
+  } catch (e) {
+    notMeasured('webhookToBrowserP99', '(d) webhook → browser p99', '≤ 50 ms', errorText(e));
+  } finally {
+    clients.forEach((c) => c.close());
+    agent.destroy();
+  }
+
+  // ---- (e) the grid page: first-load JS and Lighthouse
+  step('(e) grid page: first-load JS and Lighthouse (desktop)');
+  const pageUrl = `/systems/${deviceId}/resources/${gridResource}?week=${week}`;
+  try {
+    if (weekRouteWorks) await waitIdle(session, gridPath);
+    const page = await session.fetch(pageUrl);
+    if (page.status !== 200) throw new Error(`the grid page answers ${page.status} (not on this branch yet?)`);
+    const js = await firstLoadJs(await page.text(), PORTAL);
+    details.firstLoadJs = js;
+    figure({ key: 'firstLoadJsKb', label: '(e) grid page first-load JS (gzip)', value: round(js.gzipBytes / 1024), unit: 'kB', target: '≤ 180 kB', met: js.gzipBytes / 1024 <= 180, note: `${js.scripts} scripts, ${round(js.rawBytes / 1024)} kB raw` });
+    let lh: LighthouseResult | undefined;
+    try {
+      lh = await runLighthouse(`${PORTAL}${pageUrl}`, session.cookieHeader(), TMP, CHROME);
+    } catch (e) {
+      notMeasured('lighthouseScore', '    Lighthouse performance (desktop)', '≥ 95', errorText(e));
+    }
+    if (lh) {
+      details.lighthouse = lh;
+      figure({ key: 'lighthouseScore', label: '    Lighthouse performance (desktop)', value: lh.score, unit: '', target: '≥ 95', met: lh.score >= 95 });
+      figure({ key: 'lcpMs', label: '    Lighthouse LCP', value: round(lh.lcpMs, 0), unit: 'ms', target: '≤ 1000 ms', met: lh.lcpMs <= 1000 });
+    }
+  } catch (e) {
+    notMeasured('firstLoadJsKb', '(e) grid page first-load JS / Lighthouse', '≤ 180 kB; ≥ 95; LCP ≤ 1 s', errorText(e));
+  }
+
+  // ---- (f) peak RSS, then stop everything
+  const peak = await rss.stop();
+  details.rss = { peakTreeRssMb: round(peak.peakTreeRssMb), peakHwmMb: round(peak.peakHwmMb), samples: peak.samples };
+  figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
+  await stopProcess(portal);
+  await stopProcess(sandbox);
+}
+
+function printTable(): void {
+  const rows = figures.map((f) => [f.label, f.value === null ? '—' : `${f.value} ${f.unit}`.trim(), f.target, f.met === null ? (f.note?.startsWith('not measured') ? 'n/a' : '') : f.met ? 'yes' : 'NO', f.note ?? '']);
+  const header = ['figure', 'measured', 'target', 'met?', 'note'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
+  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}`);
+  for (const r of rows) console.log(line(r));
+  console.log('');
+}
+
+let failure: unknown;
+const started = Date.now();
+try {
+  await main();
+} catch (e) {
+  failure = e;
+  console.error(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+} finally {
+  await stopAll();
+}
+details.durationSeconds = round((Date.now() - started) / 1000);
+printTable();
+await mkdir(BENCH_DIR, { recursive: true });
+await writeFile(
+  path.join(BENCH_DIR, 'results.json'),
+  `${JSON.stringify({ ranAt: new Date().toISOString(), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
+);
+console.log(`wrote bench/results.json${failure ? ' (incomplete: the run failed)' : ''}`);
+process.exit(failure ? 1 : 0);

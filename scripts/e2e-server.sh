@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the portal and serves the production build for Playwright, on a fresh embedded database.
+set -euo pipefail
+port="${1:-3100}"
+cd "$(dirname "$0")/.."
+data_dir=".data/e2e-${port}"
+rm -rf "$data_dir"
+# Known secrets, set for the build too: e2e/bundle-secrets.spec.ts proves none reaches .next/static.
+export AUTH_SECRET="${E2E_AUTH_SECRET:-e2e-auth-secret-0123456789abcdef0123456789}"
+export ENCRYPTION_KEY="${E2E_ENCRYPTION_KEY:-ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=}"
+if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
+  npx next build
+fi
+export DATA_DIR="$data_dir"
+export PORTAL_URL="http://localhost:${port}"
+exec npx next start --port "$port"

@@ -1,0 +1,153 @@
+// Talking to a running portal as its callers do: sign-in, SSE, signed webhooks; and test rows in its database.
+import { randomUUID } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import type pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+
+export interface Account {
+  email: string;
+  password: string;
+}
+
+/** An admin account written straight into the portal's database (admins see every system's events). */
+export async function createAdmin(db: pg.Client): Promise<Account> {
+  const account = { email: `scale-admin-${randomUUID().slice(0, 8)}@example.com`, password: `pw-${randomUUID()}` };
+  await db.query(`INSERT INTO users (email, name, role, password_hash) VALUES ($1, 'Scale Admin', 'admin', $2)`, [
+    account.email,
+    await bcrypt.hash(account.password, 10),
+  ]);
+  return account;
+}
+
+function cookiesOf(response: Response): string[] {
+  return response.headers.getSetCookie().map((c) => c.split(';')[0] ?? '');
+}
+
+/** Signs in through next-auth's credentials flow; returns the Cookie header of the session. */
+export async function signIn(baseUrl: string, account: Account): Promise<string> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = cookiesOf(csrf);
+  const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.join('; '), origin: baseUrl },
+    body: new URLSearchParams({ csrfToken, email: account.email, password: account.password, json: 'true' }),
+  });
+  await response.body?.cancel();
+  const session = cookiesOf(response).find((c) => c.startsWith('next-auth.session-token'));
+  if (!session) throw new Error(`sign-in failed on ${baseUrl}: ${response.status}`);
+  return session;
+}
+
+export interface SseEvent {
+  id: number;
+  requestId: string;
+  status: string;
+  receivedAt: number;
+}
+
+export interface SseClient {
+  events: SseEvent[];
+  /** Resolves once the stream is open (the first frame arrived). */
+  opened: Promise<void>;
+  reconnects: number;
+  close(): void;
+}
+
+/**
+ * An EventSource-like client over fetch: follows the stream, and on a drop reconnects with
+ * Last-Event-ID like a browser does, so what the portal promises to a browser is what is measured.
+ */
+export function openSse(baseUrl: string, cookie: string, options: { reconnect?: boolean } = {}): SseClient {
+  const controller = new AbortController();
+  const events: SseEvent[] = [];
+  let lastId: number | undefined;
+  let markOpen = () => undefined as void;
+  const opened = new Promise<void>((r) => (markOpen = r));
+  const client: SseClient = { events, opened, reconnects: 0, close: () => controller.abort() };
+
+  const run = async () => {
+    while (!controller.signal.aborted) {
+      try {
+        const headers: Record<string, string> = { cookie, accept: 'text/event-stream' };
+        if (lastId !== undefined) headers['last-event-id'] = String(lastId);
+        const response = await fetch(`${baseUrl}/api/events`, { headers, signal: controller.signal });
+        if (!response.ok || !response.body) throw new Error(`SSE answered ${response.status}`);
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = '';
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let end;
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            markOpen();
+            const id = /^id: (\d+)$/m.exec(frame)?.[1];
+            const data = /^data: (.*)$/m.exec(frame)?.[1];
+            if (!id || !data) continue;
+            const parsed = JSON.parse(data) as { data: { id: string; status: string } };
+            lastId = Number(id);
+            events.push({ id: lastId, requestId: parsed.data.id, status: parsed.data.status, receivedAt: performance.now() });
+          }
+        }
+      } catch {
+        if (controller.signal.aborted) return;
+      }
+      if (options.reconnect === false || controller.signal.aborted) return;
+      client.reconnects += 1;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  };
+  void run();
+  return client;
+}
+
+/** Pending request rows as the booking flow leaves them after the upstream's 202. */
+export async function createPendingRequests(db: pg.Client, deviceId: string, count: number): Promise<{ requestId: string; correlationId: string }[]> {
+  const { rows } = await db.query<{ id: string; correlation_id: string }>(
+    `INSERT INTO reservation_requests (kind, device_id, resource_id, requested_by, status, correlation_id)
+     SELECT 'create', $1, gen_random_uuid(), 'scale-test', 'pending', gen_random_uuid() FROM generate_series(1, $2)
+     RETURNING id, correlation_id`,
+    [deviceId, count],
+  );
+  return rows.map((r) => ({ requestId: r.id, correlationId: r.correlation_id }));
+}
+
+export function webhookSender(secret: string) {
+  const signer = new Webhook(secret);
+  return {
+    /** A signed reservationResult delivery; the same webhookId makes it a retry. */
+    build(correlationId: string, webhookId = `msg_${randomUUID()}`) {
+      const body = JSON.stringify({
+        correlationId,
+        eventType: 'reservationResult',
+        timestamp: new Date().toISOString(),
+        eventData: { succeded: true, errorCode: null, errorDescription: null, data: { reservationId: randomUUID(), operation: 'create' } },
+      });
+      return { webhookId, body };
+    },
+    async send(baseUrl: string, delivery: { webhookId: string; body: string }): Promise<Response> {
+      const at = new Date();
+      return fetch(`${baseUrl}/api/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery.webhookId,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signer.sign(delivery.webhookId, at, delivery.body),
+        },
+        body: delivery.body,
+      });
+    },
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}

@@ -1,0 +1,177 @@
+// Process, database and HTTP plumbing shared by scripts/test-scale.ts and scripts/test-reliability.ts.
+// The portal is treated as a black box: real `next start` processes, a real standalone sandbox, a
+// real PostgreSQL. Every process started here is killed by its id on exit, even on failure.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+
+export const root = path.resolve(import.meta.dirname, '..', '..');
+
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+export function onCleanup(fn: () => Promise<void>): void {
+  cleanups.unshift(fn);
+}
+
+/** Kills every process started here (its whole process group, by id) and runs the cleanups. */
+export async function cleanup(): Promise<void> {
+  for (const child of children.splice(0)) stopProcess(child);
+  for (const fn of cleanups.splice(0)) await fn().catch((error: unknown) => console.error('cleanup failed:', error));
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    // Detached children lead their own group: `next start` forks workers, all of them go.
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function secret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64');
+}
+
+export interface Started {
+  child: ChildProcess;
+  logFile: string;
+}
+
+/** Starts a command in its own process group, output to a log file under test-results/. */
+export function start(name: string, command: string, args: string[], env: Record<string, string>): Started {
+  const logDir = path.join(root, 'test-results', 'scale-logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = path.join(logDir, `${name}.log`);
+  const out = createWriteStream(logFile);
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(out);
+  child.stderr?.pipe(out);
+  children.push(child);
+  return { child, logFile };
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, everyMs = 250): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the portal unless .next is newer than every source file (e.g. the e2e step just built it). */
+export async function ensureBuild(): Promise<void> {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const sources = ['app', 'lib', 'components', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'package.json'];
+  const newest = Math.max(...sources.map((s) => path.join(root, s)).filter(existsSync).map((p) => (statSync(p).isDirectory() ? newestMtime(p) : statSync(p).mtimeMs)));
+  if (existsSync(buildId) && statSync(buildId).mtimeMs > newest) {
+    console.log('== reusing the production build in .next');
+    return;
+  }
+  console.log('== building the portal (next build)');
+  const { child } = start('next-build', 'npx', ['next', 'build'], {});
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error('next build failed (test-results/scale-logs/next-build.log)');
+}
+
+/** A fresh database on TEST_DATABASE_URL's server, dropped at cleanup. */
+export async function createDatabase(adminUrl: string, prefix: string): Promise<{ name: string; url: string; admin: () => Promise<pg.Client> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    return client;
+  };
+  const c = await admin();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  onCleanup(async () => {
+    const d = await admin();
+    await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await d.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), admin };
+}
+
+export interface SandboxFixtures {
+  tenantId: string;
+  tokenPath: string;
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  approvals: { approvalId: string; deviceIds: string[] }[];
+  systems: { deviceId: string; name: string }[];
+  residents: { deviceId: string; userId: string; name: string; resourceIds: string[] }[];
+}
+
+export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promise<{ url: string; fixtures: SandboxFixtures; started: Started }> {
+  const dataDir = path.join(root, '.data', `scale-sandbox-${port}`);
+  const started = start(`sandbox-${port}`, 'npx', ['tsx', 'sandbox/server.ts', '--port', String(port), '--preset', preset, '--seed', '1', '--data-dir', dataDir], {
+    DATABASE_URL: '',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let fixtures: SandboxFixtures | undefined;
+  await waitFor(`the sandbox on ${port}`, async () => {
+    const response = await fetch(`${url}/_sandbox/fixtures`);
+    if (!response.ok) return false;
+    fixtures = (await response.json()) as SandboxFixtures;
+    return true;
+  });
+  if (!fixtures) throw new Error('no fixtures');
+  return { url, fixtures, started };
+}
+
+export interface PortalConfig {
+  databaseUrl: string;
+  sandboxUrl: string;
+  fixtures: SandboxFixtures;
+  webhookSecret: string;
+  authSecret: string;
+  encryptionKey: string;
+}
+
+/** `next start` on a port, in remote mode against the standalone sandbox. */
+export async function startPortal(port: number, config: PortalConfig, extraEnv: Record<string, string> = {}): Promise<Started & { url: string }> {
+  const url = `http://localhost:${port}`;
+  const started = start(`portal-${port}`, 'npx', ['next', 'start', '--port', String(port)], {
+    NODE_ENV: 'production',
+    DATABASE_URL: config.databaseUrl,
+    PORTAL_URL: url,
+    DATA_DIR: path.join(root, '.data', `scale-portal-${port}`),
+    SERVICE_BASE_URL: config.sandboxUrl,
+    SERVICE_TOKEN_URL: `${config.sandboxUrl}${config.fixtures.tokenPath}`,
+    SERVICE_CLIENT_ID: config.fixtures.clientId,
+    SERVICE_CLIENT_SECRET: config.fixtures.clientSecret,
+    SERVICE_SCOPE: config.fixtures.scope,
+    WEBHOOK_SECRET: config.webhookSecret,
+    AUTH_SECRET: config.authSecret,
+    ENCRYPTION_KEY: config.encryptionKey,
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  });
+  await waitFor(`the portal on ${port}`, async () => (await fetch(`${url}/api/health`)).ok, 90_000);
+  return { ...started, url };
+}

@@ -1,0 +1,493 @@
+// npm run test:reliability — proves with nothing lost, against a real `next start` on a fresh
+// PostgreSQL database and the standalone sandbox:
+//   1. bad input on every route handler → 4xx with a clear message, nothing stored;
+//   2. sandbox faults (503 bursts, 429 + Retry-After, 30 s hangs, token endpoint down) → the mirror
+//      is still served with a visible "Service unreachable" notice, bookings answer a clear error
+//      quickly, and everything recovers (a real booking's outcome arrives over SSE) once lifted;
+//   3. load: 200 SSE clients, 50 webhooks/s for 60 s → no event lost or duplicated on any client;
+//   4. the database down during a webhook → 5xx, and the retried delivery is stored once;
+//   5. no known secret in the server's log.
+// Sizes: RELIABILITY_CLIENTS (200), RELIABILITY_RATE (50/s), RELIABILITY_SECONDS (60). Needs TEST_DATABASE_URL.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createAdmin, createPendingRequests, openSse, percentile, signIn, webhookSender, type SseClient } from './harness/portal-client';
+import { cleanup, createDatabase, ensureBuild, root, secret, sleep, startPortal, startSandbox, waitFor } from './harness/processes';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const port = Number(process.env.RELIABILITY_PORT ?? 3311);
+const sandboxPort = Number(process.env.RELIABILITY_SANDBOX_PORT ?? 4043);
+const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
+const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
+const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
+/** Comma-separated parts to run (input, faults, load, database); all when unset. */
+const only = process.env.RELIABILITY_ONLY;
+/** A booking must answer well before a browser gives up; the upstream timeout is 2 s here. */
+const BOOKING_ANSWER_LIMIT_MS = 15_000;
+/** Delivery attempts of one webhook in the load test before it counts as undelivered. */
+const MAX_ATTEMPTS = 20;
+
+const failures: string[] = [];
+const check = (ok: boolean, message: string) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${message}`);
+  if (!ok) failures.push(message);
+};
+const report: Record<string, unknown> = {};
+
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings'];
+async function counts(db: pg.Client): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
+  return out;
+}
+
+interface Ctx {
+  url: string;
+  cookie: string;
+  db: pg.Client;
+  deviceId: string;
+  resourceId: string;
+  residentUserId: string;
+}
+
+const json = (url: string, init: RequestInit & { cookie?: string } = {}) =>
+  fetch(url, { ...init, headers: { origin: new URL(url).origin, ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.headers as Record<string, string>) } });
+
+// ---------------------------------------------------------------------------------------------
+// 1. Bad input on every route handler
+
+function routeHandlers(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'route.ts') found.push(path.relative(path.join(root, 'app'), dir).split(path.sep).join('/'));
+    }
+  };
+  walk(path.join(root, 'app'));
+  return found.sort();
+}
+
+interface Probe {
+  route: string;
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** Statuses accepted; default any 4xx. */
+  expect?: (status: number) => boolean;
+}
+
+async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
+  const d = ctx.deviceId;
+  const big = JSON.stringify({ pad: 'x'.repeat(1_100_000) });
+  const injection = "' OR 1=1; DROP TABLE reservation_requests; --";
+  const enc = encodeURIComponent;
+  const booking = { deviceId: d, resourceId: ctx.resourceId, residentUserId: ctx.residentUserId, startTime: '2030-01-07T06:00Z', endTime: '2030-01-07T09:00Z' };
+  const jsonHeaders = { 'content-type': 'application/json', 'idempotency-key': `k-${randomUUID()}` };
+  const probes: Probe[] = [
+    { route: 'api/admin/systems', name: 'wrong type', method: 'POST', path: '/api/admin/systems', body: JSON.stringify({ approvalId: 42 }), headers: jsonHeaders },
+    { route: 'api/admin/systems', name: 'body over 1 MB', method: 'POST', path: '/api/admin/systems', body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/admin/systems', name: 'not JSON', method: 'POST', path: '/api/admin/systems', body: 'approvalId=1', headers: { 'content-type': 'text/plain' } },
+    { route: 'api/admin/systems', name: 'injection string', method: 'POST', path: '/api/admin/systems', body: JSON.stringify({ approvalId: injection }), headers: jsonHeaders },
+    { route: 'api/auth/[...nextauth]', name: 'wrong types, no CSRF token', method: 'POST', path: '/api/auth/callback/credentials', body: JSON.stringify({ email: 1, password: [] }), headers: jsonHeaders, expect: (s) => s < 500 },
+    { route: 'api/auth/[...nextauth]', name: 'unknown provider (injection)', method: 'GET', path: `/api/auth/signin/${enc(injection)}`, expect: (s) => s < 500 },
+    { route: 'api/events', name: 'injection as Last-Event-ID (ignored, stream opens)', method: 'GET', path: `/api/events?lastEventId=${enc(injection)}`, expect: (s) => s === 200 },
+    { route: 'api/health', name: 'injection in the query (ignored)', method: 'GET', path: `/api/health?x=${enc(injection)}`, expect: (s) => s === 200 },
+    { route: 'api/requests', name: 'invalid UUID', method: 'GET', path: '/api/requests?deviceId=not-a-uuid' },
+    { route: 'api/requests', name: 'wrong type', method: 'GET', path: '/api/requests?limit=lots' },
+    { route: 'api/requests', name: 'injection string', method: 'GET', path: `/api/requests?deviceId=${enc(injection)}` },
+    { route: 'api/reservations', name: 'wrong types', method: 'POST', path: '/api/reservations', body: JSON.stringify({ ...booking, deviceId: 7, startTime: true }), headers: jsonHeaders },
+    { route: 'api/reservations', name: 'body over 1 MB', method: 'POST', path: '/api/reservations', body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/reservations', name: 'invalid UUIDs', method: 'POST', path: '/api/reservations', body: JSON.stringify({ ...booking, resourceId: 'abc', residentUserId: '123' }), headers: jsonHeaders },
+    { route: 'api/reservations', name: 'injection strings', method: 'POST', path: '/api/reservations', body: JSON.stringify({ ...booking, deviceId: injection, startTime: injection }), headers: jsonHeaders },
+    { route: 'api/reservations', name: 'no Idempotency-Key', method: 'POST', path: '/api/reservations', body: JSON.stringify(booking), headers: { 'content-type': 'application/json' } },
+    { route: 'api/reservations', name: 'injection as Idempotency-Key', method: 'POST', path: '/api/reservations', body: JSON.stringify(booking), headers: { 'content-type': 'application/json', 'idempotency-key': injection } },
+    { route: 'api/reservations/[reservationId]', name: 'invalid UUID', method: 'DELETE', path: `/api/reservations/not-a-uuid?deviceId=${d}`, headers: { 'idempotency-key': `k-${randomUUID()}` } },
+    { route: 'api/reservations/[reservationId]', name: 'injection string', method: 'DELETE', path: `/api/reservations/${enc(injection)}?deviceId=${enc(injection)}`, headers: { 'idempotency-key': `k-${randomUUID()}` } },
+    { route: 'api/residents', name: 'query too long', method: 'GET', path: `/api/residents?q=${'a'.repeat(5_000)}` },
+    { route: 'api/residents', name: 'injection string (a search that finds nothing)', method: 'GET', path: `/api/residents?q=${enc(injection)}`, expect: (s) => s === 200 || (s >= 400 && s < 500) },
+    // Next answers methods a route does not export itself: 405 with an Allow header, no body.
+    { route: 'api/systems', name: 'POST not allowed', method: 'POST', path: '/api/systems', body: '{}', headers: jsonHeaders, expect: (s) => s === 405 },
+    { route: 'api/systems/[deviceId]', name: 'invalid UUID', method: 'GET', path: '/api/systems/not-a-uuid' },
+    { route: 'api/systems/[deviceId]', name: 'wrong types', method: 'PATCH', path: `/api/systems/${d}`, body: JSON.stringify({ name: 12, timeZone: ['x'] }), headers: jsonHeaders },
+    { route: 'api/systems/[deviceId]', name: 'body over 1 MB', method: 'PATCH', path: `/api/systems/${d}`, body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/systems/[deviceId]', name: 'injection as time zone', method: 'PATCH', path: `/api/systems/${d}`, body: JSON.stringify({ timeZone: injection }), headers: jsonHeaders },
+    { route: 'api/systems/[deviceId]/overview', name: 'invalid UUID', method: 'GET', path: `/api/systems/${enc(injection)}/overview` },
+    { route: 'api/systems/[deviceId]/resources/[resourceId]/week', name: 'invalid UUID', method: 'GET', path: `/api/systems/${d}/resources/not-a-uuid/week` },
+    { route: 'api/systems/[deviceId]/resources/[resourceId]/week', name: 'bad week', method: 'GET', path: `/api/systems/${d}/resources/${ctx.resourceId}/week?week=${enc(injection)}` },
+    { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
+    { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
+    { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
+    { route: 'sandbox/[...path]', name: 'not mounted with a real service', method: 'GET', path: '/sandbox/_sandbox/fixtures', expect: (s) => s === 404 },
+  ];
+  // Oversized headers, on every route: Node refuses them before any handler runs.
+  for (const route of routeHandlers()) {
+    const concrete = `/${route}`
+      .replace('[...nextauth]', 'session')
+      .replace('[...path]', 'x')
+      .replace('[deviceId]', d)
+      .replace('[resourceId]', ctx.resourceId)
+      .replace('[reservationId]', randomUUID());
+    probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
+  }
+  const covered = new Set(probes.map((p) => p.route));
+  const missing = routeHandlers().filter((r) => !probes.some((p) => p.route === r && !p.name.startsWith('oversized')));
+  check(missing.length === 0, `bad input probes cover every route handler (${covered.size} routes${missing.length ? `; missing ${missing.join(', ')}` : ''})`);
+
+  const before = await counts(ctx.db);
+  const results: { route: string; name: string; status: number; message: string }[] = [];
+  for (const probe of probes) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    let status = 0;
+    let message = '';
+    try {
+      const response = await json(`${ctx.url}${probe.path}`, { method: probe.method, body: probe.body, headers: probe.headers, cookie: ctx.cookie, signal: controller.signal, redirect: 'manual' });
+      status = response.status;
+      const text = probe.path.startsWith('/api/events') ? '' : await response.text();
+      if (probe.path.startsWith('/api/events')) await response.body?.cancel();
+      try {
+        const parsed = JSON.parse(text) as { error?: { message?: string }; detail?: string };
+        message = parsed.error?.message ?? parsed.detail ?? '';
+      } catch {
+        message = status === 431 ? 'Request Header Fields Too Large' : text.slice(0, 80);
+      }
+      for (const s of secrets) if (text.includes(s)) check(false, `${probe.route} ${probe.name}: a secret in the answer`);
+    } catch (error) {
+      message = `no answer: ${(error as Error).message}`;
+    } finally {
+      clearTimeout(timer);
+    }
+    results.push({ route: probe.route, name: probe.name, status, message });
+    const accepted = probe.expect ? probe.expect(status) : status >= 400 && status < 500;
+    const clear = status < 400 || status === 431 || status === 405 || message.length >= 10 || probe.route.startsWith('api/auth');
+    check(accepted && clear, `${probe.method} /${probe.route} — ${probe.name}: ${status} ${message.slice(0, 100)}`);
+  }
+  const after = await counts(ctx.db);
+  check(JSON.stringify(before) === JSON.stringify(after), `bad input stored nothing (${JSON.stringify(after)})`);
+  report.badInput = { probes: results.length, routes: covered.size, results };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Sandbox faults
+
+interface Freshness { status: string; lastError: string | null }
+async function overview(ctx: Ctx): Promise<{ status: number; freshness?: Freshness; resources?: unknown[] }> {
+  const response = await json(`${ctx.url}/api/systems/${ctx.deviceId}/overview`, { cookie: ctx.cookie });
+  if (!response.ok) return { status: response.status };
+  const body = (await response.json()) as { freshness: Freshness; resources: unknown[] };
+  return { status: response.status, ...body };
+}
+
+async function freeSlot(ctx: Ctx, taken: Set<number>): Promise<{ startTime: string; endTime: string }> {
+  for (const weekOffset of [1, 2]) {
+    const monday = new Date(Date.now() + weekOffset * 7 * 86_400_000);
+    const week = isoWeekKey(monday);
+    const response = await json(`${ctx.url}/api/systems/${ctx.deviceId}/resources/${ctx.resourceId}/week?week=${week}`, { cookie: ctx.cookie });
+    const view = (await response.json()) as { slots?: { startMs: number; endMs: number; state: string }[]; horizonEnd?: number };
+    const slot = view.slots?.find((s) => s.state === 'free' && s.startMs > Date.now() + 3_600_000 && s.endMs <= (view.horizonEnd ?? Infinity) && !taken.has(s.startMs));
+    if (slot) {
+      taken.add(slot.startMs);
+      return { startTime: new Date(slot.startMs).toISOString(), endTime: new Date(slot.endMs).toISOString() };
+    }
+  }
+  throw new Error('no free slot found in the next two weeks');
+}
+
+function isoWeekKey(date: Date): string {
+  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+  const day = d.getUTCDay() || 7;
+  d.setUTCDate(d.getUTCDate() + 4 - day);
+  const yearStart = new Date(Date.UTC(d.getUTCFullYear(), 0, 1));
+  const week = Math.ceil(((d.getTime() - yearStart.getTime()) / 86_400_000 + 1) / 7);
+  return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
+}
+
+async function book(ctx: Ctx, slot: { startTime: string; endTime: string }) {
+  const startedAt = performance.now();
+  const response = await json(`${ctx.url}/api/reservations`, {
+    method: 'POST',
+    cookie: ctx.cookie,
+    headers: { 'content-type': 'application/json', 'idempotency-key': `rel-${randomUUID()}` },
+    body: JSON.stringify({ deviceId: ctx.deviceId, resourceId: ctx.resourceId, residentUserId: ctx.residentUserId, ...slot }),
+    signal: AbortSignal.timeout(60_000),
+  }).catch(() => undefined);
+  if (!response) return { status: 0, ms: performance.now() - startedAt, message: 'no answer within 60 s', requestId: undefined, retryAfter: null };
+  const body = (await response.json().catch(() => ({}))) as { error?: { message?: string }; request?: { id: string } };
+  return { status: response.status, ms: performance.now() - startedAt, message: body.error?.message ?? '', requestId: body.request?.id, retryAfter: response.headers.get('retry-after') };
+}
+
+async function faultSuite(ctx: Ctx, sandboxUrl: string, sse: SseClient): Promise<void> {
+  const setFaults = async (faults: unknown) => {
+    const response = await fetch(`${sandboxUrl}/_sandbox/faults`, { method: faults ? 'PUT' : 'DELETE', headers: { 'content-type': 'application/json' }, body: faults ? JSON.stringify(faults) : undefined });
+    if (!response.ok) throw new Error(`faults not set: ${response.status}`);
+  };
+  const faults: [string, unknown][] = [
+    ['bursts of 503', { failures: [{ status: 503, times: 1_000, pathPrefix: '/v1' }] }],
+    ['429 with Retry-After', { throttle: { rate: 1, retryAfterSeconds: 30 } }],
+    ['30-second hangs', { hang: { ms: 30_000, pathPrefix: '/v1' } }],
+    ['token endpoint down', { tokenEndpointDown: true }],
+  ];
+  const taken = new Set<number>();
+  const outcomes: Record<string, unknown>[] = [];
+  for (const [name, fault] of faults) {
+    // A fresh token must be fetched for the token fault to bite: the instance caches one, so this
+    // fault is combined with 401s that invalidate it.
+    const effective = name === 'token endpoint down' ? { tokenEndpointDown: true, failures: [{ status: 401, times: 1_000, pathPrefix: '/v1' }] } : fault;
+    await setFaults(effective);
+    const injectedAt = Date.now();
+    // The mirror goes stale (MIRROR_FRESHNESS_S=2), the next read starts a refresh, which fails.
+    let seen: Awaited<ReturnType<typeof overview>> = { status: 0 };
+    await waitFor(`a failed refresh under "${name}"`, async () => {
+      seen = await overview(ctx);
+      return seen.status === 200 && Boolean(seen.freshness?.lastError);
+    }, 90_000, 1_000).catch(() => undefined);
+    const page = await json(`${ctx.url}/systems/${ctx.deviceId}`, { cookie: ctx.cookie });
+    const html = await page.text();
+    const notice = /Service unreachable/.test(html);
+    const booking = await book(ctx, await freeSlot(ctx, taken).catch(() => ({ startTime: '2030-01-07T06:00Z', endTime: '2030-01-07T09:00Z' })));
+    await setFaults(null);
+    const liftedAt = Date.now();
+    await waitFor(`recovery from "${name}"`, async () => {
+      const o = await overview(ctx);
+      return o.status === 200 && o.freshness?.status === 'ready' && !o.freshness.lastError;
+    }, 90_000, 1_000).catch(() => undefined);
+    const recovered = await overview(ctx);
+    const recoveredOk = recovered.freshness?.status === 'ready' && !recovered.freshness.lastError;
+    const outcome = {
+      fault: name,
+      mirrorServed: seen.status === 200 && seen.freshness?.status === 'ready' && (seen.resources?.length ?? 0) > 0,
+      lastError: seen.freshness?.lastError ?? null,
+      pageStatus: page.status,
+      noticeShown: notice,
+      booking: { status: booking.status, ms: Math.round(booking.ms), message: booking.message, retryAfter: booking.retryAfter },
+      recovered: recoveredOk,
+      secondsToFailure: Math.round((liftedAt - injectedAt) / 1000),
+      secondsToRecover: Math.round((Date.now() - liftedAt) / 1000),
+    };
+    outcomes.push(outcome);
+    console.log(`   fault "${name}": ${JSON.stringify(outcome)}`);
+    check(outcome.mirrorServed && page.status === 200, `${name}: the mirror is still served (overview 200, page ${page.status})`);
+    check(notice, `${name}: the system page shows "Service unreachable"`);
+    check((booking.status >= 500 || booking.status === 429) && booking.message.length >= 10 && booking.ms < BOOKING_ANSWER_LIMIT_MS,
+      `${name}: a booking answers a clear error in ${Math.round(booking.ms)} ms (${booking.status} ${booking.message})`);
+    check(recoveredOk, `${name}: the mirror refreshes again once the fault is lifted`);
+  }
+  // Everything recovers: a real booking goes through and its outcome arrives over SSE.
+  const slot = await freeSlot(ctx, taken);
+  const booking = await book(ctx, slot);
+  check(booking.status === 202 && Boolean(booking.requestId), `after the faults a booking is accepted (${booking.status} ${booking.message})`);
+  if (booking.requestId) {
+    const id = booking.requestId;
+    await waitFor('the booking outcome over SSE', () => Promise.resolve(sse.events.some((e) => e.requestId === id && e.status !== 'pending' && e.status !== 'sending')), 60_000, 200).catch(() => undefined);
+    const final = sse.events.filter((e) => e.requestId === id).at(-1);
+    check(final?.status === 'succeeded', `its outcome arrives over SSE: ${final?.status ?? 'nothing'}`);
+    outcomes.push({ recoveryBooking: { status: booking.status, ms: Math.round(booking.ms), outcome: final?.status ?? null } });
+  }
+  report.faults = outcomes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Load
+
+async function loadSuite(ctx: Ctx, webhookSecretValue: string): Promise<void> {
+  const clients = Array.from({ length: CLIENTS }, () => openSse(ctx.url, ctx.cookie));
+  await Promise.all(clients.map((c) => c.opened));
+  const total = RATE * SECONDS;
+  const requests = await createPendingRequests(ctx.db, randomUUID(), total);
+  const expected = new Set(requests.map((r) => r.requestId));
+  const sender = webhookSender(webhookSecretValue);
+  const statuses = new Map<number, number>();
+  const refusals = new Map<number, string>();
+  let retries = 0;
+  let undelivered = 0;
+  const answerMs: number[] = [];
+  const sentAt = new Map<string, number>();
+  const startedAt = performance.now();
+  const inflight: Promise<void>[] = [];
+  for (const [i, r] of requests.entries()) {
+    // Paced against the clock, so a slow answer does not slow the rate down.
+    const due = startedAt + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const t = performance.now();
+    sentAt.set(r.requestId, t);
+    // Like a Standard Webhooks sender: a 5xx (or no answer) is retried with the same webhook-id.
+    const delivery = sender.build(r.correlationId);
+    inflight.push(
+      (async () => {
+        for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+          const response = await sender.send(ctx.url, delivery).catch(() => undefined);
+          const status = response?.status ?? 0;
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          const text = (await response?.text().catch(() => '')) ?? '';
+          if (status === 200) {
+            answerMs.push(performance.now() - t);
+            return;
+          }
+          if (!refusals.has(status)) refusals.set(status, text.slice(0, 300));
+          if (status >= 400 && status < 500) return;
+          retries += 1;
+          await sleep(1_000 + Math.random() * 1_000);
+        }
+        undelivered += 1;
+      })(),
+    );
+  }
+  await Promise.all(inflight);
+  const sendSeconds = (performance.now() - startedAt) / 1000;
+  await waitFor('every client to receive every event', () => Promise.resolve(clients.every((c) => new Set(c.events.filter((e) => expected.has(e.requestId)).map((e) => e.requestId)).size >= total)), 60_000, 500).catch(() => undefined);
+  await sleep(1_000);
+  let lost = 0;
+  let duplicated = 0;
+  const latencies: number[] = [];
+  for (const client of clients) {
+    const mine = client.events.filter((e) => expected.has(e.requestId));
+    const distinct = new Set(mine.map((e) => e.requestId));
+    lost += total - distinct.size;
+    duplicated += mine.length - distinct.size;
+    for (const e of mine) latencies.push(e.receivedAt - (sentAt.get(e.requestId) ?? e.receivedAt));
+  }
+  const reconnects = clients.reduce((n, c) => n + c.reconnects, 0);
+  clients.forEach((c) => c.close());
+  const stored = (await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM reservation_requests WHERE id = ANY($1::uuid[]) AND status = \'succeeded\'', [[...expected]])).rows[0]?.n;
+  const load = {
+    clients: CLIENTS, ratePerSecond: RATE, seconds: SECONDS, sendSeconds: Number(sendSeconds.toFixed(1)),
+    eventsSent: total, deliveriesExpected: total * CLIENTS, deliveriesReceived: total * CLIENTS - lost, lost, duplicated, sseReconnects: reconnects,
+    webhookAnswers: Object.fromEntries(statuses), retries, undelivered, refusals: Object.fromEntries(refusals), webhookAnswerMs: { p50: percentile(answerMs, 50), p99: percentile(answerMs, 99) },
+    deliveryLatencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99) },
+    requestsResolved: stored,
+  };
+  report.load = load;
+  console.log(`   load: ${JSON.stringify(load)}`);
+  check(statuses.get(200) === total && undelivered === 0, `every one of ${total} webhooks was stored (answers ${JSON.stringify(load.webhookAnswers)}, ${retries} retries)`);
+  check(lost === 0 && duplicated === 0, `${CLIENTS} SSE clients × ${total} events: lost ${lost}, duplicated ${duplicated}`);
+  check(stored === total, `every request resolved once (${stored})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Database down during a webhook
+
+async function databaseDownSuite(ctx: Ctx, database: { name: string; admin: () => Promise<pg.Client> }, webhookSecretValue: string): Promise<void> {
+  const [request] = await createPendingRequests(ctx.db, randomUUID(), 1);
+  if (!request) throw new Error('no request');
+  const sender = webhookSender(webhookSecretValue);
+  const delivery = sender.build(request.correlationId);
+  const admin = await database.admin();
+  let during = 0;
+  let message = '';
+  try {
+    await admin.query(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database.name]);
+    const response = await sender.send(ctx.url, delivery);
+    during = response.status;
+    message = ((await response.json().catch(() => ({}))) as { error?: { message?: string } }).error?.message ?? '';
+  } finally {
+    await admin.query(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+    await admin.end();
+  }
+  // The sender retries the same delivery (same webhook-id) until it is stored; and again after.
+  let after = 0;
+  await waitFor('the retried delivery to be accepted', async () => {
+    const response = await sender.send(ctx.url, delivery);
+    after = response.status;
+    await response.body?.cancel();
+    return response.status === 200;
+  }, 60_000, 1_000).catch(() => undefined);
+  const again = await sender.send(ctx.url, delivery);
+  await again.body?.cancel();
+  // The suite's own connection was terminated with the others: a new one.
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  const stored = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_events WHERE webhook_id = $1', [delivery.webhookId])).rows[0]?.n;
+  const events = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM portal_events WHERE data->>'id' = $1`, [request.requestId])).rows[0]?.n;
+  await db.end();
+  report.databaseDown = { statusWhileDown: during, message, statusAfter: after, duplicateAnswer: again.status, storedDeliveries: stored, events };
+  console.log(`   database down: ${JSON.stringify(report.databaseDown)}`);
+  check(during >= 500 && during < 600 && message.length > 0, `a webhook while the database is down answers ${during} (${message})`);
+  check(after === 200 && again.status === 200, 'the retried delivery is accepted once the database is back, and again as a duplicate');
+  check(stored === 1 && events === 1, `the delivery is stored once (${stored}) and its event appended once (${events})`);
+}
+
+let dbUrl = '';
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the reliability suite needs a PostgreSQL server');
+  const started = Date.now();
+  await ensureBuild();
+  const database = await createDatabase(adminUrl, 'portal_reliability');
+  dbUrl = database.url;
+  const { url: sandboxUrl, fixtures } = await startSandbox(sandboxPort, 'tiny');
+  const config = { databaseUrl: database.url, sandboxUrl, fixtures, webhookSecret: `whsec_${secret()}`, authSecret: secret(48), encryptionKey: secret(32) };
+  const portal = await startPortal(port, config, { MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '2000', RECONCILE_AFTER_S: '600' });
+  // The sandbox delivers outcomes of real bookings to this portal.
+  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+
+  const db = new pg.Client({ connectionString: database.url });
+  // Terminated on purpose in step 4; the error must not end the run.
+  db.on('error', () => undefined);
+  await db.connect();
+  try {
+    const account = await createAdmin(db);
+    const cookie = await signIn(portal.url, account);
+    const approval = fixtures.approvals[0];
+    if (!approval) throw new Error('no approval in the fixtures');
+    const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
+    if (connected.status !== 201) throw new Error(`connecting the systems failed: ${connected.status} ${await connected.text()}`);
+    const resident = fixtures.residents.find((r) => approval.deviceIds.includes(r.deviceId) && r.resourceIds.length > 0);
+    if (!resident) throw new Error('no resident with resources in the fixtures');
+    const ctx: Ctx = { url: portal.url, cookie, db, deviceId: resident.deviceId, resourceId: resident.resourceIds[0] ?? '', residentUserId: resident.userId };
+    await waitFor('the mirror to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
+    const knownSecrets = [config.webhookSecret, config.authSecret, config.encryptionKey, fixtures.clientSecret, account.password, approval.approvalId];
+
+    const run = (part: string) => !only || only.split(',').includes(part);
+    if (run('input')) {
+      console.log('== 1. bad input on every route handler');
+      await badInputSweep(ctx, knownSecrets);
+    }
+    if (run('faults')) {
+      console.log('== 2. sandbox faults');
+      const sse = openSse(portal.url, cookie);
+      await sse.opened;
+      await faultSuite(ctx, sandboxUrl, sse);
+      sse.close();
+    }
+    if (run('load')) {
+      console.log(`== 3. load: ${CLIENTS} SSE clients, ${RATE} webhooks/s for ${SECONDS} s`);
+      await loadSuite(ctx, config.webhookSecret);
+    }
+    if (run('database')) {
+      console.log('== 4. the database down during a webhook');
+      await databaseDownSuite(ctx, database, config.webhookSecret);
+    }
+
+    console.log('== 5. secrets in the server log');
+    await sleep(500);
+    const logText = readFileSync(portal.logFile, 'utf8');
+    const leaked = knownSecrets.filter((s) => s && logText.includes(s));
+    check(leaked.length === 0, `no known secret in the server log (${logText.split('\n').length} lines scanned; ${leaked.length} found)`);
+    report.seconds = Math.round((Date.now() - started) / 1000);
+    writeFileSync(path.join(root, 'test-results', 'reliability-report.json'), JSON.stringify(report, null, 2));
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+}
+
+let code = 0;
+try {
+  await main();
+  if (failures.length > 0) code = 1;
+} catch (error) {
+  console.error('test:reliability failed:', error);
+  code = 1;
+} finally {
+  await cleanup();
+}
+console.log(code === 0 ? '== test:reliability passed' : `== test:reliability FAILED (${failures.length} checks; logs in test-results/scale-logs/)`);
+process.exit(code);
