@@ -91,6 +91,31 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
     await db?.dispose();
   }, 60_000);
 
+  it('makes a second appender wait until the first commits, so ids become visible in id order', async () => {
+    let releaseFirst = () => undefined as void;
+    const firstHolds = new Promise<void>((r) => (releaseFirst = r));
+    let firstAppended = () => undefined as void;
+    const firstIn = new Promise<void>((r) => (firstAppended = r));
+    const first = db.handle.sql.transaction(async (tx) => {
+      const e = await appendRequestEvent(tx, view(randomUUID()));
+      firstAppended();
+      await firstHolds;
+      return e;
+    });
+    await firstIn;
+    let secondDone = false;
+    const secondAppend = append(second).then((e) => {
+      secondDone = true;
+      return e;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // Without the lock the second would have taken a later id and committed before the first.
+    expect(secondDone).toBe(false);
+    releaseFirst();
+    const [a, b] = await Promise.all([first, secondAppend]);
+    expect(b.id).toBeGreaterThan(a.id);
+  });
+
   it('delivers events written on one instance to listeners on both, once each and in id order', async () => {
     const a = newBus(db.handle);
     const b = newBus(second);

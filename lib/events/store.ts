@@ -58,11 +58,15 @@ function toPortalEvent(row: Row): PortalEvent {
 
 /** Appends a request's current state to the event log, inside the caller's transaction. */
 export async function appendRequestEvent(tx: SqlRunner, request: RequestView): Promise<PortalEvent> {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [EVENT_LOG_LOCK]);
+  // Lock and insert in one statement: the lock is held until commit, and every round trip to the
+  // database while holding it (each one waits on this process's event loop) holds up all writers.
+  // The row, and with it the id from the sequence, is only formed once the CTE has the lock.
   const { rows } = await tx.query(
-    `INSERT INTO portal_events (device_id, type, data) VALUES ($1, 'request.updated', $2::jsonb)
+    `WITH event_log_lock AS (SELECT pg_advisory_xact_lock($1))
+     INSERT INTO portal_events (device_id, type, data)
+     SELECT $2, 'request.updated', $3::jsonb FROM event_log_lock
      RETURNING id, device_id, data, created_at`,
-    [request.deviceId, JSON.stringify(request)],
+    [EVENT_LOG_LOCK, request.deviceId, JSON.stringify(request)],
   );
   return toPortalEvent(rows[0] as Row);
 }
