@@ -78,6 +78,41 @@ describeWithDb('system mirror', (ctx) => {
     expect(week.map((r) => r.id)).toEqual(expected.map((r) => r.id));
   });
 
+  it('fetches the four collections side by side, and stops them all when one fails', async () => {
+    let active = 0;
+    let most = 0;
+    const fetched: Record<string, number> = {};
+    const slow = (fail?: keyof MirrorSource): MirrorSource => {
+      const base = source();
+      const wrap = (kind: keyof MirrorSource) =>
+        // Yields the base pages unchanged; `never` lets one wrapper stand for every collection's type.
+        async function* (id: string): AsyncGenerator<never> {
+          const pages = (base[kind](id) as AsyncIterable<readonly unknown[]>)[Symbol.asyncIterator]();
+          for (;;) {
+            active += 1;
+            most = Math.max(most, active);
+            await new Promise((r) => setTimeout(r, 20));
+            const next = await pages.next();
+            active -= 1;
+            if (next.done) return;
+            fetched[kind] = (fetched[kind] ?? 0) + 1;
+            if (kind === fail) throw new Error(`${kind} went away`);
+            yield next.value as never;
+          }
+        };
+      return { reservations: wrap('reservations'), resources: wrap('resources'), timeSchedules: wrap('timeSchedules'), userGroups: wrap('userGroups') };
+    };
+    await refreshSystem(ctx().handle.sql, deviceId, slow());
+    // One after the other, only one page fetch would ever be in flight.
+    expect(most).toBeGreaterThanOrEqual(3);
+    const all = fetched.reservations ?? 0;
+    expect(all).toBeGreaterThan(3);
+    for (const k of Object.keys(fetched)) delete fetched[k];
+    await expect(refreshSystem(ctx().handle.sql, deviceId, slow('resources'))).rejects.toThrow('resources went away');
+    // The failure of the one-page collection ends the reservations' paging early.
+    expect(fetched.reservations ?? 0).toBeLessThan(all);
+  });
+
   it('runs one refresh however many callers ask at once', async () => {
     requests = 0;
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => refreshSystem(ctx().handle.sql, deviceId, source())));

@@ -16,9 +16,10 @@ const globalForMirror = globalThis as typeof globalThis & {
 const inflight: Map<string, Promise<RefreshOutcome>> = (globalForMirror.__mirrorRefreshes ??= new Map<string, Promise<RefreshOutcome>>());
 
 /**
- * Copies every collection of one system into a new generation, page by page (each page's insert
- * overlaps the next page's fetch), then switches readers over. One refresh per system at a time:
- * in this process by sharing the promise, across processes by the lease in mirror_state.
+ * Copies every collection of one system into a new generation, the four collections side by side
+ * and each one page by page (each page's insert overlaps the next page's fetch), then switches
+ * readers over. One refresh per system at a time: in this process by sharing the promise, across
+ * processes by the lease in mirror_state.
  */
 export function refreshSystem(sql: SqlRunner, deviceId: string, source: MirrorSource): Promise<RefreshOutcome> {
   const running = inflight.get(deviceId);
@@ -34,23 +35,44 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
   const generation = current + 1;
   const startedAt = new Date();
   let pages = 0;
-  let write: Promise<void> = Promise.resolve();
-  try {
-    for (const kind of COLLECTIONS) {
+  let failed = false;
+  // One chain of writes (the database takes them one at a time anyway); the fetches of the four
+  // collections run side by side, since only each collection's own pages must follow one another.
+  let writes: Promise<void> = Promise.resolve();
+  const write = (kind: (typeof COLLECTIONS)[number], page: readonly unknown[]): Promise<void> => {
+    pages += 1;
+    const done = pages;
+    const next = writes.then(() => insertPage(sql, kind, deviceId, generation, page)).then(() => recordProgress(sql, deviceId, done));
+    // A failed write fails the chain after it, so every later write is skipped.
+    writes = next;
+    // Observed by the collection's loop; this keeps a failure meanwhile from being "unhandled".
+    next.catch(() => undefined);
+    return next;
+  };
+  const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
+    try {
+      let previous: Promise<void> = Promise.resolve();
       for await (const page of source[kind](deviceId)) {
-        await write;
-        pages += 1;
-        const done = pages;
-        write = insertPage(sql, kind, deviceId, generation, page).then(() => recordProgress(sql, deviceId, done));
-        // Observed later by `await write`; this keeps a failure meanwhile from being "unhandled".
-        write.catch(() => undefined);
+        // The insert of page n overlaps the fetch of page n+1, and no more than that.
+        await previous;
+        if (failed) return;
+        previous = write(kind, page);
       }
+      await previous;
+    } catch (error) {
+      failed = true;
+      throw error;
     }
-    await write;
+  };
+  try {
+    const results = await Promise.allSettled(COLLECTIONS.map(copy));
+    await writes;
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (rejected) throw rejected.reason;
     await completeRefresh(sql, deviceId, generation, startedAt, pages);
     return { status: 'refreshed', pages };
   } catch (error) {
-    await write.catch(() => undefined);
+    await writes.catch(() => undefined);
     const message = error instanceof Error ? error.message : 'refresh failed';
     await failRefresh(sql, deviceId, generation, message).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
