@@ -1,6 +1,5 @@
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
 import type { ScheduleSlot } from './expand';
+import { clock, wallClock } from './zoned';
 import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, requireMs, toMs } from './types';
 
 export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
@@ -175,8 +174,8 @@ function toSlotReservation(r: NormalisedReservation, slot: ScheduleSlot, options
     ownerId: source.ownerId,
     startMs: r.startMs,
     endMs: r.endMs,
-    startLabel: format(new TZDate(r.startMs, slot.timeZone), 'HH:mm'),
-    endLabel: format(new TZDate(r.endMs, slot.timeZone), 'HH:mm'),
+    startLabel: clock(wallClock(r.startMs, slot.timeZone)),
+    endLabel: clock(wallClock(r.endMs, slot.timeZone)),
     ownerLabel: label,
     coverage: r.startMs <= slot.startMs && r.endMs >= slot.endMs ? 'full' : 'partial',
   };
