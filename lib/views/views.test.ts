@@ -115,6 +115,28 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(checkedGroup).toBeGreaterThan(0);
   });
 
+  it('answers a warm week read from the state row, the week and its open requests, without building the upstream source', async () => {
+    const resource = resources[0]!;
+    let sources = 0;
+    let queries = 0;
+    const sql = ctx().handle.sql;
+    const warm: ViewDeps = {
+      ...deps,
+      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      source: (deviceId) => ((sources += 1), deps.source(deviceId)),
+    };
+    const first = await loadResourceWeek(warm, system, resource.id);
+    queries = 0;
+    const again = await loadResourceWeek(warm, system, resource.id);
+    expect(again.slots).toEqual(first.slots);
+    expect(again.resource).toEqual({ id: resource.id, name: resource.name, description: resource.description });
+    // Within the freshness window the source (API key, service client) is not needed.
+    expect(sources).toBe(0);
+    // State, the week's reservations (+ groups of users who booked as themselves), open requests;
+    // resources, schedules and groups come from the generation's snapshot.
+    expect(queries).toBeLessThanOrEqual(4);
+  });
+
   it('marks slots beyond the booking horizon as not bookable', async () => {
     const far = shiftWeekKey(weekKeyOf(Date.now(), TZ), 6);
     const view = await loadResourceWeek(deps, system, resources[0]!.id, far);
