@@ -94,6 +94,8 @@ export function overlayReservations(
   options: OverlayOptions,
 ): StatefulSlot[] {
   const nowMs = requireMs(options.now, 'now');
+  const horizonMs =
+    options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
   const relevant = normalise(reservations, options.resourceId);
   const maxLength = relevant.reduce((max, r) => Math.max(max, r.endMs - r.startMs), 0);
   const result: StatefulSlot[] = [];
@@ -117,6 +119,9 @@ export function overlayReservations(
       : isPast
         ? 'past'
         : 'free';
+    // The horizon is applied here rather than by applyBookingHorizon: one object per slot, not two
+    // (a week grid is built on every warm read).
+    const beyondHorizon = slot.endMs > horizonMs;
     result.push({
       ...slot,
       state,
@@ -125,11 +130,11 @@ export function overlayReservations(
       reservations: touching,
       isPast,
       isCurrent: slot.startMs <= nowMs && nowMs < slot.endMs,
-      beyondHorizon: false,
-      bookable: false,
+      beyondHorizon,
+      bookable: state === 'free' && slot.startMs > nowMs && !beyondHorizon,
     });
   }
-  return applyBookingHorizon(result, { now: nowMs, horizonDays: options.horizonDays, horizonEnd: options.horizonEnd });
+  return result;
 }
 
 interface NormalisedReservation {

@@ -122,8 +122,21 @@ export function weekFromKey(key: string, timeZone: string): WeekInfo {
   return remember(buildWeek(addWeeks(firstMonday, parsed.week - 1), timeZone));
 }
 
+// Every grid read names its neighbouring weeks; the answers are pure and few.
+const shifted = new Map<string, string>();
+
 /** The key `delta` weeks after `key` (negative for earlier weeks); for previous/next navigation. */
 export function shiftWeekKey(key: string, delta: number): string {
+  const memoKey = `${key}|${delta}`;
+  const known = shifted.get(memoKey);
+  if (known !== undefined) return known;
+  const result = computeShiftedWeekKey(key, delta);
+  if (shifted.size >= WEEK_MEMO_LIMIT) shifted.clear();
+  shifted.set(memoKey, result);
+  return result;
+}
+
+function computeShiftedWeekKey(key: string, delta: number): string {
   const parsed = parseWeekKey(key);
   if (!parsed.ok) throw new ScheduleInputError(parsed.error);
   if (!Number.isInteger(delta)) throw new ScheduleInputError('Week shift must be a whole number');
