@@ -2,6 +2,7 @@ import 'server-only';
 import { ApiError } from '@/lib/api/errors';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
+import type { MirrorReservation } from '@/lib/mirror/types';
 import { listOpenRequests } from '@/lib/reservations/requests';
 import {
   bookingHorizonEnd,
@@ -10,6 +11,7 @@ import {
   shiftWeekKey,
   weekFromKey,
   weekKeyOf,
+  type ScheduleReservation,
   type ScheduleSlot,
   type WeekInfo,
 } from '@/lib/schedule';
@@ -21,27 +23,33 @@ import type { ResourceWeekView } from './types';
 const DAY_MS = 86_400_000;
 
 /**
- * A resource's slots of a week depend only on its schedule (fixed within a generation), the week
- * and the zone; every warm grid read of the same week would expand and label them again. Kept
- * per snapshot, so they go with the generation they were made from.
+ * What a warm grid read would otherwise compute again, per resource, week and zone, kept with the
+ * generation's snapshot (so it goes with the generation it was made from): the expanded slots
+ * (fixed by the schedule) and the week's reservations with their owner labels, valid while the
+ * state row's reservations_version is the one they were read under (every outcome applied in
+ * place bumps it, in the same transaction).
  */
-const EXPANSIONS_PER_SNAPSHOT = 256;
-const expansions = new WeakMap<MirrorSnapshot, Map<string, readonly ScheduleSlot[]>>();
+interface WeekEntry {
+  slots: readonly ScheduleSlot[];
+  reservations?: { version: number; list: readonly MirrorReservation[]; ownerLabel: (r: ScheduleReservation) => string };
+}
+const WEEKS_PER_SNAPSHOT = 256;
+const weekEntries = new WeakMap<MirrorSnapshot, Map<string, WeekEntry>>();
 
-function expandedWeek(snapshot: MirrorSnapshot, resource: SnapshotResource, week: WeekInfo, timeZone: string): readonly ScheduleSlot[] {
-  let held = expansions.get(snapshot);
+function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: WeekInfo, timeZone: string): WeekEntry {
+  let held = weekEntries.get(snapshot);
   if (!held) {
     held = new Map();
-    expansions.set(snapshot, held);
+    weekEntries.set(snapshot, held);
   }
   const key = `${resource.id}|${week.key}|${timeZone}`;
-  let slots = held.get(key);
-  if (!slots) {
-    slots = expandWeek(resource.schedule, week, timeZone);
-    if (held.size >= EXPANSIONS_PER_SNAPSHOT) held.clear();
-    held.set(key, slots);
+  let entry = held.get(key);
+  if (!entry) {
+    entry = { slots: expandWeek(resource.schedule, week, timeZone) };
+    if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
+    held.set(key, entry);
   }
-  return slots;
+  return entry;
 }
 
 /**
@@ -69,18 +77,25 @@ export async function loadResourceWeek(
   const snapshot = await mirrorSnapshot(deps.sql, system.deviceId, state);
   const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
   if (!snapshot || !resource) throw new ApiError('not_found', 'This system has no such resource.');
-  // A slot starting in the week may have a reservation starting up to a day earlier or later.
-  const reservations = await readReservations(deps.sql, system.deviceId, {
-    from: new Date(week.startMs - DAY_MS),
-    to: new Date(week.endMs + DAY_MS),
-    resourceId: resource.id,
-  });
-  const ownerLabel = await ownerLabelsFor(deps.sql, system.deviceId, reservations, snapshot.groupById);
-  const slots = overlayReservations(expandedWeek(snapshot, resource, week, timeZone), reservations, {
+  const entry = weekEntry(snapshot, resource, week, timeZone);
+  // Only a snapshot of the very generation the state row names may hold its reservations.
+  const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
+  let held = sameGeneration && entry.reservations?.version === state.reservationsVersion ? entry.reservations : undefined;
+  if (!held) {
+    // A slot starting in the week may have a reservation starting up to a day earlier or later.
+    const list = await readReservations(deps.sql, system.deviceId, {
+      from: new Date(week.startMs - DAY_MS),
+      to: new Date(week.endMs + DAY_MS),
+      resourceId: resource.id,
+    });
+    held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.sql, system.deviceId, list, snapshot.groupById) };
+    if (sameGeneration) entry.reservations = held;
+  }
+  const slots = overlayReservations(entry.slots, held.list, {
     now: nowMs,
     resourceId: resource.id,
     horizonEnd,
-    ownerLabel,
+    ownerLabel: held.ownerLabel,
   });
   const requests = await listOpenRequests(deps.sql, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS));
   return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests };

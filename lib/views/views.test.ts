@@ -6,6 +6,7 @@ import { ApiError } from '@/lib/api/errors';
 import { describeWithDb } from '@/lib/db/test-db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
+import { applyReservationChange } from '@/lib/mirror/store';
 import { expandWeek, shiftWeekKey, weekKeyOf, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { UNREACHABLE_MESSAGE, type ViewDeps } from './freshness';
@@ -132,9 +133,37 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(again.resource).toEqual({ id: resource.id, name: resource.name, description: resource.description });
     // Within the freshness window the source (API key, service client) is not needed.
     expect(sources).toBe(0);
-    // State, the week's reservations (+ groups of users who booked as themselves), open requests;
-    // resources, schedules and groups come from the generation's snapshot.
-    expect(queries).toBeLessThanOrEqual(4);
+    // The state row and the open requests; resources, schedules and groups come from the
+    // generation's snapshot, the week's reservations from memory while no outcome changed them.
+    expect(queries).toBeLessThanOrEqual(2);
+  });
+
+  it('shows an outcome applied to the mirror on the next warm read, and its cancellation', async () => {
+    const resource = resources[0]!;
+    const weekKey = shiftWeekKey(weekKeyOf(Date.now(), TZ), 1);
+    const before = await loadResourceWeek(deps, system, resource.id, weekKey);
+    const free = before.slots.find((s) => s.state === 'free' && s.bookable);
+    if (!free) throw new Error('the demo preset leaves free slots next week');
+    const group = groups.find((g) => g.apartmentId)!;
+    const reservation = {
+      id: '0b1c2d3e-0000-4000-8000-00000000a001',
+      userId: null,
+      ownerId: group.id,
+      ownerType: 'Group' as const,
+      status: 'Unused' as const,
+      resourceId: resource.id,
+      startTime: free.startTime.replace('Z', ':00.000Z'),
+      endTime: free.endTime.replace('Z', ':00.000Z'),
+      deviceId: system.deviceId,
+    };
+    const sql = ctx().handle.sql;
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
+    const booked = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
+    expect(booked).toMatchObject({ state: 'booked', ownerLabel: `apartment ${group.apartmentId}`, bookable: false });
+
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId: system.deviceId, reservationId: reservation.id }));
+    const again = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
+    expect(again).toMatchObject({ state: 'free', bookable: true });
   });
 
   it('marks slots beyond the booking horizon as not bookable', async () => {
