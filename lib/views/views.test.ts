@@ -237,6 +237,27 @@ describeWithDb('portal views over the mirror', (ctx) => {
     await expect(searchResidents(search, 'x'.repeat(255))).rejects.toThrow('at most 254');
   });
 
+  it('names resources and apartments of found residents from the generation snapshot: one state read per system', async () => {
+    const sample = fixtures.residents.find((r) => r.deviceId === system.deviceId)!;
+    const sql = ctx().handle.sql;
+    let queries = 0;
+    const counting: ResidentSearchDeps = {
+      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      client,
+      systems: [system],
+      apiKeyOf: () => Promise.resolve(apiKey),
+    };
+    const first = await searchResidents(counting, sample.apartmentId);
+    queries = 0;
+    const found = await searchResidents(counting, sample.apartmentId);
+    expect(found).toEqual(first);
+    const mine = found.find((r) => r.userId === sample.userId);
+    expect(mine?.apartmentId).toBe(sample.apartmentId);
+    const names = new Map(resources.map((r) => [r.id, r.name]));
+    expect(mine?.resources.map((r) => r.name).sort()).toEqual(sample.resourceIds.map((id) => names.get(id)).sort());
+    expect(queries).toBe(1);
+  });
+
   it('decides the lookups by the shape of the query', () => {
     expect(lookupKindsFor('a+b@example.com')).toEqual(['email']);
     expect(lookupKindsFor('LGH 1203')).toEqual(['apartment', 'reference']);
