@@ -7,6 +7,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
 import { buttonClass, inputClass } from './ui/styles';
 import { QueryError } from './query-error';
+import { ResultsSkeleton } from './skeletons';
 
 export const RESIDENT_QUERY_MAX_LENGTH = 254;
 export const residentsQueryKey = (q: string) => ['residents', q] as const;
@@ -150,19 +151,5 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
         </ul>
       )}
     </section>
-  );
-}
-
-export function ResultsSkeleton() {
-  return (
-    <div aria-hidden="true" className="grid gap-3 lg:grid-cols-2">
-      {[0, 1].map((i) => (
-        <div key={i} className="flex h-40 flex-col gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
-          <div className="h-4 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          <div className="h-3 w-2/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          <div className="h-3 w-1/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-        </div>
-      ))}
-    </div>
   );
 }

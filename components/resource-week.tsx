@@ -8,6 +8,7 @@ import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
 import { FreshnessNote } from './freshness-note';
+import { GridSkeleton } from './skeletons';
 import { QueryError } from './query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
@@ -119,20 +120,5 @@ function SlotLegend() {
         </li>
       ))}
     </ul>
-  );
-}
-
-export function GridSkeleton() {
-  return (
-    <div aria-hidden="true" className="grid grid-cols-1 gap-2 sm:grid-cols-7">
-      {Array.from({ length: 7 }, (_, day) => (
-        <div key={day} className="flex flex-col gap-2">
-          <div className="h-5 w-16 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-          {[0, 1, 2, 3].map((i) => (
-            <div key={i} className="h-14 animate-pulse rounded-md bg-slate-100 dark:bg-slate-900" />
-          ))}
-        </div>
-      ))}
-    </div>
   );
 }

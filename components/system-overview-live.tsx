@@ -7,6 +7,7 @@ import { FreshnessNote } from './freshness-note';
 import { OccupancyHeatmap } from './occupancy-heatmap';
 import { QueryError } from './query-error';
 import { ResourceSummary } from './resource-summary';
+import { OverviewSkeleton } from './skeletons';
 
 export const overviewQueryKey = (deviceId: string) => ['system-overview', deviceId] as const;
 
@@ -70,23 +71,6 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
           ) : null}
         </div>
       )}
-    </div>
-  );
-}
-
-export function OverviewSkeleton() {
-  return (
-    <div aria-hidden="true" className="flex flex-col gap-6">
-      <div className="grid gap-3 sm:grid-cols-2">
-        {[0, 1, 2, 3].map((i) => (
-          <div key={i} className="flex h-32 flex-col gap-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
-            <div className="h-4 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-            <div className="h-3 w-1/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-            <div className="mt-auto h-2.5 w-full animate-pulse rounded-full bg-slate-200 dark:bg-slate-800" />
-          </div>
-        ))}
-      </div>
-      <div className="h-72 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-900" />
     </div>
   );
 }

@@ -3,7 +3,8 @@ import { ApiError } from '@/lib/api/errors';
 import { getDb, type Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { getSystem, listAllSystems, listSystemsOfManager } from '@/lib/systems/store';
+import { getSecrets } from '@/lib/secrets';
+import { getSystem, listAllSystems, listSystemsOfManager, listSystemsWithKeys, type SystemsWithKeys } from '@/lib/systems/store';
 import type { SessionUser } from './schemas';
 import { managerHasSystem } from './users';
 
@@ -34,4 +35,10 @@ export async function listAccessibleSystemsIn(db: Database, user: SessionUser): 
 
 export async function listAccessibleSystems(user: SessionUser): Promise<SystemPublic[]> {
   return listAccessibleSystemsIn((await getDb()).db, user);
+}
+
+/** listAccessibleSystems with each system's API key, in one query (for searches across systems). */
+export async function listAccessibleSystemsWithKeys(user: SessionUser): Promise<SystemsWithKeys> {
+  const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
+  return listSystemsWithKeys(db, user.role === 'admin' ? null : user.id, encryptionKey);
 }

@@ -86,8 +86,20 @@ export type MirrorStatus =
   | { status: 'ready'; refreshedAt: Date; refreshing: boolean; lastError: string | null; lastErrorAt: Date | null };
 
 /**
+ * True when the system's copy is missing or older than the freshness window. The next refresh is
+ * due a window after the last one *ended*: one that takes longer than the window (a large system
+ * under load) must not start the next at once, or the upstream is paged without pause.
+ */
+export function refreshDue(state: MirrorState | null, freshnessMs: number, now: Date): boolean {
+  const loaded = state?.refreshedAt ?? null;
+  const due = state?.refreshEndedAt ?? loaded;
+  return !loaded || !due || now.getTime() - due.getTime() > freshnessMs;
+}
+
+/**
  * Stale-while-revalidate: never-loaded systems start loading (the caller shows progress), stale
- * ones are served as they are while one refresh runs in the background.
+ * ones are served as they are while one refresh runs in the background. `known` is the state the
+ * caller has just read, to save reading it again.
  */
 export async function ensureFresh(
   sql: SqlRunner,
@@ -95,15 +107,12 @@ export async function ensureFresh(
   source: () => MirrorSource | Promise<MirrorSource>,
   freshnessMs: number,
   now = new Date(),
+  known?: MirrorState | null,
 ): Promise<MirrorStatus> {
-  const state: MirrorState | null = await readState(sql, deviceId);
+  const state: MirrorState | null = known !== undefined ? known : await readState(sql, deviceId);
   const loaded = state?.refreshedAt ?? null;
-  // Due a window after the last refresh *ended*: one that takes longer than the window (a large
-  // system under load) must not start the next at once, or the upstream is paged without pause.
-  const due = state?.refreshEndedAt ?? loaded;
-  const stale = !loaded || !due || now.getTime() - due.getTime() > freshnessMs;
   let refreshing = state?.refreshing ?? false;
-  if (stale && !inflight.has(deviceId)) {
+  if (refreshDue(state, freshnessMs, now) && !inflight.has(deviceId)) {
     refreshing = true;
     void Promise.resolve(source())
       .then((s) => refreshSystem(sql, deviceId, s))

@@ -146,6 +146,7 @@ export async function readState(sql: SqlRunner, deviceId: string): Promise<Mirro
     refreshedAt: row.refreshed_at ? new Date(row.refreshed_at as string) : null,
     refreshEndedAt: row.refresh_ended_at ? new Date(row.refresh_ended_at as string) : null,
     refreshing: row.refresh_started_at !== null,
+    reservationsVersion: Number(row.reservations_version ?? 0),
     pagesFetched: Number(row.pages_fetched),
     lastError: (row.last_error as string | null) ?? null,
     lastErrorAt: row.last_error_at ? new Date(row.last_error_at as string) : null,
@@ -245,6 +246,9 @@ export async function applyReservationChange(
   tx: SqlRunner,
   change: { type: 'created'; reservation: MirrorReservation } | { type: 'cancelled'; deviceId: string; reservationId: string },
 ): Promise<void> {
+  const deviceId = change.type === 'cancelled' ? change.deviceId : change.reservation.deviceId;
+  // In the same transaction as the change: readers caching a week's reservations key them on it.
+  await tx.query('UPDATE mirror_state SET reservations_version = reservations_version + 1 WHERE device_id = $1', [deviceId]);
   if (change.type === 'cancelled') {
     await tx.query('DELETE FROM mirror_reservations WHERE device_id = $1 AND id = $2', [change.deviceId, change.reservationId]);
     return;

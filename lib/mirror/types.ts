@@ -21,6 +21,8 @@ export interface MirrorState {
   /** When that refresh finished; the next one is due a freshness window after this. */
   refreshEndedAt: Date | null;
   refreshing: boolean;
+  /** Bumped by every confirmed outcome applied in place (see migration 0010). */
+  reservationsVersion: number;
   pagesFetched: number;
   lastError: string | null;
   lastErrorAt: Date | null;

@@ -1,7 +1,6 @@
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
 import { DAYS_PER_WEEK, MINUTES_PER_DAY, type WeekScheduleInput, toWeekSchedule } from './types';
 import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
+import { clock, dayLabel, isoDate, wallClock } from './zoned';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = MINUTES_PER_DAY * MINUTE_MS;
@@ -80,13 +79,13 @@ export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: n
 }
 
 function makeSlot(startMs: number, endMs: number, scheduleDay: number, scheduleIndex: number, timeZone: string): ScheduleSlot {
-  const start = new TZDate(startMs, timeZone);
-  const end = new TZDate(endMs, timeZone);
-  const date = format(start, 'yyyy-MM-dd');
-  const endDate = format(end, 'yyyy-MM-dd');
-  const startMinute = start.getHours() * 60 + start.getMinutes();
+  const start = wallClock(startMs, timeZone);
+  const end = wallClock(endMs, timeZone);
+  const date = isoDate(start);
+  const endDate = isoDate(end);
+  const startMinute = start.hour * 60 + start.minute;
   const endsNextDay = endDate !== date;
-  const endMinute = end.getHours() * 60 + end.getMinutes() + (endsNextDay ? MINUTES_PER_DAY : 0);
+  const endMinute = end.hour * 60 + end.minute + (endsNextDay ? MINUTES_PER_DAY : 0);
   const startTime = serviceTime(startMs);
   const endTime = serviceTime(endMs);
   return {
@@ -99,11 +98,11 @@ function makeSlot(startMs: number, endMs: number, scheduleDay: number, scheduleI
     scheduleDay,
     scheduleIndex,
     timeZone,
-    dayIndex: (start.getDay() + 6) % DAYS_PER_WEEK,
+    dayIndex: start.weekday,
     date,
-    dayLabel: format(start, 'EEEE d MMMM'),
-    startLabel: format(start, 'HH:mm'),
-    endLabel: format(end, 'HH:mm'),
+    dayLabel: dayLabel(start),
+    startLabel: clock(start),
+    endLabel: clock(end),
     endsNextDay,
     startMinute,
     endMinute,

@@ -1,17 +1,18 @@
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
+// Browser code imports this file: Intl-based formatting (./zoned) keeps date-fns out of the bundle.
 import type { ScheduleSlot } from './expand';
 import type { SlotState, StatefulSlot } from './overlay';
 import type { WeekInfo } from './week';
+import { clock, dayLabel, dayMonth, wallClock } from './zoned';
 
 /** Local 24-h clock time, "07:00". */
 export function formatClock(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), 'HH:mm');
+  return clock(wallClock(ms, timeZone));
 }
 
 /** "Monday 24 November, 07:00". */
 export function formatDayTime(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), 'EEEE d MMMM, HH:mm');
+  const local = wallClock(ms, timeZone);
+  return `${dayLabel(local)}, ${clock(local)}`;
 }
 
 /** "07:00–10:00", or "23:00–02:00 next day" for a slot crossing local midnight. */
@@ -66,11 +67,11 @@ export function slotAccessibleName(slot: StatefulSlot): string {
 
 /** "Week 48, 23–29 November 2026"; spans months and years as needed. */
 export function weekLabel(week: WeekInfo): string {
-  const first = new TZDate(week.days[0]!.startMs, week.timeZone);
-  const last = new TZDate(week.days[6]!.startMs, week.timeZone);
+  const first = wallClock(week.days[0]!.startMs, week.timeZone);
+  const last = wallClock(week.days[6]!.startMs, week.timeZone);
   let range: string;
-  if (first.getFullYear() !== last.getFullYear()) range = `${format(first, 'd MMMM yyyy')} – ${format(last, 'd MMMM yyyy')}`;
-  else if (first.getMonth() !== last.getMonth()) range = `${format(first, 'd MMMM')} – ${format(last, 'd MMMM yyyy')}`;
-  else range = `${format(first, 'd')}–${format(last, 'd MMMM yyyy')}`;
+  if (first.year !== last.year) range = `${dayMonth(first, true)} – ${dayMonth(last, true)}`;
+  else if (first.month !== last.month) range = `${dayMonth(first, false)} – ${dayMonth(last, true)}`;
+  else range = `${first.day}–${dayMonth(last, true)}`;
   return `Week ${week.week}, ${range}`;
 }

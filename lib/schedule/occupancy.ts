@@ -1,8 +1,8 @@
-import { TZDate } from '@date-fns/tz';
 import { expandRange, expandWeek } from './expand';
 import { type OverlayOptions, type StatefulSlot, overlayReservations } from './overlay';
 import { DAYS_PER_WEEK, type InstantInput, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
 import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
+import { wallClock } from './zoned';
 
 const MINUTE_MS = 60_000;
 const WEEK_MS = 7 * 86_400_000;
@@ -174,13 +174,14 @@ export function occupancyHeatmap(
       // Walk the slot bucket by bucket in local time (DST shifts happen on whole hours).
       let cursor = slot.startMs;
       while (cursor < slot.endMs) {
-        const local = new TZDate(cursor, options.timeZone);
-        const wall = local.getHours() * 60 + local.getMinutes();
+        const local = wallClock(cursor, options.timeZone);
+        const wall = local.hour * 60 + local.minute;
         const row = Math.floor(wall / bucketMinutes);
-        const boundary = cursor + ((row + 1) * bucketMinutes - wall) * MINUTE_MS - local.getSeconds() * 1000 - local.getMilliseconds();
+        // Zone offsets are whole seconds, so the local milliseconds are the instant's own.
+        const boundary = cursor + ((row + 1) * bucketMinutes - wall) * MINUTE_MS - local.second * 1000 - (((cursor % 1000) + 1000) % 1000);
         const segmentEnd = Math.min(slot.endMs, boundary > cursor ? boundary : cursor + bucketMinutes * MINUTE_MS);
         const minutes = (segmentEnd - cursor) / MINUTE_MS;
-        const index = row * DAYS_PER_WEEK + ((local.getDay() + 6) % DAYS_PER_WEEK);
+        const index = row * DAYS_PER_WEEK + local.weekday;
         capacity[index]! += minutes;
         if (isReserved) reserved[index]! += minutes;
         touched.add(index);

@@ -1,8 +1,7 @@
-import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
 import { expandRange } from './expand';
 import { type OverlayOptions, type SlotReservation, type StatefulSlot, overlayReservations } from './overlay';
 import { type InstantInput, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
+import { clock, isoDate, shortWeekday, wallClock } from './zoned';
 
 const DAY_MS = 86_400_000;
 
@@ -84,7 +83,7 @@ function kindOf(r: SlotReservation): NowKind {
 }
 
 function labelUntil(nowMs: number, untilMs: number, timeZone: string): string {
-  const now = new TZDate(nowMs, timeZone);
-  const until = new TZDate(untilMs, timeZone);
-  return format(now, 'yyyy-MM-dd') === format(until, 'yyyy-MM-dd') ? format(until, 'HH:mm') : format(until, 'EEE HH:mm');
+  const now = wallClock(nowMs, timeZone);
+  const until = wallClock(untilMs, timeZone);
+  return isoDate(now) === isoDate(until) ? clock(until) : `${shortWeekday(until)} ${clock(until)}`;
 }

@@ -1,7 +1,8 @@
 import { TZDate } from '@date-fns/tz';
-import { addDays, addWeeks, format, getISOWeek, getISOWeekYear, getISOWeeksInYear, startOfISOWeek } from 'date-fns';
+import { addDays, addWeeks, getISOWeek, getISOWeekYear, getISOWeeksInYear, startOfISOWeek } from 'date-fns';
 import { z } from 'zod';
 import { DAYS_PER_WEEK, type InstantInput, ScheduleInputError, requireMs } from './types';
+import { dayLabel, isoDate, shortDayLabel, wallClock } from './zoned';
 
 /**
  * Weeks as shown to people: Monday 00:00 to the next Monday 00:00 in the system's time zone,
@@ -70,6 +71,7 @@ export interface LocalDay {
   shortLabel: string;
 }
 
+/** Shared between callers (memoised, frozen): treat as read-only. */
 export interface WeekInfo {
   key: string;
   year: number;
@@ -81,25 +83,60 @@ export interface WeekInfo {
   days: LocalDay[];
 }
 
+// Weeks are pure functions of (key, zone) and cost ~1 ms of date-fns work to build, and every
+// grid request asks for the current one and the shown one: both are kept. Bounded, so that a
+// crawler walking through years of `?week=` cannot grow it without end.
+const WEEK_MEMO_LIMIT = 512;
+const weeksByKey = new Map<string, WeekInfo>();
+/** Per zone, the week asked for last by instant: "now" stays in it for a week. */
+const lastWeekOf = new Map<string, WeekInfo>();
+
+function remember(week: WeekInfo): WeekInfo {
+  if (weeksByKey.size >= WEEK_MEMO_LIMIT) weeksByKey.clear();
+  weeksByKey.set(`${week.timeZone}|${week.key}`, week);
+  return week;
+}
+
 /** The week (in the system's zone) that contains the instant. */
 export function weekOf(date: InstantInput, timeZone: string): WeekInfo {
+  const ms = requireMs(date, 'date');
+  const last = lastWeekOf.get(timeZone);
+  // Weeks tile time without gaps, so an instant inside a known week's bounds belongs to it.
+  if (last && last.startMs <= ms && ms < last.endMs) return last;
   assertTimeZone(timeZone);
-  const local = new TZDate(requireMs(date, 'date'), timeZone);
-  return buildWeek(startOfISOWeek(local), timeZone);
+  const local = new TZDate(ms, timeZone);
+  const week = buildWeek(startOfISOWeek(local), timeZone);
+  lastWeekOf.set(timeZone, week);
+  return remember(week);
 }
 
 /** The week named by a key, in the system's zone. Throws ScheduleInputError on a bad key. */
 export function weekFromKey(key: string, timeZone: string): WeekInfo {
+  const known = weeksByKey.get(`${timeZone}|${key}`);
+  if (known) return known;
   assertTimeZone(timeZone);
   const parsed = parseWeekKey(key);
   if (!parsed.ok) throw new ScheduleInputError(parsed.error);
   // 4 January is always in ISO week 1.
   const firstMonday = startOfISOWeek(new TZDate(parsed.year, 0, 4, timeZone));
-  return buildWeek(addWeeks(firstMonday, parsed.week - 1), timeZone);
+  return remember(buildWeek(addWeeks(firstMonday, parsed.week - 1), timeZone));
 }
+
+// Every grid read names its neighbouring weeks; the answers are pure and few.
+const shifted = new Map<string, string>();
 
 /** The key `delta` weeks after `key` (negative for earlier weeks); for previous/next navigation. */
 export function shiftWeekKey(key: string, delta: number): string {
+  const memoKey = `${key}|${delta}`;
+  const known = shifted.get(memoKey);
+  if (known !== undefined) return known;
+  const result = computeShiftedWeekKey(key, delta);
+  if (shifted.size >= WEEK_MEMO_LIMIT) shifted.clear();
+  shifted.set(memoKey, result);
+  return result;
+}
+
+function computeShiftedWeekKey(key: string, delta: number): string {
   const parsed = parseWeekKey(key);
   if (!parsed.ok) throw new ScheduleInputError(parsed.error);
   if (!Number.isInteger(delta)) throw new ScheduleInputError('Week shift must be a whole number');
@@ -115,7 +152,7 @@ export function weekKeyOf(date: InstantInput, timeZone: string): string {
 
 /** Local calendar date `yyyy-MM-dd` of an instant. */
 export function localDate(ms: number, timeZone: string): string {
-  return format(new TZDate(ms, timeZone), 'yyyy-MM-dd');
+  return isoDate(wallClock(ms, timeZone));
 }
 
 function buildWeek(monday: TZDate, timeZone: string): WeekInfo {
@@ -123,24 +160,27 @@ function buildWeek(monday: TZDate, timeZone: string): WeekInfo {
   for (let index = 0; index < DAYS_PER_WEEK; index++) {
     const start = addDays(monday, index);
     const end = addDays(monday, index + 1);
-    days.push({
-      index,
-      date: format(start, 'yyyy-MM-dd'),
-      startMs: start.getTime(),
-      endMs: end.getTime(),
-      label: format(start, 'EEEE d MMMM'),
-      shortLabel: format(start, 'EEE d'),
-    });
+    const local = wallClock(start.getTime(), timeZone);
+    days.push(
+      Object.freeze({
+        index,
+        date: isoDate(local),
+        startMs: start.getTime(),
+        endMs: end.getTime(),
+        label: dayLabel(local),
+        shortLabel: shortDayLabel(local),
+      }),
+    );
   }
-  return {
+  return Object.freeze({
     key: formatWeekKey(getISOWeekYear(monday), getISOWeek(monday)),
     year: getISOWeekYear(monday),
     week: getISOWeek(monday),
     timeZone,
     startMs: monday.getTime(),
     endMs: addWeeks(monday, 1).getTime(),
-    days,
-  };
+    days: Object.freeze(days) as LocalDay[],
+  });
 }
 
 function truncate(value: string): string {

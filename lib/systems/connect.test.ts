@@ -5,7 +5,7 @@ import { checkSystemAccess, listAccessibleSystemsIn } from '@/lib/auth/access';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { describeWithDb } from '@/lib/db/test-db';
 import { connectApproval, type ApiKeyGenerator } from './connect';
-import { readSystemApiKey, updateSystem } from './store';
+import { listSystemsWithKeys, readSystemApiKey, updateSystem } from './store';
 
 const encryptionKey = randomBytes(32);
 
@@ -79,6 +79,22 @@ describeWithDb('connecting systems and access to them', (ctx) => {
     expect(await listAccessibleSystemsIn(db, admin)).toHaveLength(3);
     expect(await checkSystemAccess(db, admin, b)).toMatchObject({ deviceId: b });
     await expect(checkSystemAccess(db, admin, randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('lists the systems a viewer may see with their keys in one read, the same list as without keys', async () => {
+    const { db } = ctx().handle;
+    const manager = await createUser(db, { email: 'k@example.com', name: 'K', role: 'manager' });
+    const admin = await createUser(db, { email: 'kadm@example.com', name: 'KA', role: 'admin' });
+    await setManagerSystems(db, manager.id, [b]);
+    const mine = await listSystemsWithKeys(db, manager.id, encryptionKey);
+    expect(mine.systems).toEqual(await listAccessibleSystemsIn(db, manager));
+    expect(mine.apiKeyOf(b)).toBe('key-BBBB-2222');
+    // A system outside the list has no key here, even though it exists.
+    expect(mine.apiKeyOf(a)).toBeUndefined();
+    const all = await listSystemsWithKeys(db, null, encryptionKey);
+    expect(all.systems).toEqual(await listAccessibleSystemsIn(db, admin));
+    expect(all.systems.map((s) => all.apiKeyOf(s.deviceId))).toEqual(all.systems.map(() => 'key-BBBB-2222'));
+    expect(Object.keys(all.systems[0]!).sort()).toEqual(['deviceId', 'name', 'status', 'timeZone']);
   });
 
   it('refuses to assign unknown systems or to assign systems to an admin, changing nothing', async () => {

@@ -97,6 +97,41 @@ export async function readSystemApiKey(db: Database, deviceId: string, encryptio
   return decryptSecret(row.ciphertext, encryptionKey, keyContext(row.connectionId));
 }
 
+/** Systems with their API key, decryption deferred: only the keys a caller uses are decrypted. */
+export interface SystemsWithKeys {
+  systems: SystemPublic[];
+  /** Server-only; the result goes nowhere but upstream. Undefined for a system not in `systems`. */
+  apiKeyOf: (deviceId: string) => string | undefined;
+}
+
+/**
+ * Every system (`managerId` null) or a manager's, each with its key, in one query: the resident
+ * search asks every system the viewer may see, and read each key with a query of its own.
+ */
+export async function listSystemsWithKeys(db: Database, managerId: string | null, encryptionKey: Buffer): Promise<SystemsWithKeys> {
+  const columns = { ...publicColumns, connectionId: connections.id, ciphertext: connections.apiKeyCiphertext };
+  const base = db.select(columns).from(systems).innerJoin(connections, eq(connections.id, systems.connectionId));
+  const rows = await (managerId === null
+    ? base
+    : base.innerJoin(managerSystems, eq(managerSystems.deviceId, systems.deviceId)).where(eq(managerSystems.userId, managerId))
+  ).orderBy(asc(systems.name), asc(systems.deviceId));
+  const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
+  const keys = new Map<string, string>();
+  return {
+    systems: rows.map(({ deviceId, name, timeZone, status }) => ({ deviceId, name, timeZone, status })),
+    apiKeyOf: (deviceId) => {
+      const row = byDevice.get(deviceId);
+      if (!row) return undefined;
+      let key = keys.get(row.connectionId);
+      if (key === undefined) {
+        key = decryptSecret(row.ciphertext, encryptionKey, keyContext(row.connectionId));
+        keys.set(row.connectionId, key);
+      }
+      return key;
+    },
+  };
+}
+
 export async function setSystemStatus(db: Database, deviceId: string, status: SystemPublic['status'], detail?: string): Promise<void> {
   await db.update(systems).set({ status, statusDetail: detail ?? null, updatedAt: new Date() }).where(eq(systems.deviceId, deviceId));
 }

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import { log } from '@/lib/log';
-import { ensureFresh, type MirrorStatus } from '@/lib/mirror/refresh';
+import { ensureFresh, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
-import type { MirrorSource } from '@/lib/mirror/types';
+import type { MirrorSource, MirrorState } from '@/lib/mirror/types';
 import type { Freshness } from './types';
 
 /** What the views need besides their arguments; the portal's wiring is in ./portal.ts. */
@@ -32,25 +32,40 @@ function toFreshness(status: MirrorStatus): Freshness {
 }
 
 /**
- * Makes sure a system's mirror is (being) refreshed and says how current it is. The source is
- * built first: when that fails (service client cannot start), a copy already held is still
- * served with the failure noted, and only a system never loaded fails outright.
+ * Makes sure a system's mirror is (being) refreshed and says how current it is, with the state row
+ * it read (its generation names the copy readers see). Within the freshness window nothing else
+ * is done. When a refresh is due, the source is built first: when that fails (no API key, service
+ * client cannot start), a copy already held is still served with the failure noted, and only a
+ * system never loaded fails outright.
  */
-export async function systemFreshness(deps: ViewDeps, deviceId: string): Promise<Freshness> {
-  let source: MirrorSource;
-  try {
-    source = await deps.source(deviceId);
-  } catch (error) {
-    const state = await readState(deps.sql, deviceId);
-    if (!state?.refreshedAt) throw error;
-    log.warn('mirror source unavailable; serving the last copy', { deviceId, error });
-    return {
-      status: 'ready',
-      refreshedAt: state.refreshedAt.toISOString(),
-      refreshing: false,
-      lastError: UNREACHABLE_MESSAGE,
-      lastErrorAt: new Date().toISOString(),
-    };
+export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ freshness: Freshness; state: MirrorState | null }> {
+  const now = deps.now?.() ?? new Date();
+  const state = await readState(deps.sql, deviceId);
+  // Building the source reads and decrypts the system's API key: only worth it when it is used.
+  let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
+  if (refreshDue(state, deps.freshnessMs, now)) {
+    let built: MirrorSource;
+    try {
+      built = await deps.source(deviceId);
+    } catch (error) {
+      if (!state?.refreshedAt) throw error;
+      log.warn('mirror source unavailable; serving the last copy', { deviceId, error });
+      return {
+        freshness: {
+          status: 'ready',
+          refreshedAt: state.refreshedAt.toISOString(),
+          refreshing: false,
+          lastError: UNREACHABLE_MESSAGE,
+          lastErrorAt: new Date().toISOString(),
+        },
+        state,
+      };
+    }
+    source = () => Promise.resolve(built);
   }
-  return toFreshness(await ensureFresh(deps.sql, deviceId, () => source, deps.freshnessMs, deps.now?.() ?? new Date()));
+  return { freshness: toFreshness(await ensureFresh(deps.sql, deviceId, source, deps.freshnessMs, now, state)), state };
+}
+
+export async function systemFreshness(deps: ViewDeps, deviceId: string): Promise<Freshness> {
+  return (await systemMirror(deps, deviceId)).freshness;
 }

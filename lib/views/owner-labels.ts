@@ -1,17 +1,20 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import { readUserGroups } from '@/lib/mirror/store';
+import type { MirrorUserGroup } from '@/lib/mirror/types';
 import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
 
 /**
  * Owner labels for a set of reservations, from the mirror only: a Group owner is its apartment;
  * a User owner is the apartment of a group the same user booked for (users are not mirrored, so
  * their group is learnt from their group bookings), else "a resident". Never a name or e-mail.
+ * `groupById` (the current generation's groups, see mirrorSnapshot) saves the query for groups.
  */
 export async function ownerLabelsFor(
   sql: SqlRunner,
   deviceId: string,
   reservations: readonly ScheduleReservation[],
+  groupById?: ReadonlyMap<string, MirrorUserGroup>,
 ): Promise<(reservation: ScheduleReservation) => string> {
   const groupIds = new Set<string>();
   const userIds = new Set<string>();
@@ -36,7 +39,15 @@ export async function ownerLabelsFor(
       groupIds.add(row.owner_id);
     }
   }
-  const groups = groupIds.size > 0 ? await readUserGroups(sql, deviceId, [...groupIds]) : [];
+  let groups: MirrorUserGroup[] = [];
+  if (groupById) {
+    for (const id of groupIds) {
+      const group = groupById.get(id);
+      if (group) groups.push(group);
+    }
+  } else if (groupIds.size > 0) {
+    groups = await readUserGroups(sql, deviceId, [...groupIds]);
+  }
   // Group names are not shown: only apartment numbers (createOwnerLabeler falls back to names).
   const labeler = createOwnerLabeler({ groups: groups.map((g) => ({ id: g.id, apartmentId: g.apartmentId })), users });
   return (reservation) => labeler(reservation);

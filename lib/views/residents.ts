@@ -1,7 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import type { SqlRunner } from '@/lib/db/sql-runner';
-import { readResources } from '@/lib/mirror/store';
+import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
+import { readState } from '@/lib/mirror/store';
 import type { ServiceClient, UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import type { ResidentResult } from './types';
@@ -29,8 +30,16 @@ export interface ResidentSearchDeps {
   systems: readonly SystemPublic[];
   /** The API key of a system (undefined when it is not connected). */
   apiKeyOf: (deviceId: string) => Promise<string | undefined>;
-  /** Makes the system's mirror usable for names and apartments (may wait a little while it loads). */
-  ensureMirror?: (deviceId: string) => Promise<void>;
+  /**
+   * The system's mirrored resources and groups, for names and apartments (may wait a little while
+   * a system never loaded loads). Without it the current generation is read as it is.
+   */
+  mirror?: (deviceId: string) => Promise<MirrorSnapshot | null>;
+}
+
+async function currentSnapshot(sql: SqlRunner, deviceId: string): Promise<MirrorSnapshot | null> {
+  const state = await readState(sql, deviceId);
+  return state ? mirrorSnapshot(sql, deviceId, state) : null;
 }
 
 /**
@@ -77,17 +86,14 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
   const groupApartments = new Map<string, string>();
   await Promise.all(
     deviceIds.map(async (deviceId) => {
-      await deps.ensureMirror?.(deviceId);
-      for (const r of await readResources(deps.sql, deviceId)) resourceNames.set(r.id, r.name);
-      const groupIds = found.filter((a) => a.deviceId.toLowerCase() === deviceId && a.userGroupId).map((a) => a.userGroupId!.toLowerCase());
-      if (groupIds.length === 0) return;
-      const { rows } = await deps.sql.query<{ id: string; apartment_id: string | null }>(
-        `SELECT g.id, g.apartment_id FROM mirror_user_groups g
-           JOIN mirror_state s ON s.device_id = g.device_id AND s.generation = g.generation
-          WHERE g.device_id = $1 AND g.id = ANY($2::uuid[])`,
-        [deviceId, groupIds],
-      );
-      for (const row of rows) if (row.apartment_id) groupApartments.set(row.id, row.apartment_id);
+      const snapshot = await (deps.mirror ?? ((id: string) => currentSnapshot(deps.sql, id)))(deviceId);
+      if (!snapshot) return;
+      for (const r of snapshot.resources) resourceNames.set(r.id, r.name);
+      for (const account of found) {
+        const groupId = account.deviceId.toLowerCase() === deviceId ? account.userGroupId?.toLowerCase() : undefined;
+        const apartmentId = groupId ? snapshot.groupById.get(groupId)?.apartmentId : undefined;
+        if (groupId && apartmentId) groupApartments.set(groupId, apartmentId);
+      }
     }),
   );
   return found

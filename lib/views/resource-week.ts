@@ -1,15 +1,56 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
+import type { MirrorReservation } from '@/lib/mirror/types';
 import { listOpenRequests } from '@/lib/reservations/requests';
-import { bookingHorizonEnd, expandWeek, overlayReservations, shiftWeekKey, weekFromKey, weekKeyOf } from '@/lib/schedule';
+import {
+  bookingHorizonEnd,
+  expandWeek,
+  overlayReservations,
+  shiftWeekKey,
+  weekFromKey,
+  weekKeyOf,
+  type ScheduleReservation,
+  type ScheduleSlot,
+  type WeekInfo,
+} from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { systemFreshness, type ViewDeps } from './freshness';
+import { systemMirror, type ViewDeps } from './freshness';
 import { ownerLabelsFor } from './owner-labels';
-import { readScheduledResources } from './system-data';
 import type { ResourceWeekView } from './types';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * What a warm grid read would otherwise compute again, per resource, week and zone, kept with the
+ * generation's snapshot (so it goes with the generation it was made from): the expanded slots
+ * (fixed by the schedule) and the week's reservations with their owner labels, valid while the
+ * state row's reservations_version is the one they were read under (every outcome applied in
+ * place bumps it, in the same transaction).
+ */
+interface WeekEntry {
+  slots: readonly ScheduleSlot[];
+  reservations?: { version: number; list: readonly MirrorReservation[]; ownerLabel: (r: ScheduleReservation) => string };
+}
+const WEEKS_PER_SNAPSHOT = 256;
+const weekEntries = new WeakMap<MirrorSnapshot, Map<string, WeekEntry>>();
+
+function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: WeekInfo, timeZone: string): WeekEntry {
+  let held = weekEntries.get(snapshot);
+  if (!held) {
+    held = new Map();
+    weekEntries.set(snapshot, held);
+  }
+  const key = `${resource.id}|${week.key}|${timeZone}`;
+  let entry = held.get(key);
+  if (!entry) {
+    entry = { slots: expandWeek(resource.schedule, week, timeZone) };
+    if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
+    held.set(key, entry);
+  }
+  return entry;
+}
 
 /**
  * The resource page: one week of a resource's slots (in the system's zone) with their states and
@@ -29,24 +70,32 @@ export async function loadResourceWeek(
   const week = weekFromKey(weekKey ?? current, timeZone);
   const nav = { previous: shiftWeekKey(week.key, -1), next: shiftWeekKey(week.key, 1), current };
   const horizonEnd = bookingHorizonEnd(nowMs);
-  const freshness = await systemFreshness(deps, system.deviceId);
+  const { freshness, state } = await systemMirror(deps, system.deviceId);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [] };
-  if (freshness.status === 'loading') return { ...base, resource: null, slots: [] };
+  if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };
 
-  const resource = (await readScheduledResources(deps.sql, system.deviceId)).find((r) => r.id === resourceId.toLowerCase());
-  if (!resource) throw new ApiError('not_found', 'This system has no such resource.');
-  // A slot starting in the week may have a reservation starting up to a day earlier or later.
-  const reservations = await readReservations(deps.sql, system.deviceId, {
-    from: new Date(week.startMs - DAY_MS),
-    to: new Date(week.endMs + DAY_MS),
-    resourceId: resource.id,
-  });
-  const ownerLabel = await ownerLabelsFor(deps.sql, system.deviceId, reservations);
-  const slots = overlayReservations(expandWeek(resource.schedule, week, timeZone), reservations, {
+  const snapshot = await mirrorSnapshot(deps.sql, system.deviceId, state);
+  const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
+  if (!snapshot || !resource) throw new ApiError('not_found', 'This system has no such resource.');
+  const entry = weekEntry(snapshot, resource, week, timeZone);
+  // Only a snapshot of the very generation the state row names may hold its reservations.
+  const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
+  let held = sameGeneration && entry.reservations?.version === state.reservationsVersion ? entry.reservations : undefined;
+  if (!held) {
+    // A slot starting in the week may have a reservation starting up to a day earlier or later.
+    const list = await readReservations(deps.sql, system.deviceId, {
+      from: new Date(week.startMs - DAY_MS),
+      to: new Date(week.endMs + DAY_MS),
+      resourceId: resource.id,
+    });
+    held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.sql, system.deviceId, list, snapshot.groupById) };
+    if (sameGeneration) entry.reservations = held;
+  }
+  const slots = overlayReservations(entry.slots, held.list, {
     now: nowMs,
     resourceId: resource.id,
     horizonEnd,
-    ownerLabel,
+    ownerLabel: held.ownerLabel,
   });
   const requests = await listOpenRequests(deps.sql, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS));
   return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests };

@@ -1,9 +1,9 @@
 import 'server-only';
+import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import { type Heatmap, occupancyByResourceWeek, occupancyHeatmap, resourceNowStatus, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { systemFreshness, type ViewDeps } from './freshness';
-import { readScheduledResources } from './system-data';
+import { systemMirror, type ViewDeps } from './freshness';
 import type { SystemOverview } from './types';
 
 export const HEATMAP_WEEKS = 8;
@@ -31,13 +31,13 @@ const WEEK_MS = 7 * DAY_MS;
 export async function loadSystemOverview(deps: ViewDeps, system: SystemPublic): Promise<SystemOverview> {
   const now = deps.now?.() ?? new Date();
   const nowMs = now.getTime();
-  const freshness = await systemFreshness(deps, system.deviceId);
-  if (freshness.status === 'loading') {
+  const { freshness, state } = await systemMirror(deps, system.deviceId);
+  if (freshness.status === 'loading' || !state) {
     return { system, freshness, weekKey: null, resources: [], heatmap: null, generatedAt: nowMs };
   }
   const timeZone = system.timeZone;
   const week = weekOf(nowMs, timeZone);
-  const resources = await readScheduledResources(deps.sql, system.deviceId);
+  const resources = (await mirrorSnapshot(deps.sql, system.deviceId, state))?.resources ?? [];
   // Keyed by what changes the picture's shape: the system, its zone and its resources.
   const cacheKey = `${system.deviceId}|${timeZone}|${resources.map((r) => `${r.id}:${r.timeScheduleId}`).join(',')}`;
   const cached = cachedHeatmapAt(cacheKey, nowMs);

@@ -6,6 +6,7 @@ import { ApiError } from '@/lib/api/errors';
 import { describeWithDb } from '@/lib/db/test-db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
+import { applyReservationChange } from '@/lib/mirror/store';
 import { expandWeek, shiftWeekKey, weekKeyOf, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { UNREACHABLE_MESSAGE, type ViewDeps } from './freshness';
@@ -115,6 +116,56 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(checkedGroup).toBeGreaterThan(0);
   });
 
+  it('answers a warm week read from the state row, the week and its open requests, without building the upstream source', async () => {
+    const resource = resources[0]!;
+    let sources = 0;
+    let queries = 0;
+    const sql = ctx().handle.sql;
+    const warm: ViewDeps = {
+      ...deps,
+      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      source: (deviceId) => ((sources += 1), deps.source(deviceId)),
+    };
+    const first = await loadResourceWeek(warm, system, resource.id);
+    queries = 0;
+    const again = await loadResourceWeek(warm, system, resource.id);
+    expect(again.slots).toEqual(first.slots);
+    expect(again.resource).toEqual({ id: resource.id, name: resource.name, description: resource.description });
+    // Within the freshness window the source (API key, service client) is not needed.
+    expect(sources).toBe(0);
+    // The state row and the open requests; resources, schedules and groups come from the
+    // generation's snapshot, the week's reservations from memory while no outcome changed them.
+    expect(queries).toBeLessThanOrEqual(2);
+  });
+
+  it('shows an outcome applied to the mirror on the next warm read, and its cancellation', async () => {
+    const resource = resources[0]!;
+    const weekKey = shiftWeekKey(weekKeyOf(Date.now(), TZ), 1);
+    const before = await loadResourceWeek(deps, system, resource.id, weekKey);
+    const free = before.slots.find((s) => s.state === 'free' && s.bookable);
+    if (!free) throw new Error('the demo preset leaves free slots next week');
+    const group = groups.find((g) => g.apartmentId)!;
+    const reservation = {
+      id: '0b1c2d3e-0000-4000-8000-00000000a001',
+      userId: null,
+      ownerId: group.id,
+      ownerType: 'Group' as const,
+      status: 'Unused' as const,
+      resourceId: resource.id,
+      startTime: free.startTime.replace('Z', ':00.000Z'),
+      endTime: free.endTime.replace('Z', ':00.000Z'),
+      deviceId: system.deviceId,
+    };
+    const sql = ctx().handle.sql;
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
+    const booked = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
+    expect(booked).toMatchObject({ state: 'booked', ownerLabel: `apartment ${group.apartmentId}`, bookable: false });
+
+    await sql.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId: system.deviceId, reservationId: reservation.id }));
+    const again = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
+    expect(again).toMatchObject({ state: 'free', bookable: true });
+  });
+
   it('marks slots beyond the booking horizon as not bookable', async () => {
     const far = shiftWeekKey(weekKeyOf(Date.now(), TZ), 6);
     const view = await loadResourceWeek(deps, system, resources[0]!.id, far);
@@ -184,6 +235,27 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(await searchResidents(search, 'nobody-here@example.com')).toEqual([]);
     await expect(searchResidents(search, '   ')).rejects.toThrow('Type an apartment number');
     await expect(searchResidents(search, 'x'.repeat(255))).rejects.toThrow('at most 254');
+  });
+
+  it('names resources and apartments of found residents from the generation snapshot: one state read per system', async () => {
+    const sample = fixtures.residents.find((r) => r.deviceId === system.deviceId)!;
+    const sql = ctx().handle.sql;
+    let queries = 0;
+    const counting: ResidentSearchDeps = {
+      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      client,
+      systems: [system],
+      apiKeyOf: () => Promise.resolve(apiKey),
+    };
+    const first = await searchResidents(counting, sample.apartmentId);
+    queries = 0;
+    const found = await searchResidents(counting, sample.apartmentId);
+    expect(found).toEqual(first);
+    const mine = found.find((r) => r.userId === sample.userId);
+    expect(mine?.apartmentId).toBe(sample.apartmentId);
+    const names = new Map(resources.map((r) => [r.id, r.name]));
+    expect(mine?.resources.map((r) => r.name).sort()).toEqual(sample.resourceIds.map((id) => names.get(id)).sort());
+    expect(queries).toBe(1);
   });
 
   it('decides the lookups by the shape of the query', () => {

@@ -1,4 +1,4 @@
-import { ResultsSkeleton } from '@/components/resident-search';
+import { ResultsSkeleton } from '@/components/skeletons';
 
 export default function Loading() {
   return (

@@ -1,11 +1,10 @@
 import type { Metadata } from 'next';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
-import { listAccessibleSystems } from '@/lib/auth/access';
 import { requirePageUser } from '@/lib/auth/session';
 import '@/lib/service';
-import { portalResidentSearchDeps } from '@/lib/views/portal';
-import { residentQuerySchema, searchResidents } from '@/lib/views/residents';
+import { searchResidentsFor } from '@/lib/views/portal';
+import { residentQuerySchema } from '@/lib/views/residents';
 import type { ResidentSearchResult } from '@/lib/views/types';
 
 export const metadata: Metadata = { title: 'Residents' };
@@ -24,8 +23,7 @@ export default async function ResidentsPage({ searchParams }: Props) {
       error = parsed.error.issues[0]?.message ?? 'Invalid search.';
     } else {
       try {
-        const systems = await listAccessibleSystems(user);
-        result = { residents: await searchResidents(await portalResidentSearchDeps(systems), parsed.data) };
+        result = { residents: await searchResidentsFor(user, parsed.data) };
       } catch (caught) {
         // The same words a route handler would answer (service errors become plain sentences).
         const body = (await handleApiError(caught).json()) as { error: { message: string } };

@@ -1,9 +1,8 @@
-import { listAccessibleSystems } from '@/lib/auth/access';
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
 import '@/lib/service';
-import { portalResidentSearchDeps } from '@/lib/views/portal';
-import { residentQuerySchema, searchResidents } from '@/lib/views/residents';
+import { searchResidentsFor } from '@/lib/views/portal';
+import { residentQuerySchema } from '@/lib/views/residents';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +11,6 @@ export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
   const parsed = residentQuerySchema.safeParse(new URL(request.url).searchParams.get('q') ?? '');
   if (!parsed.success) throw new ApiError('unprocessable_entity', parsed.error.issues[0]?.message ?? 'Invalid search.');
-  const systems = await listAccessibleSystems(user);
-  const residents = await searchResidents(await portalResidentSearchDeps(systems), parsed.data);
+  const residents = await searchResidentsFor(user, parsed.data);
   return Response.json({ residents }, { headers: { 'Cache-Control': 'no-store' } });
 });

@@ -9,6 +9,8 @@ export const mirrorState = pgTable('mirror_state', {
   pagesFetched: integer('pages_fetched').notNull().default(0),
   lastError: text('last_error'),
   lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+  refreshEndedAt: timestamp('refresh_ended_at', { withTimezone: true }),
+  reservationsVersion: bigint('reservations_version', { mode: 'number' }).notNull().default(0),
 });
 
 export const mirrorReservations = pgTable(

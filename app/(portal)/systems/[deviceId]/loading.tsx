@@ -1,4 +1,4 @@
-import { OverviewSkeleton } from '@/components/system-overview-live';
+import { OverviewSkeleton } from '@/components/skeletons';
 
 export default function Loading() {
   return (

@@ -1,4 +1,4 @@
-import { GridSkeleton } from '@/components/resource-week';
+import { GridSkeleton } from '@/components/skeletons';
 
 export default function Loading() {
   return (
