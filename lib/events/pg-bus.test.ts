@@ -4,7 +4,7 @@ import { openDatabase, type DbHandle } from '@/lib/db/client';
 import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/lib/db/test-db';
 import { env } from '@/lib/env';
 import { PgEventBus } from './pg-bus';
-import { appendRequestEvent } from './store';
+import { appendRequestEvent, markRequestAccepted } from './store';
 import type { PortalEvent, RequestView } from './types';
 
 function view(deviceId: string): RequestView {
@@ -114,6 +114,36 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
     releaseFirst();
     const [a, b] = await Promise.all([first, secondAppend]);
     expect(b.id).toBeGreaterThan(a.id);
+  });
+
+  it('applies an outcome that beat the 202 while a webhook of the same system is mid-transaction, without a deadlock', async () => {
+    const device = randomUUID();
+    await db.handle.sql.query('INSERT INTO mirror_state (device_id, generation, refreshed_at) VALUES ($1, 1, now())', [device]);
+    const { rows } = await db.handle.sql.query<{ id: string }>(
+      `INSERT INTO reservation_requests (kind, device_id, requested_by, resource_id, start_time, end_time)
+       VALUES ('create', $1, 'u1', gen_random_uuid(), '2026-12-01T06:00Z', '2026-12-01T09:00Z') RETURNING id`,
+      [device],
+    );
+    const correlationId = randomUUID();
+    const payload = { correlationId, eventType: 'reservationResult', eventData: { succeded: true, data: { reservationId: randomUUID() } } };
+    await db.handle.sql.query(
+      `INSERT INTO webhook_events (webhook_id, event_type, correlation_id, succeeded, payload) VALUES ($1, 'reservationResult', $2, true, $3::jsonb)`,
+      [`msg_${randomUUID()}`, correlationId, JSON.stringify(payload)],
+    );
+    // A webhook transaction of the same system, as resolveOpenRequest runs it: the mirror_state
+    // row first (applying its outcome), the event log last.
+    let rowLocked = () => undefined as void;
+    const locked = new Promise<void>((r) => (rowLocked = r));
+    const webhook = second.sql.transaction(async (tx) => {
+      await tx.query('UPDATE mirror_state SET pages_fetched = pages_fetched WHERE device_id = $1', [device]);
+      rowLocked();
+      await new Promise((r) => setTimeout(r, 300));
+      return appendRequestEvent(tx, view(device));
+    });
+    await locked;
+    const accepted = markRequestAccepted(db.handle.sql, rows[0]?.id ?? '', correlationId);
+    const [events] = await Promise.all([accepted, webhook]);
+    expect(events.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
   });
 
   it('delivers events written on one instance to listeners on both, once each and in id order', async () => {

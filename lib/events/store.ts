@@ -202,14 +202,18 @@ export function markRequestAccepted(sql: SqlRunner, requestId: string, correlati
         WHERE id = $1 AND status = 'sending' RETURNING *`,
       [requestId, correlationId],
     );
-    if (rows.length === 0) return [];
-    const events = [await appendRequestEvent(tx, toRequestView(rows[0] as Row))];
+    const accepted = rows[0];
+    if (!accepted) return [];
     const early = await tx.query(
       `SELECT succeeded, error_code, error_description, payload FROM webhook_events
         WHERE correlation_id = $1 AND event_type = 'reservationResult' ORDER BY received_at LIMIT 1`,
       [correlationId],
     );
     const first = early.rows[0];
+    // Applying the outcome updates the system's mirror_state row. Webhook transactions lock that
+    // row before the event-log lock; taking it first here too keeps one lock order (no deadlock).
+    if (first) await tx.query('SELECT 1 FROM mirror_state WHERE device_id = $1 FOR NO KEY UPDATE', [accepted.device_id]);
+    const events = [await appendRequestEvent(tx, toRequestView(accepted))];
     if (first) {
       const data = (first.payload as { eventData?: { data?: { reservationId?: string } } }).eventData?.data;
       events.push(
