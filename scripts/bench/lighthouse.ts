@@ -49,7 +49,11 @@ export async function runLighthouse(url: string, cookie: string, outDir: string,
 /** Sum of the gzipped sizes of the external scripts a page's HTML loads (what Next calls first-load JS). */
 export async function firstLoadJs(html: string, baseUrl: string): Promise<{ gzipBytes: number; rawBytes: number; scripts: number }> {
   const sources = new Set<string>();
-  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"/g)) sources.add(match[1]!.replace(/&amp;/g, '&'));
+  for (const match of html.matchAll(/<script\b[^>]*\bsrc="([^"]+)"[^>]*>/g)) {
+    // A browser that runs modules never downloads a `nomodule` script (Next's legacy polyfills).
+    if (/\bnomodule\b/i.test(match[0])) continue;
+    sources.add(match[1]!.replace(/&amp;/g, '&'));
+  }
   // Preloaded chunks (rel=preload as=script) load at once too.
   for (const match of html.matchAll(/<link\b[^>]*\brel="preload"[^>]*\bas="script"[^>]*>/g)) {
     const href = /\bhref="([^"]+)"/.exec(match[0])?.[1];
