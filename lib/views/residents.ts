@@ -8,6 +8,13 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import type { ResidentResult } from './types';
 
 export const RESIDENT_QUERY_MAX_LENGTH = 254;
+/**
+ * Up to this many visible systems, their mirror data (names, apartments) is read while the upstream
+ * lookups are in flight, so the database work hides behind the network wait. Beyond it, only the
+ * systems that have results are read, after the lookups (a search must not touch every system of
+ * a large installation).
+ */
+export const RESIDENT_MIRROR_PREFETCH_MAX = 4;
 
 /** The one search box: an apartment number, an e-mail address or a reference id. */
 export const residentQuerySchema = z
@@ -54,6 +61,20 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
     const key = await deps.apiKeyOf(system.deviceId);
     if (key) keys.add(key);
   }
+  const readMirror = deps.mirror ?? ((id: string) => currentSnapshot(deps.sql, id));
+  const snapshots = new Map<string, Promise<MirrorSnapshot | null>>();
+  const snapshotOf = (deviceId: string) => {
+    let pending = snapshots.get(deviceId);
+    if (!pending) {
+      pending = readMirror(deviceId);
+      snapshots.set(deviceId, pending);
+    }
+    return pending;
+  };
+  if (visible.size <= RESIDENT_MIRROR_PREFETCH_MAX) {
+    // Observed below for the systems with results; a failure of the others must not go unhandled.
+    for (const deviceId of visible.keys()) snapshotOf(deviceId).catch(() => undefined);
+  }
   const kinds = lookupKindsFor(query);
   const byApartment = new Set<string>();
   const lookups = [...keys].flatMap((key) =>
@@ -86,7 +107,7 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
   const groupApartments = new Map<string, string>();
   await Promise.all(
     deviceIds.map(async (deviceId) => {
-      const snapshot = await (deps.mirror ?? ((id: string) => currentSnapshot(deps.sql, id)))(deviceId);
+      const snapshot = await snapshotOf(deviceId);
       if (!snapshot) return;
       for (const r of snapshot.resources) resourceNames.set(r.id, r.name);
       for (const account of found) {

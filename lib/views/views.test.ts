@@ -6,12 +6,13 @@ import { ApiError } from '@/lib/api/errors';
 import { describeWithDb } from '@/lib/db/test-db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
-import { applyReservationChange } from '@/lib/mirror/store';
+import { mirrorSnapshot } from '@/lib/mirror/snapshot';
+import { applyReservationChange, readState } from '@/lib/mirror/store';
 import { expandWeek, shiftWeekKey, weekKeyOf, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { UNREACHABLE_MESSAGE, type ViewDeps } from './freshness';
 import { loadResourceWeek } from './resource-week';
-import { lookupKindsFor, searchResidents, type ResidentSearchDeps } from './residents';
+import { lookupKindsFor, RESIDENT_MIRROR_PREFETCH_MAX, searchResidents, type ResidentSearchDeps } from './residents';
 import { loadSystemOverview } from './system-overview';
 
 const TZ = 'Europe/Stockholm';
@@ -256,6 +257,44 @@ describeWithDb('portal views over the mirror', (ctx) => {
     const names = new Map(resources.map((r) => [r.id, r.name]));
     expect(mine?.resources.map((r) => r.name).sort()).toEqual(sample.resourceIds.map((id) => names.get(id)).sort());
     expect(queries).toBe(1);
+  });
+
+  it('reads the mirror of a few visible systems while the lookups are in flight', async () => {
+    const sample = fixtures.residents.find((r) => r.deviceId === system.deviceId)!;
+    const order: string[] = [];
+    const slowUsers = {
+      ...client.users,
+      byApartment: async (key: string, value: string) => {
+        await new Promise((r) => setTimeout(r, 50));
+        order.push('lookup');
+        return client.users.byApartment(key, value);
+      },
+      byReference: async (key: string, value: string) => {
+        await new Promise((r) => setTimeout(r, 50));
+        order.push('lookup');
+        return client.users.byReference(key, value);
+      },
+    };
+    const base: ResidentSearchDeps = {
+      sql: ctx().handle.sql,
+      client: { users: slowUsers },
+      systems: [system],
+      apiKeyOf: () => Promise.resolve(apiKey),
+      mirror: async (deviceId) => {
+        order.push('mirror');
+        const state = await readState(ctx().handle.sql, deviceId);
+        return state ? mirrorSnapshot(ctx().handle.sql, deviceId, state) : null;
+      },
+    };
+    const found = await searchResidents(base, sample.apartmentId);
+    expect(found.find((r) => r.userId === sample.userId)?.apartmentId).toBe(sample.apartmentId);
+    // Started before either lookup answered, and once.
+    expect(order).toEqual(['mirror', 'lookup', 'lookup']);
+    // With more systems than the prefetch limit, only systems with results are read, after the lookups.
+    order.length = 0;
+    const many = Array.from({ length: RESIDENT_MIRROR_PREFETCH_MAX }, (_, i) => ({ ...system, deviceId: `00000000-0000-4000-8000-00000000000${i}` }));
+    await searchResidents({ ...base, systems: [system, ...many] }, sample.apartmentId);
+    expect(order).toEqual(['lookup', 'lookup', 'mirror']);
   });
 
   it('decides the lookups by the shape of the query', () => {
