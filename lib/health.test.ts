@@ -19,7 +19,7 @@ afterEach(async () => {
 describe('GET /api/health', () => {
   it('answers 503 naming the database when it is unreachable', async () => {
     const { GET } = await loadRoute({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing' });
-    const response = await GET();
+    const response = await GET(new Request('http://portal.test/api/health'), undefined);
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({
       status: 'error',
@@ -33,7 +33,7 @@ describe('GET /api/health', () => {
     const fresh = await createPostgresTestDb(process.env.TEST_DATABASE_URL ?? '', { migrate: false });
     try {
       const { GET } = await loadRoute({ DATABASE_URL: fresh.options.url ?? '' });
-      const response = await GET();
+      const response = await GET(new Request('http://portal.test/api/health'), undefined);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: 'ok', database: 'postgres', service: 'sandbox' });
     } finally {

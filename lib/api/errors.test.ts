@@ -37,6 +37,34 @@ describe('handleApiError', () => {
   });
 });
 
+describe('withErrors headers', () => {
+  const run = (handler: () => Response | Promise<Response>) => withErrors(handler)(new Request('http://portal.test/api/x'), {});
+
+  it('gives every answer the API security headers and no-store, errors included', async () => {
+    for (const response of [
+      await run(() => Response.json({ ok: true })),
+      await run(() => {
+        throw new ApiError('not_found', 'No such thing.');
+      }),
+    ]) {
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+
+  it('keeps a cache policy the handler chose, and copies a response whose headers are immutable', async () => {
+    const stream = await run(() => new Response('data', { headers: { 'Cache-Control': 'no-cache, no-transform' } }));
+    expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
+    // Response.redirect() has immutable headers.
+    const redirect = await run(() => Response.redirect('http://portal.test/elsewhere', 303));
+    expect(redirect.status).toBe(303);
+    expect(redirect.headers.get('location')).toBe('http://portal.test/elsewhere');
+    expect(redirect.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
 describe('readJson', () => {
   it('parses JSON', async () => {
     await expect(readJson(jsonRequest('{"a":1}'))).resolves.toEqual({ a: 1 });

@@ -1,5 +1,6 @@
 import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
+import { withApiHeaders } from '@/lib/api/errors';
 import { getAuthOptions } from '@/lib/auth/options';
 
 export const dynamic = 'force-dynamic';
@@ -8,7 +9,7 @@ type Context = { params: Promise<{ nextauth: string[] }> };
 
 // GET, POST /api/auth/* — next-auth: sign-in, sign-out, session, CSRF token, providers
 async function handler(request: NextRequest, context: Context): Promise<Response> {
-  return (await NextAuth(request, context, await getAuthOptions())) as Response;
+  return withApiHeaders((await NextAuth(request, context, await getAuthOptions())) as Response);
 }
 
 export { handler as GET, handler as POST };
