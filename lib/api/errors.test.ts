@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, handleApiError, readJson, registerErrorTranslator, withErrors } from './errors';
+import { ApiError, errorResponse, handleApiError, readJson, registerErrorTranslator, withErrors } from './errors';
 
 const jsonRequest = (body: string, type = 'application/json') =>
   new Request('http://portal.test/api/x', { method: 'POST', headers: { 'content-type': type }, body });
@@ -34,6 +34,13 @@ describe('handleApiError', () => {
       throw new UpstreamDown();
     })(new Request('http://portal.test/'), {});
     expect(response.status).toBe(503);
+  });
+});
+
+describe('errorResponse', () => {
+  it('closes the connection after refusing a body for its size (the rest of it was never read)', () => {
+    expect(errorResponse('payload_too_large', 'Too big.').headers.get('connection')).toBe('close');
+    expect(errorResponse('bad_request', 'Bad.').headers.get('connection')).toBeNull();
   });
 });
 

@@ -51,7 +51,13 @@ export function errorResponse(code: ErrorCode, message: string, extra: Partial<E
   const body: ErrorBody = { error: { code, message, ...extra } };
   return Response.json(body, {
     status: ErrorCode[code],
-    headers: { 'Cache-Control': 'no-store', ...headers },
+    headers: {
+      'Cache-Control': 'no-store',
+      // A body refused for its size was not read to its end: the connection cannot carry another
+      // request, and a client that reused it would see a reset.
+      ...(code === 'payload_too_large' ? { Connection: 'close' } : {}),
+      ...headers,
+    },
   });
 }
 
