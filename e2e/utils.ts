@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import type { SandboxFixtures } from '@/sandbox';
 
 // The same values scripts/e2e-server.sh gives the portal.
 export const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -14,26 +15,7 @@ export const DEMO = {
 } as const;
 export type DemoRole = keyof typeof DEMO;
 
-export interface SandboxFixtures {
-  tokenPath: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  approvals: { approvalId: string; deviceIds: string[] }[];
-  systems: { deviceId: string; name: string }[];
-  residents: SandboxResident[];
-}
-
-export interface SandboxResident {
-  deviceId: string;
-  userId: string;
-  name: string;
-  email: string;
-  apartmentId: string;
-  referenceId: string;
-  userGroupId: string;
-  resourceIds: string[];
-}
+export type SandboxResident = SandboxFixtures['residents'][number];
 
 /**
  * Sample residents of the demo manager's systems (the first approval) from the sandbox fixtures:

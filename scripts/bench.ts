@@ -18,7 +18,8 @@ import { PortalSession, percentile, round, sleep, timed } from './bench/http';
 import { firstLoadJs, runLighthouse, type LighthouseResult } from './bench/lighthouse';
 import { runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
 import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
-import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection, type Fixtures } from './bench/upstream';
+import type { SandboxFixtures } from '@/sandbox';
+import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 
 const { values: args } = parseArgs({
   options: {
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     if (sandbox.child.exitCode !== null) throw new FatalError(`sandbox exited: ${sandbox.output().slice(-2000)}`);
     return Promise.resolve(/ready in/.test(sandbox.output()) ? true : undefined);
   }, 500);
-  const fixtures = (await (await fetch(`${SANDBOX}/_sandbox/fixtures`)).json()) as Fixtures;
+  const fixtures = (await (await fetch(`${SANDBOX}/_sandbox/fixtures`)).json()) as SandboxFixtures;
   const approval = fixtures.approvals[0];
   const deviceId = approval?.deviceIds[0];
   if (!approval || !deviceId) throw new Error('the sandbox fixtures list no approval');

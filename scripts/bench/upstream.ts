@@ -2,17 +2,7 @@
 // pass-through baseline: the week grid computed from a fresh paging of the upstream per request.
 import { performance } from 'node:perf_hooks';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, type StatefulSlot } from '@/lib/schedule';
-
-export interface Fixtures {
-  tenantId: string;
-  tokenPath: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  approvals: { approvalId: string; deviceIds: string[] }[];
-  systems: { deviceId: string; name: string }[];
-  residents: { deviceId: string; userId: string; name: string; email: string; apartmentId: string; referenceId: string; userGroupId: string; resourceIds: string[] }[];
-}
+import type { SandboxFixtures } from '@/sandbox';
 
 interface Reservation {
   id: string;
@@ -44,7 +34,7 @@ export class DirectClient {
   readonly pageTimes: number[] = [];
   constructor(
     readonly baseUrl: string,
-    readonly fixtures: Fixtures,
+    readonly fixtures: SandboxFixtures,
   ) {}
 
   async connect(approvalId: string): Promise<void> {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import type { SandboxFixtures } from '@/sandbox';
 
 export const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -116,16 +117,6 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
   return { name, url: url.toString(), admin };
 }
 
-export interface SandboxFixtures {
-  tenantId: string;
-  tokenPath: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  approvals: { approvalId: string; deviceIds: string[] }[];
-  systems: { deviceId: string; name: string }[];
-  residents: { deviceId: string; userId: string; name: string; resourceIds: string[] }[];
-}
 
 export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promise<{ url: string; fixtures: SandboxFixtures; started: Started }> {
   const dataDir = path.join(root, '.data', `scale-sandbox-${port}`);
