@@ -5,16 +5,8 @@ import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/lib/d
 import { env } from '@/lib/env';
 import { PgEventBus } from './pg-bus';
 import { appendRequestEvent, markRequestAccepted } from './store';
-import type { PortalEvent, RequestView } from './types';
-
-function view(deviceId: string): RequestView {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(), kind: 'create', status: 'pending', deviceId, resourceId: null, residentUserId: null,
-    reservationId: null, startTime: null, endTime: null, requestedBy: 'u1', errorCode: null,
-    errorDescription: null, createdAt: now, updatedAt: now, resolvedAt: null,
-  };
-}
+import type { PortalEvent } from './types';
+import { pendingRequestView as view } from './test-events';
 
 const until = async (check: () => boolean, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;

@@ -4,16 +4,8 @@ import { describeWithDb } from '@/lib/db/test-db';
 import { InProcessEventBus } from './bus';
 import { createEventStream, parseLastEventId } from './sse';
 import { appendRequestEvent, latestEventId, loadEventsAfter } from './store';
-import type { PortalEvent, RequestView } from './types';
-
-function view(deviceId: string): RequestView {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(), kind: 'create', status: 'pending', deviceId, resourceId: null, residentUserId: null,
-    reservationId: null, startTime: null, endTime: null, requestedBy: 'u1', errorCode: null,
-    errorDescription: null, createdAt: now, updatedAt: now, resolvedAt: null,
-  };
-}
+import type { PortalEvent } from './types';
+import { pendingRequestView as view } from './test-events';
 
 /** Reads SSE frames from a stream until `count` events have arrived. */
 async function readEvents(stream: ReadableStream<Uint8Array>, count: number, timeoutMs = 3_000) {

@@ -6,18 +6,10 @@ import { InProcessEventBus } from './bus';
 import { handleWebhookRequest } from './receive';
 import { appendRequestEvent, markRequestAccepted } from './store';
 import { eventStreamResponse } from './stream-route';
-import type { PortalEvent, RequestView } from './types';
+import type { PortalEvent } from './types';
+import { pendingRequestView as view } from './test-events';
 
 const secret = `whsec_${Buffer.from('another-test-secret-of-32-bytes!').toString('base64')}`;
-
-function view(deviceId: string): RequestView {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(), kind: 'create', status: 'pending', deviceId, resourceId: null, residentUserId: null,
-    reservationId: null, startTime: null, endTime: null, requestedBy: 'u1', errorCode: null,
-    errorDescription: null, createdAt: now, updatedAt: now, resolvedAt: null,
-  };
-}
 
 /** Reads SSE frames until `count` events arrived or the time is up. */
 async function readEvents(body: ReadableStream<Uint8Array> | null, count: number, timeoutMs = 2_000) {
