@@ -74,11 +74,6 @@ export async function mirrorSnapshot(sql: SqlRunner, deviceId: string, state: Id
   }
 }
 
-/** Forgets every cached snapshot of a database handle (tests). */
-export function clearMirrorSnapshots(sql: SqlRunner): void {
-  caches.delete(sql);
-}
-
 interface SnapshotRow extends Record<string, unknown> {
   generation: string | number;
   refreshed_at: string | Date | null;

@@ -248,14 +248,19 @@ export async function applyReservationChange(
 ): Promise<void> {
   const deviceId = change.type === 'cancelled' ? change.deviceId : change.reservation.deviceId;
   // In the same transaction as the change: readers caching a week's reservations key them on it.
-  await tx.query('UPDATE mirror_state SET reservations_version = reservations_version + 1 WHERE device_id = $1', [deviceId]);
+  const { rows } = await tx.query<{ generation: string | number; refreshing: boolean }>(
+    `UPDATE mirror_state SET reservations_version = reservations_version + 1 WHERE device_id = $1
+     RETURNING generation, refresh_started_at IS NOT NULL AS refreshing`,
+    [deviceId],
+  );
   if (change.type === 'cancelled') {
     await tx.query('DELETE FROM mirror_reservations WHERE device_id = $1 AND id = $2', [change.deviceId, change.reservationId]);
     return;
   }
-  const state = await readState(tx, change.reservation.deviceId);
+  const state = rows[0];
   if (!state) return;
-  const generations = state.refreshing ? [state.generation, state.generation + 1] : [state.generation];
+  const generation = Number(state.generation);
+  const generations = state.refreshing ? [generation, generation + 1] : [generation];
   for (const generation of generations) {
     await insertPage(tx, 'reservations', change.reservation.deviceId, generation, [change.reservation]);
   }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError, type ErrorCode } from '@/lib/api/errors';
+import { ApiError, ErrorCode } from '@/lib/api/errors';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
 import { markRequestAccepted, resolveOpenRequest, toRequestView } from '@/lib/events/store';
@@ -327,9 +327,10 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
       const { rows } = await deps.sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
       return { status: 202, request: toRequestView(rows[0] ?? {}) };
     }
-    const apiError = error instanceof ApiError ? error : (translateServiceError(error) ?? new ApiError('internal_server_error', 'The request could not be sent.'));
-    if (!(error instanceof ApiError) && !translateServiceError(error)) log.error('booking request failed', { requestId, error });
-    const status = apiErrorStatus(apiError.code);
+    const translated = error instanceof ApiError ? error : translateServiceError(error);
+    if (!translated) log.error('booking request failed', { requestId, error });
+    const apiError = translated ?? new ApiError('internal_server_error', 'The request could not be sent.');
+    const status = ErrorCode[apiError.code];
     const events = await deps.sql.transaction(async (tx) => {
       await tx.query('UPDATE reservation_requests SET first_answer = $2::jsonb WHERE id = $1', [
         requestId,
@@ -344,13 +345,6 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
   publish(deps, events);
   const { rows } = await deps.sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
   return { status: 202, request: toRequestView(rows[0] ?? {}) };
-}
-
-const STATUS: Partial<Record<ErrorCode, number>> = {
-  bad_request: 400, unprocessable_entity: 422, not_found: 404, rate_limited: 429, service_unavailable: 503, bad_gateway: 502, gateway_timeout: 504,
-};
-function apiErrorStatus(code: ErrorCode): number {
-  return STATUS[code] ?? 500;
 }
 
 /** Recent requests of the given systems ('all' for admins), newest first. */
