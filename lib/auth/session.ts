@@ -1,17 +1,21 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { notFound, redirect } from 'next/navigation';
+import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';
 import { log } from '@/lib/log';
 import { getAuthOptions } from './options';
 import { sessionUserSchema, type SessionUser } from './schemas';
 
-/** The signed-in user, checked against the database (revoked sessions give null). */
-export async function getSession(): Promise<SessionUser | null> {
+/**
+ * The signed-in user, checked against the database (revoked sessions give null). Once per page
+ * render: the layout, generateMetadata and the page all ask (React's cache; a plain call elsewhere).
+ */
+export const getSession = cache(async (): Promise<SessionUser | null> => {
   const session = await getServerSession(await getAuthOptions());
   const user = sessionUserSchema.safeParse(session?.user);
   return user.success ? user.data : null;
-}
+});
 
 /** For route handlers and server actions: 401 when nobody is signed in. */
 export async function requireUser(): Promise<SessionUser> {
