@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
-import { weekLabel } from '@/lib/schedule/labels';
+import { SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
@@ -101,12 +101,12 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
 }
 
 const LEGEND = [
-  { name: 'Free', className: 'border border-dashed border-emerald-700 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950' },
-  { name: 'Pending', className: 'border-2 border-dashed border-violet-700 bg-violet-50 dark:border-violet-300 dark:bg-violet-950' },
-  { name: 'Booked', className: 'border border-brand-700 bg-brand-600 dark:border-blue-300 dark:bg-blue-800' },
-  { name: 'Used', className: 'border border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700' },
-  { name: 'Maintenance', className: 'border-2 border-double border-amber-700 bg-amber-100 dark:border-amber-400 dark:bg-amber-950' },
-  { name: 'Past', className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },
+  { name: SLOT_STATE_NAMES.free, className: 'border border-dashed border-emerald-700 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950' },
+  { name: SLOT_STATE_NAMES.pending, className: 'border-2 border-dashed border-violet-700 bg-violet-50 dark:border-violet-300 dark:bg-violet-950' },
+  { name: SLOT_STATE_NAMES.booked, className: 'border border-brand-700 bg-brand-600 dark:border-blue-300 dark:bg-blue-800' },
+  { name: SLOT_STATE_NAMES.used, className: 'border border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700' },
+  { name: SLOT_STATE_NAMES.maintenance, className: 'border-2 border-double border-amber-700 bg-amber-100 dark:border-amber-400 dark:bg-amber-950' },
+  { name: SLOT_STATE_NAMES.past, className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },
   { name: 'Not yet bookable', className: 'border border-dashed border-slate-400 bg-white dark:border-slate-500 dark:bg-slate-950' },
 ] as const;
 

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { weekKeyOf } from '@/lib/schedule';
 import { createAdmin, createPendingRequests, openSse, percentile, signIn, webhookSender, type SseClient } from './harness/portal-client';
 import { cleanup, createDatabase, ensureBuild, root, secret, sleep, startPortal, startSandbox, waitFor } from './harness/processes';
 
@@ -186,7 +187,7 @@ async function overview(ctx: Ctx): Promise<{ status: number; freshness?: Freshne
 async function freeSlot(ctx: Ctx, taken: Set<number>): Promise<{ startTime: string; endTime: string }> {
   for (const weekOffset of [1, 2]) {
     const monday = new Date(Date.now() + weekOffset * 7 * 86_400_000);
-    const week = isoWeekKey(monday);
+    const week = weekKeyOf(monday.getTime(), 'UTC');
     const response = await json(`${ctx.url}/api/systems/${ctx.deviceId}/resources/${ctx.resourceId}/week?week=${week}`, { cookie: ctx.cookie });
     const view = (await response.json()) as { slots?: { startMs: number; endMs: number; state: string }[]; horizonEnd?: number };
     const slot = view.slots?.find((s) => s.state === 'free' && s.startMs > Date.now() + 3_600_000 && s.endMs <= (view.horizonEnd ?? Infinity) && !taken.has(s.startMs));
@@ -196,15 +197,6 @@ async function freeSlot(ctx: Ctx, taken: Set<number>): Promise<{ startTime: stri
     }
   }
   throw new Error('no free slot found in the next two weeks');
-}
-
-function isoWeekKey(date: Date): string {
-  const d = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-  const day = d.getUTCDay() || 7;
-  d.setUTCDate(d.getUTCDate() + 4 - day);
-  const yearStart = new Date(Date.UTC(d.getUTCFullYear(), 0, 1));
-  const week = Math.ceil(((d.getTime() - yearStart.getTime()) / 86_400_000 + 1) / 7);
-  return `${d.getUTCFullYear()}-W${String(week).padStart(2, '0')}`;
 }
 
 async function book(ctx: Ctx, slot: { startTime: string; endTime: string }) {

@@ -51,8 +51,6 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
-export const timeZoneSchema = z.string().refine(isValidTimeZone, 'must be an IANA time zone such as Europe/Stockholm');
-
 export function assertTimeZone(timeZone: string): void {
   if (!isValidTimeZone(timeZone)) throw new ScheduleInputError(`Unknown time zone "${truncate(timeZone)}"`);
 }
@@ -148,11 +146,6 @@ function computeShiftedWeekKey(key: string, delta: number): string {
 /** The key of the week that contains the instant in the given zone. */
 export function weekKeyOf(date: InstantInput, timeZone: string): string {
   return weekOf(date, timeZone).key;
-}
-
-/** Local calendar date `yyyy-MM-dd` of an instant. */
-export function localDate(ms: number, timeZone: string): string {
-  return isoDate(wallClock(ms, timeZone));
 }
 
 function buildWeek(monday: TZDate, timeZone: string): WeekInfo {

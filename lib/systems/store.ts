@@ -132,6 +132,3 @@ export async function listSystemsWithKeys(db: Database, managerId: string | null
   };
 }
 
-export async function setSystemStatus(db: Database, deviceId: string, status: SystemPublic['status'], detail?: string): Promise<void> {
-  await db.update(systems).set({ status, statusDetail: detail ?? null, updatedAt: new Date() }).where(eq(systems.deviceId, deviceId));
-}

@@ -65,7 +65,3 @@ export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ 
   }
   return { freshness: toFreshness(await ensureFresh(deps.sql, deviceId, source, deps.freshnessMs, now, state)), state };
 }
-
-export async function systemFreshness(deps: ViewDeps, deviceId: string): Promise<Freshness> {
-  return (await systemMirror(deps, deviceId)).freshness;
-}

@@ -1,6 +1,5 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
-import { readUserGroups } from '@/lib/mirror/store';
 import type { MirrorUserGroup } from '@/lib/mirror/types';
 import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
 
@@ -8,13 +7,13 @@ import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
  * Owner labels for a set of reservations, from the mirror only: a Group owner is its apartment;
  * a User owner is the apartment of a group the same user booked for (users are not mirrored, so
  * their group is learnt from their group bookings), else "a resident". Never a name or e-mail.
- * `groupById` (the current generation's groups, see mirrorSnapshot) saves the query for groups.
+ * `groupById` holds the current generation's groups (see mirrorSnapshot).
  */
 export async function ownerLabelsFor(
   sql: SqlRunner,
   deviceId: string,
   reservations: readonly ScheduleReservation[],
-  groupById?: ReadonlyMap<string, MirrorUserGroup>,
+  groupById: ReadonlyMap<string, MirrorUserGroup>,
 ): Promise<(reservation: ScheduleReservation) => string> {
   const groupIds = new Set<string>();
   const userIds = new Set<string>();
@@ -39,16 +38,11 @@ export async function ownerLabelsFor(
       groupIds.add(row.owner_id);
     }
   }
-  let groups: MirrorUserGroup[] = [];
-  if (groupById) {
-    for (const id of groupIds) {
-      const group = groupById.get(id);
-      if (group) groups.push(group);
-    }
-  } else if (groupIds.size > 0) {
-    groups = await readUserGroups(sql, deviceId, [...groupIds]);
+  const groups: MirrorUserGroup[] = [];
+  for (const id of groupIds) {
+    const group = groupById.get(id);
+    if (group) groups.push(group);
   }
   // Group names are not shown: only apartment numbers (createOwnerLabeler falls back to names).
-  const labeler = createOwnerLabeler({ groups: groups.map((g) => ({ id: g.id, apartmentId: g.apartmentId })), users });
-  return (reservation) => labeler(reservation);
+  return createOwnerLabeler({ groups: groups.map((g) => ({ id: g.id, apartmentId: g.apartmentId })), users });
 }

@@ -34,13 +34,10 @@ export async function portalViewDeps(): Promise<ViewDeps> {
 /** A search waits at most this long for a system's first load (names and apartments come from it). */
 const FIRST_LOAD_WAIT_MS = 5_000;
 
-/**
- * `apiKeyOf` defaults to reading each system's key on its own; the residents route passes the
- * keys it read together with the viewer's systems (listAccessibleSystemsWithKeys).
- */
-export async function portalResidentSearchDeps(
+/** The search's dependencies, with the keys read together with the viewer's systems. */
+async function portalResidentSearchDeps(
   systems: readonly SystemPublic[],
-  apiKeyOf: ResidentSearchDeps['apiKeyOf'] = getSystemApiKey,
+  apiKeyOf: ResidentSearchDeps['apiKeyOf'],
 ): Promise<ResidentSearchDeps> {
   const [{ sql }, client, viewDeps] = await Promise.all([getDb(), getServiceClient(), portalViewDeps()]);
   return {

@@ -15,5 +15,5 @@ export const GET = withErrors(async (request: Request) => {
   if (query.deviceId) deviceIds = [(await requireSystemAccess(user, query.deviceId)).deviceId];
   else deviceIds = user.role === 'admin' ? 'all' : (await listAccessibleSystems(user)).map((s) => s.deviceId);
   const requests = await listRequests((await getDb()).sql, deviceIds, query.limit);
-  return Response.json({ requests }, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json({ requests });
 });

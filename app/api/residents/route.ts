@@ -12,5 +12,5 @@ export const GET = withErrors(async (request: Request) => {
   const parsed = residentQuerySchema.safeParse(new URL(request.url).searchParams.get('q') ?? '');
   if (!parsed.success) throw new ApiError('unprocessable_entity', parsed.error.issues[0]?.message ?? 'Invalid search.');
   const residents = await searchResidentsFor(user, parsed.data);
-  return Response.json({ residents }, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json({ residents });
 });

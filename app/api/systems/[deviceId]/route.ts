@@ -1,20 +1,17 @@
 import { requireSystemAccess } from '@/lib/auth/access';
 import { requireAdmin, requireUser } from '@/lib/auth/session';
-import { ApiError, readJson, withErrors } from '@/lib/api/errors';
+import { readJson, withErrors } from '@/lib/api/errors';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { getDb } from '@/lib/db';
-import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
+import { systemUpdateSchema } from '@/lib/systems/schemas';
 import { updateSystem } from '@/lib/systems/store';
+import { parseIdParam } from '@/lib/views/params';
 
 export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ deviceId: string }> };
 
-async function parseDeviceId(context: Context): Promise<string> {
-  const parsed = deviceIdSchema.safeParse((await context.params).deviceId);
-  if (!parsed.success) throw new ApiError('bad_request', 'The system id in the path must be a UUID.');
-  return parsed.data;
-}
+const parseDeviceId = async (context: Context) => parseIdParam((await context.params).deviceId, 'system');
 
 // GET /api/systems/{deviceId} — one system's public fields, if the user may use it
 export const GET = withErrors(async (_request: Request, context: Context) => {

@@ -16,5 +16,5 @@ export const GET = withErrors(async (_request: Request, context: Context) => {
   const deviceId = parseIdParam((await context.params).deviceId, 'system');
   const system = await requireSystemAccess(user, deviceId);
   const overview = await loadSystemOverview(await portalViewDeps(), system);
-  return Response.json(overview, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(overview);
 });

@@ -19,5 +19,5 @@ export const GET = withErrors(async (request: Request, context: Context) => {
   const week = parseWeekParam(new URL(request.url).searchParams.get('week'));
   const system = await requireSystemAccess(user, deviceId);
   const view = await loadResourceWeek(await portalViewDeps(), system, resourceId, week);
-  return Response.json(view, { headers: { 'Cache-Control': 'no-store' } });
+  return Response.json(view);
 });
