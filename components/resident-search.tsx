@@ -4,12 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type FormEvent, useId, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
-import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
+import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
 import { buttonClass, inputClass } from './ui/styles';
 import { QueryError } from './query-error';
 import { ResultsSkeleton } from './skeletons';
 
-export const RESIDENT_QUERY_MAX_LENGTH = 254;
 export const residentsQueryKey = (q: string) => ['residents', q] as const;
 
 export interface ResidentSearchProps {

@@ -4,7 +4,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { buttonClass, inputClass, secondaryButtonClass } from '@/components/ui/styles';
 import type { RequestView } from '@/lib/events/types';
 import type { StatefulSlot } from '@/lib/schedule';
-import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
+import { fetchJson, HttpError } from '@/lib/client/fetch-json';
+import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
 import { useAnnounceRequest } from './live-events';
 
 /** The resident a booking is for, as the dialog shows them. */
@@ -174,18 +175,15 @@ function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }: { devi
     setBusy(true);
     setMessage(null);
     try {
-      const response = await fetch(`/api/residents?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' }, cache: 'no-store' });
-      const body = (await response.json()) as ResidentSearchResult & { error?: { message: string } };
-      if (!response.ok) {
-        setMessage(body.error?.message ?? `The portal answered ${response.status}.`);
-        setResults(null);
-      } else {
-        const here = body.residents.filter((r) => r.deviceId === deviceId);
-        setResults(here);
-        if (here.length === 0) setMessage(`No resident of this system found for “${q}”.`);
-      }
-    } catch {
-      setMessage('The portal could not be reached. Check the connection and try again.');
+      const body = await fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`);
+      const here = body.residents.filter((r) => r.deviceId === deviceId);
+      setResults(here);
+      if (here.length === 0) setMessage(`No resident of this system found for “${q}”.`);
+    } catch (error) {
+      const failed = error instanceof HttpError ? error : new HttpError(0, 'The portal could not be reached. Check the connection and try again.');
+      setMessage(failed.message);
+      // An answer that was an error replaces the results; an unreachable portal leaves them.
+      if (failed.status !== 0) setResults(null);
     } finally {
       setBusy(false);
     }
@@ -198,7 +196,7 @@ function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }: { devi
           Resident (apartment, e-mail or reference id)
         </label>
         <div className="flex gap-2">
-          <input id={inputId} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} maxLength={254} autoComplete="off" />
+          <input id={inputId} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} maxLength={RESIDENT_QUERY_MAX_LENGTH} autoComplete="off" />
           <button type="submit" className={secondaryButtonClass} disabled={busy}>
             {busy ? 'Searching…' : 'Search'}
           </button>

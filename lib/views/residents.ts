@@ -5,9 +5,8 @@ import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
 import type { ServiceClient, UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import type { ResidentResult } from './types';
+import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult } from './types';
 
-export const RESIDENT_QUERY_MAX_LENGTH = 254;
 /**
  * Up to this many visible systems, their mirror data (names, apartments) is read while the upstream
  * lookups are in flight, so the database work hides behind the network wait. Beyond it, only the

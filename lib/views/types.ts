@@ -4,6 +4,9 @@ import type { Heatmap, NowStatus, OccupancyStats, StatefulSlot, WeekInfo } from 
 import type { RequestView } from '@/lib/events/types';
 import type { SystemPublic } from '@/lib/systems/schemas';
 
+/** The longest resident search (an e-mail address); the server's schema and both search boxes use it. */
+export const RESIDENT_QUERY_MAX_LENGTH = 254;
+
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
 export type Freshness =
   | { status: 'loading'; pagesFetched: number; lastError: string | null }
