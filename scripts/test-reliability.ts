@@ -13,8 +13,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { weekKeyOf } from '@/lib/schedule';
-import { createAdmin, createPendingRequests, openSse, percentile, signIn, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, root, secret, sleep, startPortal, startSandbox, waitFor } from './harness/processes';
+import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
+import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, waitFor } from './harness/processes';
+import { percentile, sleep } from './bench/http';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.RELIABILITY_PORT ?? 3311);

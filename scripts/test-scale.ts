@@ -5,8 +5,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createAdmin, createPendingRequests, openSse, percentile, signIn, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, root, secret, sleep, startPortal, startSandbox, waitFor } from './harness/processes';
+import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
+import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, waitFor } from './harness/processes';
+import { percentile, sleep } from './bench/http';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const portA = Number(process.env.SCALE_PORT_A ?? 3301);

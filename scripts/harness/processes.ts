@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 
 import path from 'node:path';
 import pg from 'pg';
 import type { SandboxFixtures } from '@/sandbox';
+import { sleep } from '../bench/http';
 
 export const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -69,7 +70,6 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
   }
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function newestMtime(dir: string): number {
   let newest = 0;
