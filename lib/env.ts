@@ -61,6 +61,8 @@ export const envSchema = z
     // Behaviour
     MIRROR_FRESHNESS_S: positiveInt(30),
     RECONCILE_AFTER_S: positiveInt(120),
+    /** A booking whose answer was lost (timeout, reset, unreadable) is first checked this soon. */
+    RECONCILE_UNKNOWN_AFTER_S: positiveInt(10),
   })
   .superRefine((v, ctx) => {
     const set = serviceVariables.filter((k) => v[k] !== undefined);

@@ -51,7 +51,7 @@ export async function startPortal(): Promise<void> {
     void registerSandboxWebhook();
   }
   // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
-  startReconciler(getReservationDeps, env.RECONCILE_AFTER_S);
+  startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
 }
 
 async function connectDemoSystems(): Promise<void> {

@@ -1,7 +1,6 @@
 import 'server-only';
-import { z } from 'zod';
 import { log } from '@/lib/log';
-import { ApiError, handleApiError, type ErrorBody } from './errors';
+import { handleApiError, isApiError, isZodError, type ErrorBody } from './errors';
 
 /** What a server action answers to its form: a success line or an error line, both safe to show. */
 export interface ActionState {
@@ -14,8 +13,8 @@ export async function runAction(work: () => Promise<string>): Promise<ActionStat
   try {
     return { ok: await work() };
   } catch (error) {
-    if (error instanceof ApiError) return { error: error.message };
-    if (error instanceof z.ZodError) {
+    if (isApiError(error)) return { error: error.message };
+    if (isZodError(error)) {
       return { error: error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')} ${i.message}` : i.message)).join('; ') };
     }
     // Other families (upstream errors) get the same wording as in route handlers; unknown errors

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, errorResponse, handleApiError, readJson, registerErrorTranslator, withErrors } from './errors';
+import { ApiError, errorResponse, handleApiError, isApiError, readJson, withErrors } from './errors';
 
 const jsonRequest = (body: string, type = 'application/json') =>
   new Request('http://portal.test/api/x', { method: 'POST', headers: { 'content-type': type }, body });
@@ -27,13 +27,47 @@ describe('handleApiError', () => {
     expect(await response.text()).not.toContain('hunter2');
   });
 
-  it('uses registered translators for other error families', async () => {
-    class UpstreamDown extends Error {}
-    registerErrorTranslator((e) => (e instanceof UpstreamDown ? new ApiError('service_unavailable', 'down') : undefined));
-    const response = await withErrors(() => {
-      throw new UpstreamDown();
-    })(new Request('http://portal.test/'), {});
-    expect(response.status).toBe(503);
+  it('maps every service error kind to its status, also when thrown by another copy of the module', async () => {
+    const errors = await import('@/lib/service/errors');
+    vi.resetModules();
+    const other = await import('@/lib/service/errors');
+    // Two copies of the module, as a bundler may make: the classes differ, the identity does not.
+    expect(other.ServiceUnavailableError).not.toBe(errors.ServiceUnavailableError);
+    const cases: [Error, number][] = [
+      [new other.ServiceUnavailableError('down', { reason: 'timeout', retryable: true }), 503],
+      [new other.ServiceUnavailableError('open', { reason: 'circuit-open', retryable: false }), 503],
+      [new other.ServiceRateLimitedError(7), 429],
+      [new other.ServiceValidationError({ detail: 'bad' }), 422],
+      [new other.ServiceNotFoundError({ detail: 'No such approval' }), 404],
+      [new other.ServiceAuthError('apiKey', 'refused'), 502],
+      [new other.ServiceContractError([{ path: 'x', message: 'bad' }]), 502],
+      [new other.ServiceListTooLargeError(10), 502],
+    ];
+    for (const [error, status] of cases) {
+      const response = await withErrors(() => {
+        throw error;
+      })(new Request('http://portal.test/'), {});
+      expect(response.status, error.name).toBe(status);
+      const body = (await response.json()) as { error: { message: string } };
+      expect(body.error.message.length).toBeGreaterThan(20);
+    }
+    expect(errors.isServiceErrorOf(new other.ServiceUnavailableError('x', { reason: 'network', retryable: true }), 'unavailable')).toBe(true);
+  });
+
+  it('recognises an ApiError from another copy of the module', async () => {
+    vi.resetModules();
+    const other = await import('./errors');
+    const foreign = new other.ApiError('conflict', 'Taken.');
+    expect(foreign).not.toBeInstanceOf(ApiError);
+    expect(isApiError(foreign)).toBe(true);
+    expect(handleApiError(foreign).status).toBe(409);
+  });
+
+  it('lists at most 20 validation issues, however many there are', async () => {
+    const result = z.object({}).strict().safeParse(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])));
+    const response = handleApiError(result.error);
+    expect(response.status).toBe(422);
+    expect((await response.text()).length).toBeLessThan(5_000);
   });
 });
 

@@ -4,6 +4,7 @@ import { readBodyCapped } from '@/lib/http/read-capped';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { securityHeaders } from '@/lib/security/headers';
+import { isServiceError, type ServiceError } from '@/lib/service/errors';
 
 /** Every error a route handler may answer, with its HTTP status. */
 export const ErrorCode = {
@@ -28,9 +29,15 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; issues?: { path: string; message: string }[] };
 }
 
-/** An error whose message is safe to show to the caller. */
+const API_ERROR = Symbol.for('laundry-portal.api-error');
+
+/**
+ * An error whose message is safe to show to the caller. Recognised by `isApiError` (a
+ * `Symbol.for` brand), never `instanceof`: a bundler may load this module more than once.
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
+  readonly [API_ERROR] = true;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -40,11 +47,66 @@ export class ApiError extends Error {
   }
 }
 
-/** Maps other error families (e.g. upstream service errors) to ApiErrors; registered by their modules. */
-type ErrorTranslator = (error: unknown) => ApiError | undefined;
-const translators: ErrorTranslator[] = [];
-export function registerErrorTranslator(translator: ErrorTranslator): void {
-  translators.push(translator);
+export function isApiError(error: unknown): error is ApiError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[API_ERROR] === true;
+}
+
+/** A zod validation error, from whichever copy of zod made it. */
+export function isZodError(error: unknown): error is z.ZodError {
+  return (
+    error instanceof z.ZodError ||
+    (error instanceof Error && error.name === 'ZodError' && Array.isArray((error as { issues?: unknown }).issues))
+  );
+}
+
+/**
+ * What a caller is told when a call to the reservation service fails. Nothing here echoes a
+ * credential: auth failures are the portal's own configuration problem, answered as 502.
+ */
+export function translateServiceError(error: ServiceError): ApiError {
+  switch (error.kind) {
+    case 'unavailable': {
+      const headers: Record<string, string> =
+        error.retryAfterSeconds === undefined ? { 'Retry-After': '5' } : { 'Retry-After': String(error.retryAfterSeconds) };
+      const message =
+        error.reason === 'circuit-open'
+          ? 'The reservation service is failing right now, so the portal is pausing its calls for a moment. Please try again shortly.'
+          : error.reason === 'timeout'
+            ? 'The reservation service did not answer in time. Please try again in a moment.'
+            : error.reason === 'status'
+              ? `The reservation service answered with an error (HTTP ${error.status ?? '5xx'}). Please try again in a moment.`
+              : 'The reservation service is unreachable right now. Please try again in a moment.';
+      return new ApiError('service_unavailable', message, headers);
+    }
+    case 'rate-limited': {
+      const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
+      return new ApiError(
+        'rate_limited',
+        `The reservation service is busy. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        { 'Retry-After': String(seconds) },
+      );
+    }
+    case 'validation': {
+      const detail = error.problem.detail ?? error.problem.title ?? 'no reason given';
+      return new ApiError('unprocessable_entity', `The reservation service refused the request: ${detail}`);
+    }
+    case 'not-found':
+      return new ApiError('not_found', 'The reservation service does not know what was asked for.');
+    case 'auth': {
+      const which = error.credential === 'apiKey' ? "this system's API key" : "the portal's service credentials";
+      return new ApiError('bad_gateway', `The reservation service refused ${which}. An administrator needs to check the connection settings.`);
+    }
+    case 'contract':
+    case 'list-too-large':
+      return new ApiError('bad_gateway', 'The reservation service answered, but with something the portal cannot read. Please try again later.');
+  }
+}
+
+/** Any thrown value as an ApiError when its family is known (ours, the service's); else undefined. */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (isApiError(error)) return error;
+  if (isServiceError(error)) return translateServiceError(error);
+  return undefined;
 }
 
 export function errorResponse(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}, headers: Record<string, string> = {}): Response {
@@ -63,19 +125,24 @@ export function errorResponse(code: ErrorCode, message: string, extra: Partial<E
 
 /** The one place where thrown errors become HTTP answers. Unknown errors are logged, never echoed. */
 export function handleApiError(error: unknown): Response {
-  if (error instanceof z.ZodError) {
-    const issues = error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-    const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  if (isZodError(error)) {
+    const issues = error.issues.slice(0, MAX_ISSUES).map((i) => ({ path: clip(i.path.map(String).join('.')), message: clip(i.message) }));
+    const more = error.issues.length - issues.length;
+    const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ') + (more > 0 ? `; and ${more} more` : '');
     return errorResponse('unprocessable_entity', `Invalid input: ${summary}`, { issues });
   }
-  if (error instanceof ApiError) return errorResponse(error.code, error.message, {}, error.headers);
-  for (const translate of translators) {
-    const translated = translate(error);
-    if (translated) return errorResponse(translated.code, translated.message, {}, translated.headers);
+  const known = toApiError(error);
+  if (known) {
+    if (isServiceError(error)) log.warn('reservation service call failed', { kind: error.kind, operation: error.operation, status: error.status, message: error.message });
+    return errorResponse(known.code, known.message, {}, known.headers);
   }
   log.error('unhandled error in route handler', { error });
   return errorResponse('internal_server_error', 'Something went wrong on our side. Please try again.');
 }
+
+/** At most this many validation issues, each clipped, are listed (a body with 90k bad keys must not echo them all). */
+const MAX_ISSUES = 20;
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 type Handler<C> = (request: Request, context: C) => Promise<Response> | Response;
 

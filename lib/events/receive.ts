@@ -10,6 +10,8 @@ export interface WebhookDeps {
   sql: SqlRunner;
   bus: EventBus;
   secret: string;
+  /** Called when an outcome matched no request while one waits with an unknown outcome. */
+  onUnmatchedOutcome?: () => void;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function handleWebhookRequest(request: Request, deps: WebhookDeps):
     return errorResponse('service_unavailable', 'The event could not be stored; please retry.', {}, { 'Retry-After': '5' });
   }
   deps.bus.publish(result.events);
+  if (result.unmatched) deps.onUnmatchedOutcome?.();
   return Response.json(
     { received: true, duplicate: !result.stored },
     { status: 200, headers: { 'Cache-Control': 'no-store' } },

@@ -35,6 +35,7 @@ export function toRequestView(row: Row): RequestView {
     createdAt: iso(row.created_at) ?? new Date(0).toISOString(),
     updatedAt: iso(row.updated_at) ?? new Date(0).toISOString(),
     resolvedAt: iso(row.resolved_at),
+    outcomeUnknown: row.status === 'pending' && row.outcome_unknown_since !== null && row.outcome_unknown_since !== undefined,
     requestedByName: (row.requested_by_name as string | null | undefined) ?? null,
     residentName,
     residentApartment,
@@ -163,6 +164,12 @@ export interface RecordResult {
   /** False when this webhook-id was stored before (a retry or a duplicate). */
   stored: boolean;
   events: PortalEvent[];
+  /**
+   * An outcome matched no request while some request waits with an unknown outcome: its 202 was
+   * lost, so the portal never learned this correlation id. The reconciler matches it from the
+   * service's reservations (resident, resource, start, end).
+   */
+  unmatched: boolean;
 }
 
 /** Stores a verified delivery once and applies its outcome, all in one transaction. */
@@ -186,8 +193,19 @@ export function recordWebhookDelivery(sql: SqlRunner, delivery: WebhookDelivery)
         delivery.eventTime,
       ],
     );
-    if (inserted.rows.length === 0) return { stored: false, events: [] };
-    return { stored: true, events: o ? await resolveRequest(tx, o) : [] };
+    if (inserted.rows.length === 0) return { stored: false, events: [], unmatched: false };
+    const events = o ? await resolveRequest(tx, o) : [];
+    let unmatched = false;
+    if (o && events.length === 0) {
+      const known = await tx.query('SELECT 1 FROM reservation_requests WHERE correlation_id = $1', [o.correlationId]);
+      if (known.rows.length === 0) {
+        const waiting = await tx.query(
+          "SELECT 1 FROM reservation_requests WHERE status = 'pending' AND outcome_unknown_since IS NOT NULL LIMIT 1",
+        );
+        unmatched = waiting.rows.length > 0;
+      }
+    }
+    return { stored: true, events, unmatched };
   });
 }
 
@@ -227,6 +245,22 @@ export function markRequestAccepted(sql: SqlRunner, requestId: string, correlati
       );
     }
     return events;
+  });
+}
+
+/**
+ * Marks a request whose send has an unknown effect: it left the portal and may have been acted on,
+ * so it is pending (not failed) until the reconciler reads the service's truth.
+ */
+export function markOutcomeUnknown(sql: SqlRunner, requestId: string): Promise<PortalEvent[]> {
+  return sql.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE reservation_requests SET status = 'pending', outcome_unknown_since = now(), updated_at = now()
+        WHERE id = $1 AND status = 'sending' RETURNING *`,
+      [requestId],
+    );
+    const row = rows[0];
+    return row ? [await appendRequestEvent(tx, toRequestView(row))] : [];
   });
 }
 

@@ -17,6 +17,8 @@ export const requestViewSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
   updatedAt: z.iso.datetime({ offset: true }),
   resolvedAt: z.iso.datetime({ offset: true }).nullable(),
+  /** Sent, but the service's answer was lost (timeout, broken connection, unreadable): waiting for its truth. */
+  outcomeUnknown: z.boolean().optional(),
   // Context for people (names, not ids); absent on events written before they existed.
   requestedByName: z.string().nullish(),
   residentName: z.string().nullish(),

@@ -15,74 +15,107 @@ export interface ReconcileDeps {
   client: ServiceClient;
   apiKeyFor: (deviceId: string) => Promise<string>;
   bus: EventBus;
+  now?: () => Date;
+}
+
+/**
+ * When requests are looked at. `afterSeconds`: the window an accepted request's webhook has before
+ * the reservations decide, and the longest any request stays pending. `unknownAfterSeconds`: how
+ * soon a request whose send had an unknown effect is first checked (then again every pass) — a
+ * booking found is settled at once; one not found waits for the window, since the service may
+ * still be processing its queue.
+ */
+export interface ReconcileSettings {
+  afterSeconds: number;
+  unknownAfterSeconds: number;
 }
 
 type Row = Record<string, unknown>;
 
 /**
- * Claims open requests older than `afterSeconds` (since they were last touched). The claim bumps
- * updated_at inside one statement with SKIP LOCKED, so across instances each request is checked by
- * one of them, and one that could not be checked now (service down) is tried again a period later.
+ * Claims open requests due for a look. The claim bumps updated_at inside one statement with SKIP
+ * LOCKED, so across instances each request is checked by one of them, and one that could not be
+ * checked now (service down) is tried again a period later.
  */
-async function claimStale(sql: SqlRunner, afterSeconds: number): Promise<Row[]> {
+async function claimDue(sql: SqlRunner, settings: ReconcileSettings): Promise<Row[]> {
   const { rows } = await sql.query(
     `UPDATE reservation_requests SET updated_at = now()
       WHERE id IN (SELECT id FROM reservation_requests
-                    WHERE status IN ('sending', 'pending') AND updated_at < now() - make_interval(secs => $1)
-                    ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+                    WHERE status IN ('sending', 'pending')
+                      AND (updated_at < now() - make_interval(secs => $1)
+                           OR ((outcome_unknown_since IS NOT NULL OR status = 'sending')
+                               AND updated_at < now() - make_interval(secs => $2)))
+                    ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         AND status IN ('sending', 'pending')
       RETURNING *`,
-    [afterSeconds, BATCH],
+    [settings.afterSeconds, settings.unknownAfterSeconds, BATCH],
   );
   return rows;
 }
 
 const sameInstant = (a: string, b: unknown) => Date.parse(a) === new Date(b as string | Date).getTime();
 
-/** What the reservations say about one request: succeeded (with the reservation id) or not. */
-async function judge(deps: ReconcileDeps, row: Row): Promise<{ succeeded: boolean; reservationId: string | null }> {
+type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false };
+
+/** What the service's reservations say about one request. */
+async function judge(deps: ReconcileDeps, row: Row, settings: ReconcileSettings): Promise<Verdict> {
   const deviceId = row.device_id as string;
   const userId = row.resident_user_id as string | null;
   const apiKey = await deps.apiKeyFor(deviceId);
   const mine: Reservation[] = userId ? await deps.client.reservations.forUser(apiKey, userId) : [];
+  const listAll = () => deps.client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
+  // Not seen yet: a request whose answer was lost may still be in the service's queue, so it waits
+  // out the window; an accepted one has had its window already (it is only claimed after it).
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const createdMs = new Date(row.created_at as string | Date).getTime();
+  const withinWindow = now - createdMs < settings.afterSeconds * 1000;
+  const unknown = row.status === 'sending' || (row.outcome_unknown_since !== null && row.outcome_unknown_since !== undefined);
+  const notYet: Verdict = unknown && withinWindow ? { settle: false } : { settle: true, succeeded: false, reservationId: null };
+
   if (row.kind === 'create') {
     const groupId = row.resident_group_id as string | null;
-    let found = mine.find((r) => r.resourceId === row.resource_id && sameInstant(r.startTime, row.start_time) && sameInstant(r.endTime, row.end_time));
+    const matches = (r: Reservation) => r.resourceId === row.resource_id && sameInstant(r.startTime, row.start_time) && sameInstant(r.endTime, row.end_time);
+    let found = mine.find(matches);
     if (!found && groupId) {
       // A group booking may be listed under the group only: look at the slot itself.
-      const all = await deps.client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
-      found = all.find(
-        (r) => r.resourceId === row.resource_id && r.ownerId === groupId && sameInstant(r.startTime, row.start_time) && sameInstant(r.endTime, row.end_time),
-      );
+      found = (await listAll()).find((r) => matches(r) && r.ownerId === groupId);
     }
-    return found ? { succeeded: true, reservationId: found.id } : { succeeded: false, reservationId: null };
+    return found ? { settle: true, succeeded: true, reservationId: found.id } : notYet;
   }
   const reservationId = row.reservation_id as string;
-  const stillThere = userId
-    ? mine.some((r) => r.id === reservationId)
-    : (await deps.client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 })).some((r) => r.id === reservationId);
-  return { succeeded: !stillThere, reservationId };
+  const stillThere = userId ? mine.some((r) => r.id === reservationId) : (await listAll()).some((r) => r.id === reservationId);
+  if (!stillThere) return { settle: true, succeeded: true, reservationId };
+  return notYet.settle ? { settle: true, succeeded: false, reservationId } : notYet;
 }
 
 /**
- * Resolves every request still open after `afterSeconds` by reading the reservations, so none is
- * left pending when its outcome never arrived. Returns the events it appended (also published).
+ * Settles every request due by reading the service's reservations, so none is left pending when
+ * its outcome never arrived, and none whose booking was made is called failed. Returns the events
+ * it appended (also published).
  */
-export async function reconcilePending(deps: ReconcileDeps, afterSeconds: number): Promise<PortalEvent[]> {
+export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileSettings | number): Promise<PortalEvent[]> {
+  const due: ReconcileSettings = typeof settings === 'number' ? { afterSeconds: settings, unknownAfterSeconds: settings } : settings;
   const appended: PortalEvent[] = [];
+  const seen = new Set<string>();
   for (;;) {
-    const claimed = await claimStale(deps.sql, afterSeconds);
+    const claimed = (await claimDue(deps.sql, due)).filter((row) => !seen.has(row.id as string));
     for (const row of claimed) {
+      seen.add(row.id as string);
       try {
-        const verdict = await judge(deps, row);
-        const events = await deps.sql.transaction((tx) =>
-          resolveOpenRequest(tx, { requestId: row.id as string }, {
+        const verdict = await judge(deps, row, due);
+        if (!verdict.settle) continue;
+        const events = await deps.sql.transaction(async (tx) => {
+          const resolved = await resolveOpenRequest(tx, { requestId: row.id as string }, {
             succeeded: verdict.succeeded,
             errorCode: verdict.succeeded ? null : NO_OUTCOME,
             errorDescription: verdict.succeeded ? null : 'No outcome arrived from the reservation service.',
             reservationId: verdict.reservationId,
-          }),
-        );
+          });
+          if (resolved.length > 0 && verdict.succeeded && verdict.reservationId) {
+            await adoptUnmatchedOutcome(tx, row.id as string, row.kind as string, verdict.reservationId);
+          }
+          return resolved;
+        });
         if (events.length > 0) deps.bus.publish(events);
         appended.push(...events);
       } catch (error) {
@@ -94,22 +127,67 @@ export async function reconcilePending(deps: ReconcileDeps, afterSeconds: number
   }
 }
 
-const globalForReconciler = globalThis as typeof globalThis & { __reconciler?: NodeJS.Timeout };
+/**
+ * A webhook that matched nothing (its 202 was lost) and names the reservation the reconciler just
+ * matched belongs to this request: link it, so the stored event is no longer "matched to nothing".
+ */
+async function adoptUnmatchedOutcome(tx: SqlRunner, requestId: string, kind: string, reservationId: string): Promise<void> {
+  const { rows } = await tx.query<{ correlation_id: string }>(
+    `UPDATE webhook_events SET applied_at = now()
+      WHERE webhook_id = (SELECT w.webhook_id FROM webhook_events w
+                           WHERE w.applied_at IS NULL AND w.event_type = 'reservationResult' AND w.succeeded
+                             AND w.payload->'eventData'->'data'->>'reservationId' = $1
+                             AND coalesce(w.payload->'eventData'->'data'->>'operation', $2) = $2
+                             AND NOT EXISTS (SELECT 1 FROM reservation_requests r WHERE r.correlation_id = w.correlation_id)
+                           ORDER BY w.received_at LIMIT 1)
+      RETURNING correlation_id`,
+    [reservationId, kind],
+  );
+  const correlationId = rows[0]?.correlation_id;
+  if (correlationId) {
+    await tx.query('UPDATE reservation_requests SET correlation_id = $2 WHERE id = $1 AND correlation_id IS NULL', [requestId, correlationId]);
+  }
+}
 
-/** Runs reconcilePending every RECONCILE_INTERVAL_MS in the background (one timer per process). */
-export function startReconciler(deps: () => Promise<ReconcileDeps>, afterSeconds: number, intervalMs = RECONCILE_INTERVAL_MS): void {
+const globalForReconciler = globalThis as typeof globalThis & {
+  __reconciler?: NodeJS.Timeout;
+  __reconcilerWake?: () => void;
+};
+
+/** Runs reconcilePending every intervalMs in the background (one timer per process). */
+export function startReconciler(
+  deps: () => Promise<ReconcileDeps>,
+  settings: ReconcileSettings,
+  intervalMs = Math.min(RECONCILE_INTERVAL_MS, Math.max(1_000, (settings.unknownAfterSeconds * 1000) / 2)),
+): void {
   if (globalForReconciler.__reconciler) return;
   let running = false;
-  const timer = setInterval(() => {
+  let woken: NodeJS.Timeout | undefined;
+  const pass = (due: ReconcileSettings) => {
     if (running) return;
     running = true;
     void deps()
-      .then((d) => reconcilePending(d, afterSeconds))
+      .then((d) => reconcilePending(d, due))
       .catch((error: unknown) => log.warn('reconciliation pass failed', { error }))
       .finally(() => {
         running = false;
       });
-  }, intervalMs);
+  };
+  const timer = setInterval(() => pass(settings), intervalMs);
   timer.unref();
   globalForReconciler.__reconciler = timer;
+  // An outcome that matched nothing: look at the requests waiting with an unknown outcome now.
+  globalForReconciler.__reconcilerWake = () => {
+    if (woken) return;
+    woken = setTimeout(() => {
+      woken = undefined;
+      pass({ ...settings, unknownAfterSeconds: 0 });
+    }, 500);
+    woken.unref();
+  };
+}
+
+/** Asks the running reconciler (if any in this process) for a pass over unknown outcomes soon. */
+export function wakeReconciler(): void {
+  globalForReconciler.__reconcilerWake?.();
 }

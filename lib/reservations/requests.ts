@@ -1,14 +1,14 @@
 import 'server-only';
-import { ApiError, ErrorCode } from '@/lib/api/errors';
+import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
-import { markRequestAccepted, resolveOpenRequest, toRequestView } from '@/lib/events/store';
+import { markOutcomeUnknown, markRequestAccepted, resolveOpenRequest, toRequestView } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { expandRange, formatDayTime, formatClock } from '@/lib/schedule';
-import { ServiceUnavailableError, translateServiceError, type Accepted, type ServiceClient } from '@/lib/service';
+import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
 import { NOT_SENT } from './reasons';
 import { findResident, findUserName } from './residents';
 import {
@@ -312,24 +312,33 @@ export async function requestCancellation(
 }
 
 /**
- * Sends the upstream call once. Accepted → pending. Refused (4xx, 429, 5xx answered, breaker open)
- * → failed with the reason, and that error is the answer (also to a repeated key). A timeout or a
- * broken connection may have reached the service: the request stays 'sending' and the reconciler
- * settles it from the reservations, so it never claims "not booked" for a booking that was made.
+ * Sends the upstream call once. Accepted → pending with its correlation id. A definite refusal
+ * (4xx, 429, the breaker open, no token, a connection refused) → failed "not sent" with the reason,
+ * and that error is the answer (also to a repeated key). Anything else that went wrong after the
+ * request left — a timeout, a broken connection, a 5xx, an unreadable 2xx — may have been acted on:
+ * the request stays pending ("sent, waiting for the service's answer") and the reconciler settles
+ * it from the service's reservations, so the portal never calls a booking that was made "failed".
  */
 async function send(deps: ReservationDeps, requestId: string, call: () => Promise<Accepted>): Promise<RequestAnswer> {
   let accepted: Accepted;
   try {
     accepted = await call();
   } catch (error) {
-    if (error instanceof ServiceUnavailableError && (error.reason === 'timeout' || error.reason === 'network')) {
-      log.warn('booking request outcome unknown; left for reconciliation', { requestId, reason: error.reason });
-      const { rows } = await deps.sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
-      return { status: 202, request: toRequestView(rows[0] ?? {}) };
+    if (isServiceError(error) && error.effect === 'unknown') {
+      log.warn('booking request sent, outcome unknown; the reconciler settles it', {
+        requestId,
+        kind: error.kind,
+        operation: error.operation,
+        status: error.status,
+        message: error.message,
+      });
+      const events = await markOutcomeUnknown(deps.sql, requestId);
+      publish(deps, events);
+      return { status: 202, request: await readRequest(deps.sql, requestId) };
     }
-    const translated = error instanceof ApiError ? error : translateServiceError(error);
-    if (!translated) log.error('booking request failed', { requestId, error });
-    const apiError = translated ?? new ApiError('internal_server_error', 'The request could not be sent.');
+    const known = toApiError(error);
+    if (!known) log.error('booking request failed before it was sent', { requestId, error });
+    const apiError = known ?? new ApiError('internal_server_error', 'The request could not be sent. Nothing was booked; please try again.');
     const status = ErrorCode[apiError.code];
     const events = await deps.sql.transaction(async (tx) => {
       await tx.query('UPDATE reservation_requests SET first_answer = $2::jsonb WHERE id = $1', [
@@ -343,8 +352,12 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
   }
   const events = await markRequestAccepted(deps.sql, requestId, accepted.correlationId);
   publish(deps, events);
-  const { rows } = await deps.sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
-  return { status: 202, request: toRequestView(rows[0] ?? {}) };
+  return { status: 202, request: await readRequest(deps.sql, requestId) };
+}
+
+async function readRequest(sql: SqlRunner, requestId: string): Promise<RequestView> {
+  const { rows } = await sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
+  return toRequestView(rows[0] ?? {});
 }
 
 /** Recent requests of the given systems ('all' for admins), newest first. */

@@ -566,7 +566,7 @@ describe('API error translation', () => {
     await putFaults(sandboxFetch, BASE, { errorRate: 1 });
     const unavailable = await answer(client.users.all(apiKey, deviceId));
     expect(unavailable.status).toBe(503);
-    expect(unavailable.body.error.message).toMatch(/^The reservation service is unreachable right now/);
+    expect(unavailable.body.error.message).toMatch(/^The reservation service answered with an error \(HTTP 503\)/);
     await putFaults(sandboxFetch, BASE, { throttle: { rate: 1, retryAfterSeconds: 7 } });
     expect(await answer(client.users.all(apiKey, deviceId))).toMatchObject({ status: 429, retryAfter: '7' });
     await putFaults(sandboxFetch, BASE, { failures: [{ status: 400, times: 1 }] });

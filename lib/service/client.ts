@@ -1,7 +1,8 @@
 import 'server-only';
+import type { CircuitBreakerPolicy } from 'cockatiel';
 import { z } from 'zod';
-import './api-errors';
-import { ServiceAuthError, type ServiceErrorContext } from './errors';
+import { hasControlCharacters } from '@/lib/http/control-characters';
+import { isServiceError, ServiceAuthError, withEffect, type ServiceErrorContext } from './errors';
 import { Paginator, type Page } from './paginator';
 import {
   DEFAULT_BREAKER,
@@ -9,6 +10,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   defaultBreakerRegistry,
   readRetryPolicy,
+  type CallLane,
   type BreakerSettings,
   type RetrySettings,
 } from './policies';
@@ -70,10 +72,15 @@ const ConfigSchema = z.object({
 // messages never contain the value, so a malformed API key is not echoed either.
 const ApiKeyInput = z.string().min(1, 'is required').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 const IdInput = z.guid('must be a GUID');
+/** Longest lookup value sent upstream; real keys (e-mail addresses, apartment and reference ids) are far shorter. */
+export const SEGMENT_MAX_LENGTH = 256;
 const SegmentInput = z
   .string()
+  .trim()
   .min(1, 'is required')
-  .max(512, 'is too long')
+  .max(SEGMENT_MAX_LENGTH, `is longer than ${SEGMENT_MAX_LENGTH} characters`)
+  // A NUL or other control character is never part of a real key, and a service may answer it with 500.
+  .refine((v) => !hasControlCharacters(v), 'must not contain control characters')
   // URL parsers resolve dot segments even when percent-encoded, so these cannot be sent as values.
   .refine((v) => !/^(\.|%2e){1,2}$/i.test(v), 'cannot be "." or ".."');
 const PageSizeInput = z.number().int().min(1).max(PAGE_SIZE_MAX).optional();
@@ -106,6 +113,8 @@ interface CallSpec<S extends z.ZodType> {
   /** Absent only for API key generation, which takes the bearer token alone. */
   apiKey?: string;
   schema: S;
+  /** Which breaker the call passes (default: reads for GET, writes otherwise). */
+  lane?: Exclude<CallLane, 'token'>;
 }
 
 /**
@@ -128,7 +137,12 @@ export function createServiceClient(config: ServiceClientConfig) {
   const retrySettings: RetrySettings = { ...DEFAULT_RETRY, ...config.retry };
   const { registry = defaultBreakerRegistry, ...breakerOverrides } = config.breaker ?? {};
   const breakerSettings = { ...DEFAULT_BREAKER, ...breakerOverrides };
-  const serviceBreaker = registry.get(baseUrl, breakerSettings);
+  // One breaker per kind of call: lookups failing (for whatever input) must not stop bookings.
+  const breakers: Record<Exclude<CallLane, 'token'>, CircuitBreakerPolicy> = {
+    reads: registry.get(`${baseUrl}#reads`, breakerSettings),
+    lookups: registry.get(`${baseUrl}#lookups`, breakerSettings),
+    writes: registry.get(`${baseUrl}#writes`, breakerSettings),
+  };
   const readRetry = readRetryPolicy(retrySettings);
 
   const tokens = new TokenProvider({
@@ -139,7 +153,7 @@ export function createServiceClient(config: ServiceClientConfig) {
     fetch: fetchFn,
     timeoutMs,
     refreshMarginSeconds: config.refreshMarginSeconds ?? DEFAULT_REFRESH_MARGIN_SECONDS,
-    breaker: registry.get(config.tokenUrl, breakerSettings),
+    breaker: registry.get(`${config.tokenUrl}#token`, breakerSettings),
     retry: readRetry,
     now: config.now,
   });
@@ -152,18 +166,24 @@ export function createServiceClient(config: ServiceClientConfig) {
     }
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const secrets = [config.clientSecret, spec.apiKey].filter((s): s is string => !!s);
+    const breaker = breakers[spec.lane ?? (spec.method === 'GET' ? 'reads' : 'writes')];
     const send = (token: string) => {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (spec.apiKey !== undefined) headers['x-api-key'] = spec.apiKey;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      return exchange(url.toString(), { method: spec.method, headers, body }, { fetch: fetchFn, breaker: serviceBreaker, timeoutMs, operation });
+      return exchange(url.toString(), { method: spec.method, headers, body }, { fetch: fetchFn, breaker, timeoutMs, operation });
     };
+    // A token that could not be had means the request itself never left: nothing was done.
+    const token = (get: () => Promise<string>) =>
+      get().catch((error: unknown) => {
+        throw isServiceError(error) ? withEffect(error, 'none') : error;
+      });
     const attempt = async () => {
-      const token = await tokens.getToken();
-      let raw = await send(token);
-      let used = token;
+      const first = await token(() => tokens.getToken());
+      let raw = await send(first);
+      let used = first;
       if (raw.status === 401) {
-        used = await tokens.forceRefresh(token);
+        used = await token(() => tokens.forceRefresh(first));
         raw = await send(used);
         if (raw.status === 401) {
           throw new ServiceAuthError('token', 'the service refused the access token, also after a refresh', { operation, status: 401 });
@@ -212,6 +232,7 @@ export function createServiceClient(config: ServiceClientConfig) {
       query: { includeReservationResources: include === false ? 'false' : undefined },
       apiKey: key,
       schema: UserLookupSchema,
+      lane: 'lookups',
     }).then((body) => body.userAccounts);
   }
 
@@ -304,7 +325,8 @@ function interpret<S extends z.ZodType>(
   context: ServiceErrorContext,
   scrub: (text: string) => string,
 ): z.output<S> {
-  if (raw.status >= 200 && raw.status < 300) return parseBody(raw, spec.schema, context);
+  // An unreadable success answer to a write still means the service took the request.
+  if (raw.status >= 200 && raw.status < 300) return parseBody(raw, spec.schema, { ...context, effect: spec.method === 'GET' ? 'none' : 'unknown' });
   if (raw.status === 403) {
     throw spec.apiKey === undefined
       ? new ServiceAuthError('token', 'the service refused the access token for this operation', context)

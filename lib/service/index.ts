@@ -1,10 +1,8 @@
 import 'server-only';
-import './api-errors';
 
 export { createServiceClient, type ServiceClient, type ServiceClientConfig, type FetchLike, type ListOptions, type LookupOptions } from './client';
 export { getServiceClient, createPortalServiceClient, sandboxBaseUrl } from './portal';
 export { Paginator, type Page } from './paginator';
-export { BreakerRegistry, defaultBreakerRegistry, DEFAULT_BREAKER, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type BreakerSettings, type RetrySettings } from './policies';
-export { translateServiceError } from './api-errors';
+export { BreakerRegistry, isServiceFault, type CallLane, defaultBreakerRegistry, DEFAULT_BREAKER, DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type BreakerSettings, type RetrySettings } from './policies';
 export * from './errors';
 export * from './schemas';

@@ -16,7 +16,7 @@ import {
   type RetryPolicy,
 } from 'cockatiel';
 import { log } from '@/lib/log';
-import { ServiceError, ServiceRateLimitedError, ServiceUnavailableError } from './errors';
+import { isServiceError, ServiceUnavailableError } from './errors';
 
 /** Retries of reads: capped exponential backoff with decorrelated jitter, honouring Retry-After. */
 export interface RetrySettings {
@@ -50,7 +50,18 @@ export const DEFAULT_BREAKER: Required<Omit<BreakerSettings, 'registry'>> = {
   halfOpenAfterMs: 30_000,
 };
 
-/** One circuit breaker per upstream, keyed by its base URL, shared by every client of the process. */
+/** The error is the service failing (not answering, 5xx), as opposed to refusing or a local fault. */
+export function isServiceFault(error: unknown): boolean {
+  return isServiceError(error) && error.kind === 'unavailable' && error.reason !== 'circuit-open';
+}
+
+/**
+ * Kinds of call, each behind its own breaker: a failing lookup (or a lookup a caller made fail)
+ * cannot stop bookings, and a failing list cannot stop lookups.
+ */
+export type CallLane = 'reads' | 'lookups' | 'writes' | 'token';
+
+/** Circuit breakers per upstream and lane (`<base URL>#writes`), shared by every client of the process. */
 export class BreakerRegistry {
   private readonly breakers = new Map<string, CircuitBreakerPolicy>();
 
@@ -58,8 +69,9 @@ export class BreakerRegistry {
     let breaker = this.breakers.get(key);
     if (!breaker) {
       breaker = circuitBreaker(
-        // Only "the upstream is not answering properly" counts; 4xx and 429 say it is alive.
-        handleWhen((e) => e instanceof ServiceUnavailableError && e.reason !== 'circuit-open'),
+        // Only faults of the service count (5xx, timeouts, network); 4xx and 429 say it is alive,
+        // so no input a caller sends can open the circuit for everyone.
+        handleWhen(isServiceFault),
         { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.consecutiveFailures) },
       );
       const upstream = safeOrigin(key);
@@ -111,7 +123,8 @@ export async function withTimeout<T>(ms: number, operation: string, fn: (signal:
   } catch (error) {
     // instanceof, not cockatiel's isTaskCancelledError: in 3.2.1 that helper tests the wrong marker.
     if (error instanceof TaskCancelledError) {
-      throw new ServiceUnavailableError(`no answer within ${ms} ms`, { operation, reason: 'timeout', retryable: true });
+      // The request left: the service may have acted on it.
+      throw new ServiceUnavailableError(`no answer within ${ms} ms`, { operation, reason: 'timeout', retryable: true, effect: 'unknown' });
     }
     throw error;
   }
@@ -121,8 +134,9 @@ export async function withTimeout<T>(ms: number, operation: string, fn: (signal:
 const TIMER_SLACK_MS = 5;
 
 function retryAfterMs(error: unknown): number | undefined {
-  if (error instanceof ServiceRateLimitedError) return error.retryAfterSeconds * 1000;
-  if (error instanceof ServiceUnavailableError && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
+  if (!isServiceError(error)) return undefined;
+  if (error.kind === 'rate-limited') return error.retryAfterSeconds * 1000;
+  if (error.kind === 'unavailable' && error.retryAfterSeconds !== undefined) return error.retryAfterSeconds * 1000;
   return undefined;
 }
 
@@ -140,7 +154,7 @@ export function readRetryPolicy(settings: RetrySettings): RetryPolicy {
   const policy = retry(
     handleWhen(
       (e) =>
-        e instanceof ServiceError &&
+        isServiceError(e) &&
         e.retryable &&
         (retryAfterMs(e) ?? 0) <= settings.maxRetryAfterSeconds * 1000,
     ),
@@ -149,11 +163,11 @@ export function readRetryPolicy(settings: RetrySettings): RetryPolicy {
   policy.onRetry((event) => {
     const error = 'error' in event ? event.error : undefined;
     log.warn('retrying reservation service read', {
-      operation: error instanceof ServiceError ? error.operation : undefined,
+      operation: isServiceError(error) ? error.operation : undefined,
       attempt: event.attempt,
       delayMs: Math.round(event.delay),
-      reason: error instanceof ServiceError ? error.name : 'unknown',
-      status: error instanceof ServiceError ? error.status : undefined,
+      reason: isServiceError(error) ? error.kind : 'unknown',
+      status: isServiceError(error) ? error.status : undefined,
     });
   });
   return policy;

@@ -112,8 +112,11 @@ export type UserLookup = z.infer<typeof UserLookupSchema>;
 /** `GET /v1/reservations/users/{userId}/reservations`: a bare array, not paged. */
 export const UserReservationsSchema = z.array(ReservationSchema);
 
-/** The 202 body of create and cancel. */
-export const AcceptedSchema = z.object({ correlationId: id, timestamp: dateTime });
+/**
+ * The 202 body of create and cancel. Only the correlation id is relied on; the timestamp is kept
+ * as sent (a service may write it without seconds, `2026-11-24T07:00Z`, or leave it out).
+ */
+export const AcceptedSchema = z.object({ correlationId: id, timestamp: z.string().nullish() });
 export type Accepted = z.infer<typeof AcceptedSchema>;
 
 export const ApiKeySchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(id) });

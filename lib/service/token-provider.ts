@@ -2,11 +2,12 @@ import 'server-only';
 import type { CircuitBreakerPolicy, RetryPolicy } from 'cockatiel';
 import { log } from '@/lib/log';
 import {
+  isServiceErrorOf,
   ServiceAuthError,
   ServiceContractError,
+  type ServiceErrorContext,
   ServiceRateLimitedError,
   ServiceUnavailableError,
-  type ServiceErrorContext,
 } from './errors';
 import { OAuthErrorSchema, TokenResponseSchema } from './schemas';
 import { exchange, parseBody, parseRetryAfter, type FetchLike, type RawResponse } from './transport';
@@ -123,14 +124,14 @@ export class TokenProvider {
       });
     } catch (error) {
       // The token request did its own retrying: callers must not multiply it.
-      if (error instanceof ServiceUnavailableError && error.retryable) {
+      if (isServiceErrorOf(error, 'unavailable') && error.retryable) {
         throw new ServiceUnavailableError(
           'the identity provider could not issue an access token',
           { ...context, status: error.status, reason: error.reason, retryable: false },
           { cause: error },
         );
       }
-      if (error instanceof ServiceRateLimitedError && error.retryable) {
+      if (isServiceErrorOf(error, 'rate-limited') && error.retryable) {
         throw new ServiceRateLimitedError(error.retryAfterSeconds, { ...context, status: 429, retryable: false });
       }
       throw error;

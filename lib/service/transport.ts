@@ -2,6 +2,7 @@ import 'server-only';
 import { type z } from 'zod';
 import type { CircuitBreakerPolicy } from 'cockatiel';
 import {
+  isServiceErrorOf,
   ServiceContractError,
   ServiceNotFoundError,
   ServiceRateLimitedError,
@@ -48,13 +49,22 @@ export async function exchange(url: string, init: RequestInit, options: Exchange
         response = await options.fetch(new Request(url, { ...init, signal }));
       } catch (error) {
         if (signal.aborted) throw error; // the timeout speaks for itself
-        throw new ServiceUnavailableError('the service could not be reached', { operation, reason: 'network', retryable: true }, { cause: error });
+        throw new ServiceUnavailableError(
+          'the service could not be reached',
+          { operation, reason: 'network', retryable: true, effect: neverConnected(error) ? 'none' : 'unknown' },
+          { cause: error },
+        );
       }
       try {
         return { status: response.status, headers: response.headers, text: await readCapped(response, operation) };
       } catch (error) {
-        if (signal.aborted || error instanceof ServiceContractError) throw error;
-        throw new ServiceUnavailableError('the connection broke while reading the answer', { operation, reason: 'network', retryable: true }, { cause: error });
+        if (signal.aborted || isServiceErrorOf(error, 'contract')) throw error;
+        // The request was received (a status came back): whatever it asked for may have been done.
+        throw new ServiceUnavailableError(
+          'the connection broke while reading the answer',
+          { operation, reason: 'network', retryable: true, effect: 'unknown' },
+          { cause: error },
+        );
       }
     });
     if (raw.status === 408 || raw.status >= 500) {
@@ -65,10 +75,24 @@ export async function exchange(url: string, init: RequestInit, options: Exchange
         // 501 Not Implemented and 505 HTTP Version Not Supported will not change on a retry.
         retryable: raw.status !== 501 && raw.status !== 505,
         retryAfterSeconds: parseRetryAfter(raw.headers.get('retry-after')),
+        // 408: the server gave up waiting for the request, so it did nothing; a 5xx may come after acting.
+        effect: raw.status === 408 ? 'none' : 'unknown',
       });
     }
     return raw;
   });
+}
+
+/** Connection-level failures that happen before a request can have reached the service. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+
+function neverConnected(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_CONNECTED.has(code)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 async function readCapped(response: Response, operation: string): Promise<string> {
@@ -108,7 +132,11 @@ export function readProblem(raw: RawResponse, scrub: (text: string) => string): 
 }
 
 /** Parses and validates a success body; any mismatch is a ServiceContractError naming the field. */
-export function parseBody<S extends z.ZodType>(raw: RawResponse, schema: S, context: ServiceErrorContext): z.output<S> {
+export function parseBody<S extends z.ZodType>(
+  raw: RawResponse,
+  schema: S,
+  context: ServiceErrorContext & { effect?: 'none' | 'unknown' },
+): z.output<S> {
   let json: unknown;
   try {
     json = raw.text === '' ? undefined : JSON.parse(raw.text);

@@ -61,9 +61,9 @@ describeWithDb('connecting the sandbox through the service client', (ctx) => {
     expect(resources.length).toBeGreaterThan(0);
   });
 
-  it('answers an approval id the service does not know with a clear 422', async () => {
+  it('answers an approval id the service does not know with a clear 404', async () => {
     await expect(connectApproval(ctx().handle.db, 'no-such-approval', { generate: apiKeyGeneratorFor(client), encryptionKey })).rejects.toMatchObject({
-      code: 'unprocessable_entity',
+      code: 'not_found',
       message: expect.stringMatching(/approval id/) as unknown,
     });
   });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { getServiceClient, sandboxBaseUrl, ServiceAuthError, ServiceNotFoundError, type ServiceClient } from '@/lib/service';
+import { getServiceClient, isServiceError, sandboxBaseUrl, type ServiceClient } from '@/lib/service';
 import type { ApiKeyGenerator } from './connect';
 
 /** apikey/generate through a service client. */
@@ -11,9 +11,12 @@ export const apiKeyGeneratorFor = (client: ServiceClient): ApiKeyGenerator => as
   try {
     return await client.apiKeys.generate(approvalId);
   } catch (error) {
-    // An unknown or refused approval is the admin's input, not a portal fault: say so plainly.
-    if (error instanceof ServiceNotFoundError || (error instanceof ServiceAuthError && error.credential === 'apiKey')) {
-      throw new ApiError('unprocessable_entity', 'The reservation service does not accept this approval id. Check it with the system owner.');
+    // An unknown, malformed or refused approval is the admin's input, not a portal fault: say so plainly.
+    if (
+      isServiceError(error) &&
+      (error.kind === 'not-found' || error.kind === 'validation' || (error.kind === 'auth' && error.credential === 'apiKey'))
+    ) {
+      throw new ApiError('not_found', 'The reservation service does not know this approval id. Check it with the system owner and type it again.');
     }
     throw error;
   }

@@ -2,7 +2,7 @@ import 'server-only';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/api/errors';
 import { requireSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -18,7 +18,7 @@ export const pageSystem = cache(async (user: SessionUser, deviceId: string): Pro
   try {
     return await requireSystemAccess(user, deviceId.toLowerCase());
   } catch (error) {
-    if (error instanceof ApiError && (error.code === 'forbidden' || error.code === 'not_found')) notFound();
+    if (isApiError(error) && (error.code === 'forbidden' || error.code === 'not_found')) notFound();
     throw error;
   }
 });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { SqlRunner } from '@/lib/db/sql-runner';
+import { hasControlCharacters } from '@/lib/http/control-characters';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
 import type { ServiceClient, UserAccount } from '@/lib/service';
@@ -15,12 +16,20 @@ import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult } from './types';
  */
 export const RESIDENT_MIRROR_PREFETCH_MAX = 4;
 
+const CONTROL_CHARACTERS_MESSAGE = 'The search must not contain control characters (such as NUL or a line break).';
+
 /** The one search box: an apartment number, an e-mail address or a reference id. */
 export const residentQuerySchema = z
   .string({ error: 'Give q: an apartment number, e-mail address or reference id.' })
   .trim()
   .min(1, 'Type an apartment number, e-mail address or reference id.')
-  .max(RESIDENT_QUERY_MAX_LENGTH, `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`);
+  .max(RESIDENT_QUERY_MAX_LENGTH, `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`)
+  .refine((q) => !hasControlCharacters(q), CONTROL_CHARACTERS_MESSAGE);
+
+/** True when the query is malformed (400) rather than merely unusable (422). */
+export function isMalformedResidentQuery(issues: readonly { message: string }[]): boolean {
+  return issues.some((i) => i.message === CONTROL_CHARACTERS_MESSAGE);
+}
 
 export type ResidentLookupKind = 'email' | 'apartment' | 'reference';
 

@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
-import '@/lib/service';
 import { searchResidentsFor } from '@/lib/views/portal';
 import { residentQuerySchema } from '@/lib/views/residents';
 import type { ResidentSearchResult } from '@/lib/views/types';

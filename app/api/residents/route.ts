@@ -1,8 +1,7 @@
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
-import '@/lib/service';
 import { searchResidentsFor } from '@/lib/views/portal';
-import { residentQuerySchema } from '@/lib/views/residents';
+import { isMalformedResidentQuery, residentQuerySchema } from '@/lib/views/residents';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +9,10 @@ export const dynamic = 'force-dynamic';
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
   const parsed = residentQuerySchema.safeParse(new URL(request.url).searchParams.get('q') ?? '');
-  if (!parsed.success) throw new ApiError('unprocessable_entity', parsed.error.issues[0]?.message ?? 'Invalid search.');
+  if (!parsed.success) {
+    const code = isMalformedResidentQuery(parsed.error.issues) ? 'bad_request' : 'unprocessable_entity';
+    throw new ApiError(code, parsed.error.issues[0]?.message ?? 'Invalid search.');
+  }
   const residents = await searchResidentsFor(user, parsed.data);
   return Response.json({ residents });
 });

@@ -27,6 +27,8 @@ export const reservationRequests = pgTable(
     resourceName: text('resource_name'),
     requestedByName: text('requested_by_name'),
     firstAnswer: jsonb('first_answer'),
+    /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
+    outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),

@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { SystemOverviewLive } from '@/components/system-overview-live';
 import { requirePageUser } from '@/lib/auth/session';
-import '@/lib/service';
 import { pageSystem } from '@/lib/views/page-access';
 import { portalViewDeps } from '@/lib/views/portal';
 import { loadSystemOverview } from '@/lib/views/system-overview';

@@ -2,12 +2,11 @@ import type { Metadata } from 'next';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound, redirect } from 'next/navigation';
 import { BookableResourceWeek } from '@/components/booking/bookable-resource-week';
-import { ApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
 import { readUserGroups } from '@/lib/mirror/store';
 import { getReservationDeps, residentSummary } from '@/lib/reservations';
 import { parseWeekKey } from '@/lib/schedule/week';
-import '@/lib/service';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 import { portalViewDeps } from '@/lib/views/portal';
 import { loadResourceWeek } from '@/lib/views/resource-week';
@@ -38,7 +37,7 @@ export default async function ResourcePage({ params, searchParams }: Props) {
   try {
     view = await loadResourceWeek(await portalViewDeps(), system, resourceId, week);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'not_found') notFound();
+    if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
   }
   const name = view.resource?.name ?? 'Resource';

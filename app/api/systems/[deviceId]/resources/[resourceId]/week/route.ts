@@ -1,7 +1,6 @@
 import { requireSystemAccess } from '@/lib/auth/access';
 import { requireUser } from '@/lib/auth/session';
 import { withErrors } from '@/lib/api/errors';
-import '@/lib/service';
 import { parseIdParam, parseWeekParam } from '@/lib/views/params';
 import { portalViewDeps } from '@/lib/views/portal';
 import { loadResourceWeek } from '@/lib/views/resource-week';
