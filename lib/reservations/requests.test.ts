@@ -296,9 +296,10 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     } finally {
       await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'DELETE' }));
     }
-    // Not "failed": the service may have booked it. The answer is 202 with the request still being sent.
+    // Not "failed": the service may have booked it. The answer is 202, sent and waiting for the service's truth.
     const request = requestOf(answer);
-    expect(request.status).toBe('sending');
+    expect(request).toMatchObject({ status: 'pending', outcomeUnknown: true });
+    expect(published.filter((e) => e.data.id === request.id).map((e) => e.data.status)).toEqual(['pending']);
     await sandbox.drain();
     const made = (await client.reservations.forUser(apiKey, s.resident.userId)).some(
       (r) => r.resourceId === s.resource.id && Date.parse(r.startTime) === slot.startMs,
@@ -307,6 +308,80 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(made).toBe(true);
     const events = await reconcilePending(deps(), 0);
     expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'succeeded' });
+  });
+
+  const setFaults = (faults: unknown) =>
+    sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) }));
+  const clearFaults = () => sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'DELETE' }));
+
+  // Each way an answer can be lost after the service took the booking: never "failed", always the truth.
+  it.each([
+    ['an unreadable 202', { mode: 'unreadable' }],
+    ['a 500 after acting', { mode: 'status', status: 500 }],
+    ['a 502 after acting', { mode: 'status', status: 502 }],
+    ['a connection broken after acting', { mode: 'reset' }],
+  ])('leaves a booking answered with %s pending, and settles it as booked from the reservations', async (_name, afterAccept) => {
+    const s = await scenario(2);
+    const slot = s.free[0];
+    if (!slot) throw new Error('no slot');
+    await findResident(client, apiKey, deviceId, s.resident.userId);
+    await setFaults({ afterAccept: { ...afterAccept, times: 1 } });
+    let answer: RequestAnswer;
+    try {
+      answer = await book(s, 0);
+    } finally {
+      await clearFaults();
+    }
+    const request = requestOf(answer);
+    expect(request).toMatchObject({ status: 'pending', outcomeUnknown: true });
+    await sandbox.drain();
+    // Its webhook carries a correlation id the portal never learned: stored, matched to nothing yet.
+    const { rows: stray } = await ctx().handle.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_events w WHERE applied_at IS NULL AND NOT EXISTS (SELECT 1 FROM reservation_requests r WHERE r.correlation_id = w.correlation_id)`,
+    );
+    expect(stray[0]?.n).toBeGreaterThan(0);
+    const events = await reconcilePending(deps(), { afterSeconds: 3600, unknownAfterSeconds: 0 });
+    const settled = events.find((e) => e.data.id === request.id)?.data;
+    expect(settled).toMatchObject({ status: 'succeeded', outcomeUnknown: false });
+    // The stray outcome now belongs to the request.
+    const { rows } = await ctx().handle.sql.query<{ correlation_id: string | null }>('SELECT correlation_id FROM reservation_requests WHERE id = $1', [request.id]);
+    expect(rows[0]?.correlation_id).toBeTruthy();
+    const { rows: applied } = await ctx().handle.sql.query<{ applied_at: unknown }>('SELECT applied_at FROM webhook_events WHERE correlation_id = $1', [rows[0]?.correlation_id]);
+    expect(applied[0]?.applied_at).toBeTruthy();
+    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot.startMs), to: new Date(slot.endMs), resourceId: s.resource.id });
+    expect(mirrored.map((r) => r.id)).toEqual([settled?.reservationId]);
+  });
+
+  it('keeps an unknown outcome pending while the service may still be processing it, and calls it not made only after the window', async () => {
+    const s = await scenario(2);
+    await findResident(client, apiKey, deviceId, s.resident.userId);
+    // A 503 the service answered before doing anything; the portal cannot know that.
+    await setFaults({ failures: [{ status: 503, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] });
+    let answer: RequestAnswer;
+    try {
+      answer = await book(s, 0);
+    } finally {
+      await clearFaults();
+    }
+    const request = requestOf(answer);
+    expect(request).toMatchObject({ status: 'pending', outcomeUnknown: true });
+    expect(await reconcilePending(deps(), { afterSeconds: 3600, unknownAfterSeconds: 0 })).toEqual([]);
+    expect((await ctx().handle.sql.query('SELECT status FROM reservation_requests WHERE id = $1', [request.id])).rows[0]?.status).toBe('pending');
+    const events = await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 });
+    expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'failed', reason: 'No outcome arrived; the booking was not made.' });
+  });
+
+  it('answers a definite refusal (429) as not sent at once, with the reason', async () => {
+    const s = await scenario(2);
+    await findResident(client, apiKey, deviceId, s.resident.userId);
+    await setFaults({ failures: [{ status: 429, times: 1, method: 'POST', pathPrefix: '/v1/reservations', retryAfterSeconds: 9 }] });
+    try {
+      const error = await book(s, 0).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/busy/) as unknown });
+    } finally {
+      await clearFaults();
+    }
+    expect(published.at(-1)?.data).toMatchObject({ status: 'failed', errorCode: 'NotSent' });
   });
 
   it('reconciles requests whose outcome never arrived from the reservations', async () => {
