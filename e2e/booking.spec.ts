@@ -166,3 +166,26 @@ test('the event stream is not cached or buffered, needs a session, and an unsign
   expect(unsigned.status()).toBe(401);
   expect(((await unsigned.json()) as { error: { message: string } }).error.message).toMatch(/Missing header/);
 });
+
+test("a booking whose answer timed out shows \"waiting for the service's answer\", then booked — never failed", async ({ page, signedInAs, request }) => {
+  test.setTimeout(120_000);
+  await signedInAs('manager');
+  const { resident, resourceId, week } = await pickScenario(page.request);
+  await page.goto(`/systems/${resident.deviceId}/resources/${resourceId}?week=${week}`);
+  // The service takes the booking, then answers after the portal's timeout (SERVICE_TIMEOUT_MS, 4 s here).
+  const set = await request.put('/sandbox/_sandbox/faults', { data: { afterAccept: { mode: 'delay', delayMs: 8_000, method: 'POST', times: 1 } } });
+  expect(set.status()).toBe(200);
+  try {
+    const slot = await slotTime(page, 0);
+    await book(page, slot, resident, true);
+    const outcomes = page.getByRole('list', { name: 'Booking outcomes' });
+    await expect(outcomes).toContainText("sent — waiting for the service's answer");
+    await expect(slotAt(page, slot)).toHaveAccessibleName(`${slot}, booking pending for apartment ${resident.apartmentId}`);
+    // The reconciler reads the service's truth: it was booked.
+    await expect(outcomes.getByRole('listitem').first()).toContainText('booked.', { timeout: 45_000 });
+    await expect(slotAt(page, slot)).toHaveAccessibleName(`${slot}, booked by apartment ${resident.apartmentId}`);
+    await expect(outcomes).not.toContainText('not booked');
+  } finally {
+    await request.delete('/sandbox/_sandbox/faults');
+  }
+});

@@ -16,8 +16,12 @@ function noticeText(r: RequestView, timeZone: string): string {
   const what = r.kind === 'create' ? `Booking ${when} for ${who}` : `Cancelling ${when} of ${who}`;
   switch (r.status) {
     case 'sending':
+      return `${what}: sending…`;
     case 'pending':
-      return `${what}: waiting for the outcome…`;
+      // Sent; the answer was lost (or not here yet). The portal never guesses: it waits for the truth.
+      return r.outcomeUnknown
+        ? `${what}: sent — waiting for the service's answer (checking the service's bookings)…`
+        : `${what}: sent — waiting for the service's answer…`;
     case 'succeeded':
       return `${what}: ${r.kind === 'create' ? 'booked' : 'cancelled'}.`;
     case 'failed':

@@ -7,7 +7,12 @@ import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
 import { requestsQueryKey } from './live-events';
 
-const STATUS_WORDS: Record<RequestView['status'], string> = { sending: 'Sending', pending: 'Pending', succeeded: 'Done', failed: 'Failed' };
+const STATUS_WORDS: Record<RequestView['status'], string> = {
+  sending: 'Sending',
+  pending: "Sent — waiting for the service's answer",
+  succeeded: 'Done',
+  failed: 'Failed',
+};
 
 export interface RequestsListProps {
   systems: { deviceId: string; name: string; timeZone: string }[];
