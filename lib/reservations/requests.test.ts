@@ -209,6 +209,19 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     await sandbox.drain();
   });
 
+  it("refuses a slot beyond the system's booking horizon before sending (422 with a sentence), and honours a longer horizon", async () => {
+    const s = await scenario();
+    const schedule = (await readTimeSchedules(ctx().handle.sql, deviceId)).find((t) => t.id === s.resource.timeScheduleId);
+    const far = expandRange(schedule?.schedule ?? [], Date.now() + 180 * DAY, Date.now() + 190 * DAY, 'UTC')[0];
+    if (!far) throw new Error('no slot half a year ahead');
+    const input = { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: far.startTime, endTime: far.endTime };
+    const error = await requestBooking(deps(), { requester: manager, system: system(), idempotencyKey: key(), input }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is too far ahead: .* can be booked at most 28 days in advance\./) as unknown });
+    const nearer = await requestBooking(deps(), { requester: manager, system: { ...system(), bookingHorizonDays: 7 }, idempotencyKey: key(), input: { ...input, startTime: s.free[3]?.startTime, endTime: s.free[3]?.endTime } }).catch((e: unknown) => e);
+    if (s.free[3] && s.free[3].endMs > Date.now() + 7 * DAY) expect(nearer).toMatchObject({ message: expect.stringMatching(/at most 7 days/) as unknown });
+    expect(writes).toEqual([]);
+  });
+
   it('refuses a resident who is not a user of the system, or not allowed that resource, with a clear message', async () => {
     const s = await scenario();
     const slot = s.free[0];

@@ -9,7 +9,9 @@ import { readReservations, readResources, readState, readTimeSchedules, readUser
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { expandRange, formatDayTime, formatClock } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
+import { DEFAULT_BOOKING_HORIZON_DAYS } from '@/lib/systems/schemas';
 import { NOT_SENT } from './reasons';
+import { beyondBookingHorizon } from './rules/within-booking-horizon';
 import { findResident, findUserName } from './residents';
 import {
   IDEMPOTENCY_KEY_MAX,
@@ -42,6 +44,8 @@ export interface SystemContext {
   deviceId: string;
   name: string;
   timeZone: string;
+  /** How far ahead it can be booked (default 28 days). */
+  bookingHorizonDays?: number;
 }
 
 /** What a booking or cancellation call answers: 202 with the request, or a stored first error. */
@@ -180,6 +184,8 @@ export async function requestBooking(
   if (!slot) throw new ApiError('unprocessable_entity', `${words} is not a booking slot of ${resource.name}.`);
   const now = (deps.now?.() ?? new Date()).getTime();
   if (startMs <= now) throw new ApiError('unprocessable_entity', `The slot ${words} has already started; it can no longer be booked.`);
+  const tooFar = beyondBookingHorizon(slot, now, system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS, { slot: `The slot ${words}`, resource: resource.name });
+  if (tooFar) throw new ApiError('unprocessable_entity', tooFar);
   const taken = await readReservations(deps.sql, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
   if (taken.length > 0) throw new ApiError('conflict', `The slot ${words} in ${resource.name} is already booked.`);
 

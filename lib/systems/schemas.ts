@@ -4,6 +4,8 @@ import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
 export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
 export const SYSTEM_NAME_MAX_LENGTH = 120;
 export const APPROVAL_ID_MAX_LENGTH = 200;
+export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
+export const BOOKING_HORIZON_MAX_DAYS = 365;
 
 // IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).
 const knownZones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -40,9 +42,15 @@ export const systemUpdateSchema = z
   .object({
     name: z.string().trim().min(1, 'is required').max(SYSTEM_NAME_MAX_LENGTH, `must be at most ${SYSTEM_NAME_MAX_LENGTH} characters`).optional(),
     timeZone: timeZoneSchema.optional(),
+    bookingHorizonDays: z.coerce
+      .number({ error: 'must be a number of days' })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1 day')
+      .max(BOOKING_HORIZON_MAX_DAYS, `must be at most ${BOOKING_HORIZON_MAX_DAYS} days`)
+      .optional(),
   })
   .strict()
-  .refine((v) => v.name !== undefined || v.timeZone !== undefined, 'give a name or a timeZone to change');
+  .refine((v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined, 'give a name, timeZone or bookingHorizonDays to change');
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
 
 /** What a browser may see of a system: never the connection or its key. */
@@ -51,5 +59,7 @@ export const systemPublicSchema = z.object({
   name: z.string(),
   timeZone: z.string(),
   status: z.enum(SYSTEM_STATUSES),
+  /** How far ahead its rooms can be booked, in days. */
+  bookingHorizonDays: z.number().int(),
 });
 export type SystemPublic = z.infer<typeof systemPublicSchema>;

@@ -12,6 +12,7 @@ const publicColumns = {
   name: systems.name,
   timeZone: systems.timeZone,
   status: systems.status,
+  bookingHorizonDays: systems.bookingHorizonDays,
 };
 
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
@@ -118,7 +119,7 @@ export async function listSystemsWithKeys(db: Database, managerId: string | null
   const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
   const keys = new Map<string, string>();
   return {
-    systems: rows.map(({ deviceId, name, timeZone, status }) => ({ deviceId, name, timeZone, status })),
+    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays }) => ({ deviceId, name, timeZone, status, bookingHorizonDays })),
     apiKeyOf: (deviceId) => {
       const row = byDevice.get(deviceId);
       if (!row) return undefined;

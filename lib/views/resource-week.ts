@@ -69,7 +69,7 @@ export async function loadResourceWeek(
   const current = weekKeyOf(nowMs, timeZone);
   const week = weekFromKey(weekKey ?? current, timeZone);
   const nav = { previous: shiftWeekKey(week.key, -1), next: shiftWeekKey(week.key, 1), current };
-  const horizonEnd = bookingHorizonEnd(nowMs);
+  const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
   const { freshness, state } = await systemMirror(deps, system.deviceId);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [] };
   if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };

@@ -30,10 +30,10 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
   return runAction(async () => {
     await requireAdmin();
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
-    const update = systemUpdateSchema.parse({ name: text(form, 'name'), timeZone: text(form, 'timeZone') });
+    const update = systemUpdateSchema.parse({ name: text(form, 'name'), timeZone: text(form, 'timeZone'), bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined });
     const system = await updateSystem((await getDb()).db, deviceId, update);
     revalidatePath('/', 'layout');
-    return `Saved ${system.name} (${system.timeZone}).`;
+    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead).`;
   });
 }
 

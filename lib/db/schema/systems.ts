@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 
 export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
@@ -22,6 +22,8 @@ export const systems = pgTable(
       .references(() => connections.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     timeZone: text('time_zone').notNull().default('Europe/Stockholm'),
+    /** How far ahead its rooms can be booked (migration 0013). */
+    bookingHorizonDays: integer('booking_horizon_days').notNull().default(28),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

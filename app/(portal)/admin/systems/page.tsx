@@ -4,6 +4,7 @@ import { StatusBadge } from '@/components/shell/system-list';
 import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
 import { requirePageAdmin } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
+import { BOOKING_HORIZON_MAX_DAYS } from '@/lib/systems/schemas';
 import { listAllSystems } from '@/lib/systems/store';
 import { connectSystemsAction, updateSystemAction } from '../actions';
 
@@ -52,6 +53,20 @@ export default async function AdminSystemsPage() {
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`tz-${s.deviceId}`} className={labelClass}>Time zone</label>
                   <input id={`tz-${s.deviceId}`} name="timeZone" defaultValue={s.timeZone} list="time-zones" required className={inputClass} aria-label={`Time zone of ${s.name}`} />
+                </div>
+                <div className="flex flex-col gap-1">
+                  <label htmlFor={`horizon-${s.deviceId}`} className={labelClass}>Bookable days ahead</label>
+                  <input
+                    id={`horizon-${s.deviceId}`}
+                    name="bookingHorizonDays"
+                    type="number"
+                    min={1}
+                    max={BOOKING_HORIZON_MAX_DAYS}
+                    defaultValue={s.bookingHorizonDays}
+                    required
+                    className={inputClass}
+                    aria-label={`Bookable days ahead in ${s.name}`}
+                  />
                 </div>
               </ActionForm>
             </li>
