@@ -94,6 +94,13 @@ const isInputError = (error: unknown) => {
   return typeof code === 'string' && /^(22|54)/.test(code);
 };
 
+/** Constant-time string comparison; lengths compared in bytes (timingSafeEqual throws on unequal lengths). */
+function sameBytes(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 function issues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');
 }
@@ -416,8 +423,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!grant) return oauthError(400, 'invalid_request', 'grant_type is required.');
     if (grant !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', `grant_type '${grant}' is not supported; use client_credentials.`);
     if (!clientId || !clientSecret) return oauthError(400, 'invalid_request', 'client_id and client_secret are required.');
-    const idOk = clientId.length === c.clientId.length && timingSafeEqual(Buffer.from(clientId), Buffer.from(c.clientId));
-    const secretOk = clientSecret.length === c.clientSecret.length && timingSafeEqual(Buffer.from(clientSecret), Buffer.from(c.clientSecret));
+    const idOk = sameBytes(clientId, c.clientId);
+    const secretOk = sameBytes(clientSecret, c.clientSecret);
     if (!idOk || !secretOk) return oauthError(401, 'invalid_client', 'Client authentication failed.');
     const scope = form.get('scope');
     if (!scope) return oauthError(400, 'invalid_request', 'scope is required.');
