@@ -1,5 +1,64 @@
 import { z } from 'zod';
 
+/**
+ * What a real service may send that the interface allows (service-notes.md part C). Each switch
+ * changes only the wire form of answers; the data, and what the sandbox accepts, stay the same.
+ * "Index" is an item's position in the array as sent (after `shuffle` and `shortPages`).
+ */
+export const shapesSchema = z
+  .object({
+    /** Display-only fields null on items with index % 3 === 2: resources name and description; user groups
+     *  name, apartmentId and referenceId; user accounts (lookups, users/fetch) name and email. */
+    nullLabels: z.boolean().optional(),
+    /** The same fields on the same items omitted (key absent); wins over nullLabels. */
+    missingOptional: z.boolean().optional(),
+    /** The same fields as empty strings, on items with index % 3 === 1 (so it combines with the two above). */
+    emptyLabels: z.boolean().optional(),
+    /** Every date-time sent (reservation times, the 202 timestamp, the webhook timestamp) without seconds:
+     *  `2026-11-24T07:00Z` (an instant with seconds is truncated to its minute). */
+    minuteTimes: z.boolean().optional(),
+    /** The same date-times at +01:00 for the same instant: `2026-11-24T08:00:00+01:00`. */
+    offsetTimes: z.boolean().optional(),
+    /** Seven fractional digits like .NET: `2026-11-24T07:00:00.0000000Z` (ignored with minuteTimes). */
+    fractionTimes: z.boolean().optional(),
+    /** Reservations with index % 5 === 4 (list pages, users/{userId}/reservations): ownerType 'Facility', status 'Released'. */
+    unknownEnums: z.boolean().optional(),
+    /** Time schedules with index % 2 === 1: scheduleType 'Custom' and a schedule object of another structure. */
+    unknownScheduleType: z.boolean().optional(),
+    /** Unknown members (`etag`, `_links`, `tenantRef: null`) on every item and envelope: pages, lookups, the 202
+     *  body and the webhook envelope and its eventData. */
+    extraFields: z.boolean().optional(),
+    /** Items of every page, lookup and reservation array in reverse order. */
+    shuffle: z.boolean().optional(),
+    /** List pages hold at most ceil(pageSize / 2) items; continuation stays complete. */
+    shortPages: z.boolean().optional(),
+    /** Continuation tokens start with ODD_TOKEN_PREFIX (URL-unsafe characters); accepted back percent-encoded. */
+    oddTokens: z.boolean().optional(),
+    /** The success status of create and cancel (same body); default 202. */
+    acceptStatus: z.union([z.literal(200), z.literal(201), z.literal(202)]).optional(),
+  })
+  .strict();
+export type Shapes = z.infer<typeof shapesSchema>;
+
+/**
+ * Create (POST /v1/reservations) and cancel (DELETE /v1/reservations/{id}) are accepted and recorded as
+ * usual (processed, webhook delivered), then the HTTP answer is spoiled:
+ * 'delay' sends the normal answer after delayMs; 'unreadable' a 2xx application/json body that is not JSON;
+ * 'status' a 5xx problem+json; 'reset' breaks the connection before any byte of the answer.
+ */
+export const afterAcceptSchema = z
+  .object({
+    mode: z.enum(['delay', 'unreadable', 'status', 'reset']),
+    delayMs: z.number().int().min(0).max(600_000).optional(),
+    status: z.number().int().min(500).max(599).optional(),
+    method: z.enum(['POST', 'DELETE']).optional(),
+    /** Only the first N matching requests (default all). */
+    times: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type AfterAccept = z.infer<typeof afterAcceptSchema>;
+export const AFTER_ACCEPT_DEFAULT_DELAY_MS = 30_000;
+
 /** Injected faults; PUT /_sandbox/faults replaces the whole set. */
 export const faultsSchema = z
   .object({
@@ -28,6 +87,8 @@ export const faultsSchema = z
       .object({ delayMs: z.number().int().min(0).max(3_600_000).optional(), duplicate: z.boolean().optional(), reorder: z.boolean().optional() })
       .strict()
       .optional(),
+    shapes: shapesSchema.optional(),
+    afterAccept: afterAcceptSchema.optional(),
   })
   .strict();
 export type Faults = z.infer<typeof faultsSchema>;
@@ -38,12 +99,26 @@ interface FailureCounter { seen: number }
 export class FaultState {
   faults: Faults = {};
   private counters: FailureCounter[] = [];
+  private afterAcceptSeen = 0;
 
   constructor(private readonly random: () => number = Math.random) {}
 
   set(faults: Faults): void {
     this.faults = faults;
     this.counters = (faults.failures ?? []).map(() => ({ seen: 0 }));
+    this.afterAcceptSeen = 0;
+  }
+
+  get shapes(): Shapes {
+    return this.faults.shapes ?? {};
+  }
+
+  /** The spoiling to apply to the answer of an accepted create/cancel, if any (counts it). */
+  afterAccept(method: string): AfterAccept | undefined {
+    const spoil = this.faults.afterAccept;
+    if (!spoil || (spoil.method && spoil.method !== method.toUpperCase())) return undefined;
+    const n = this.afterAcceptSeen++;
+    return spoil.times === undefined || n < spoil.times ? spoil : undefined;
   }
 
   clear(): void {

@@ -65,6 +65,39 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/** 400 unless `value` (a decoded path segment or query value named `name`) is free of control characters and short. */
+export const MAX_VALUE_LENGTH = 256;
+export function checkValue(name: string, value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    // PostgreSQL refuses NUL in text, and no real id holds a control character.
+    if (code < 0x20 || code === 0x7f) throw badRequest(`${name} must not contain control characters.`);
+  }
+  if (value.length > MAX_VALUE_LENGTH) throw badRequest(`${name} is longer than ${MAX_VALUE_LENGTH} characters.`);
+  return value;
+}
+
+const STATUS_TITLES: Record<number, string> = { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+export const statusTitle = (status: number) => STATUS_TITLES[status] ?? 'Server Error';
+
+// Marks responses whose connection must break (afterAccept 'reset'). A WeakSet, not a header,
+// so nothing of it can leak onto the wire; server.ts asks isConnectionReset() before writing.
+const resets = new WeakSet<Response>();
+
+/** A 2xx whose body stream errors before its first byte: an in-process client sees a broken body. */
+export function connectionReset(status: number): Response {
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.error(new TypeError('The connection was reset (sandbox afterAccept fault).'));
+    },
+  });
+  const response = new Response(body, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  resets.add(response);
+  return response;
+}
+
+export const isConnectionReset = (response: Response) => resets.has(response);
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

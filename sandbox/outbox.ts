@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { FaultState } from './faults';
 import type { ReservationResultEvent } from './processor';
+import { shapeEvent } from './shapes';
 import type { SandboxSql } from './sql';
 
 export interface DeliveryContext {
@@ -16,14 +17,17 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 // A claimed delivery that never finished (crash) becomes due again after this lease.
 const LEASE_MS = 60_000;
 
-/** Writes one outbox row per subscription, in the caller's transaction. */
+/**
+ * Writes one outbox row per subscription, in the caller's transaction. The payload is stored as
+ * sent (in the `shapes` set now), so every retry of a message carries the same bytes.
+ */
 export async function enqueueEvent(tx: SandboxSql, ctx: DeliveryContext, event: ReservationResultEvent): Promise<void> {
   const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
   const due = new Date(ctx.now().getTime() + (ctx.faults.faults.webhook?.delayMs ?? 0));
   await tx.query(
     `INSERT INTO sandbox.outbox (subscription_id, message_id, payload, next_attempt_at, created_at)
      SELECT id, $1, $2, $3, $4 FROM sandbox.webhooks ORDER BY created_at`,
-    [messageId, JSON.stringify(event), due, ctx.now()],
+    [messageId, JSON.stringify(shapeEvent(event, ctx.faults.shapes)), due, ctx.now()],
   );
 }
 

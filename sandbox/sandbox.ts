@@ -1,12 +1,13 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import { FaultState, faultsSchema } from './faults';
-import { badRequest, HttpProblem, json, notFound, problem, readJsonBody, readText, sleep, UUID_RE } from './http';
+import { AFTER_ACCEPT_DEFAULT_DELAY_MS, FaultState, faultsSchema, type Shapes } from './faults';
+import { badRequest, checkValue, connectionReset, HttpProblem, json, notFound, problem, readJsonBody, readText, sleep, statusTitle, UUID_RE } from './http';
 import { deliverDue, enqueueEvent, type DeliveryContext } from './outbox';
 import { processNext } from './processor';
 import { DATA_TABLES, migrateSandbox } from './schema';
 import { generate, loadSeed, PRESETS, rng, uuidFrom, type Preset, type SeedData } from './seed';
+import { ODD_TOKEN_PREFIX, shapeEnums, shapeItems, shapeLabels, shapeScheduleType, withExtras, writeTime } from './shapes';
 import { parseSlotTime } from './slots';
 import type { SandboxSql } from './sql';
 
@@ -69,11 +70,36 @@ const reservationBody = z
   .strict();
 
 const resetBody = z.object({ preset: z.enum(PRESETS as [Preset, ...Preset[]]).optional(), seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).strict();
-const webhookBody = z.object({ url: z.url().refine((u) => /^https?:\/\//.test(u), 'must be http(s)'), secret: z.string().startsWith('whsec_', 'must start with whsec_').min(20) }).strict();
+const noControl = (v: string) => ![...v].some((c) => c < ' ' || c === '\u007f');
+const webhookBody = z
+  .object({
+    url: z.url().max(2048).refine((u) => /^https?:\/\//.test(u), 'must be http(s)').refine(noControl, 'must not contain control characters'),
+    secret: z.string().startsWith('whsec_', 'must start with whsec_').min(20).max(256).refine(noControl, 'must not contain control characters'),
+  })
+  .strict();
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 const b64url = (buf: Buffer | Uint8Array) => Buffer.from(buf).toString('base64url');
-const iso = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString().replace('.000Z', 'Z');
+const toDate = (value: unknown) => (value instanceof Date ? value : new Date(String(value)));
+const iso = (value: unknown) => toDate(value).toISOString().replace('.000Z', 'Z');
+
+// Display-only fields that the `nullLabels`/`missingOptional`/`emptyLabels` shapes blank out.
+const RESOURCE_LABELS = ['name', 'description'] as const;
+const GROUP_LABELS = ['name', 'apartmentId', 'referenceId'] as const;
+const USER_LABELS = ['name', 'email'] as const;
+
+// PostgreSQL errors that only bad input can cause (data exceptions, class 22; program limits, 54).
+const isInputError = (error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(22|54)/.test(code);
+};
+
+/** Constant-time string comparison; lengths compared in bytes (timingSafeEqual throws on unequal lengths). */
+function sameBytes(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 function issues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');
@@ -234,6 +260,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   }
 
   function requireDevice(deviceIds: string[], deviceId: string): void {
+    checkValue('deviceId', deviceId);
     if (!UUID_RE.test(deviceId)) throw badRequest('deviceId must be a UUID.');
     if (!deviceIds.includes(deviceId.toLowerCase())) {
       throw new HttpProblem(403, 'Forbidden', 'The API key does not cover this system.');
@@ -250,7 +277,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
   function readPageToken(token: string, kind: string, deviceId: string): number {
     const bad = () => badRequest('continuationToken is not valid for this list.');
-    const [payload, mac, extra] = token.split('.');
+    // An `oddTokens` prefix is accepted back (also after the switch is cleared) when it arrives intact.
+    const real = token.startsWith(ODD_TOKEN_PREFIX) ? token.slice(ODD_TOKEN_PREFIX.length) : token;
+    const [payload, mac, extra] = real.split('.');
     if (!payload || !mac || extra !== undefined) throw bad();
     const expected = createHmac('sha256', creds!.signingKey).update(`page:${payload}`).digest();
     const given = Buffer.from(mac, 'base64url');
@@ -277,25 +306,33 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     }
     const token = url.searchParams.get('continuationToken');
     if (token === '') throw badRequest('continuationToken must not be empty.');
+    if (token !== null) checkValue('continuationToken', token);
     return { pageSize, token };
   }
 
-  async function page(url: URL, kind: string, table: string, field: string, deviceId: string, select: string, map: (row: Row) => unknown): Promise<Response> {
+  const href = (url: URL) => url.pathname + url.search;
+
+  async function page(url: URL, kind: string, table: string, field: string, deviceId: string, select: string, map: (row: Row) => Row, perItem?: (item: Row, index: number) => Row): Promise<Response> {
+    const shapes = faults.shapes;
     const { pageSize, token } = pageParams(url);
+    // shortPages: a page shorter than asked for, though more items follow.
+    const size = shapes.shortPages ? Math.ceil(pageSize / 2) : pageSize;
     const after = token === null ? 0 : readPageToken(token, kind, deviceId.toLowerCase());
     const { rows } = await sql.query(
       `SELECT ${select}, seq::text AS seq_text FROM ${table} WHERE device_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
-      [deviceId, after, pageSize + 1],
+      [deviceId, after, size + 1],
     );
-    const items = rows.slice(0, pageSize);
+    const items = rows.slice(0, size);
     const last = items[items.length - 1];
-    const next = rows.length > pageSize && last ? pageToken(kind, deviceId.toLowerCase(), Number(last.seq_text)) : null;
-    return json({ [field]: items.map(map), continuationToken: next });
+    const real = rows.length > size && last ? pageToken(kind, deviceId.toLowerCase(), Number(last.seq_text)) : null;
+    const next = real !== null && shapes.oddTokens ? ODD_TOKEN_PREFIX + real : real;
+    return json(withExtras({ [field]: shapeItems(items.map(map), shapes, href(url), perItem), continuationToken: next }, shapes, href(url)));
   }
 
-  const reservationDto = (r: Row) => ({
+  const reservationDto = (r: Row, shapes: Shapes) => ({
     id: r.id, userId: r.user_id ?? null, ownerId: r.owner_id ?? null, ownerType: r.owner_type, status: r.status,
-    resourceId: r.resource_id, startTime: iso(r.start_time), endTime: iso(r.end_time), deviceId: r.device_id,
+    resourceId: r.resource_id, startTime: writeTime(toDate(r.start_time), shapes, iso(r.start_time)),
+    endTime: writeTime(toDate(r.end_time), shapes, iso(r.end_time)), deviceId: r.device_id,
   });
 
   function includeResources(url: URL): boolean {
@@ -306,7 +343,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     throw badRequest('includeReservationResources must be true or false.');
   }
 
-  async function lookupUsers(deviceIds: string[], where: string, value: string, withResources: boolean): Promise<Response> {
+  /** A `{ userAccounts }` answer (lookups, users/fetch) with its shapes. */
+  function userAccounts(url: URL, accounts: Row[]): Response {
+    const shapes = faults.shapes;
+    const items = shapeItems(accounts, shapes, href(url), (u, i) => shapeLabels(u, i, USER_LABELS, shapes));
+    return json(withExtras({ userAccounts: items }, shapes, href(url)));
+  }
+
+  async function lookupUsers(url: URL, deviceIds: string[], where: string, value: string, withResources: boolean): Promise<Response> {
     const { rows } = await sql.query(
       `SELECT u.device_id, u.id, u.name, u.email, u.user_group_id,
               ARRAY(SELECT r.id::text FROM sandbox.resources r WHERE r.device_id = u.device_id
@@ -315,15 +359,13 @@ export function createSandbox(options: SandboxOptions): Sandbox {
        WHERE u.device_id = ANY($1::uuid[]) AND ${where} ORDER BY u.device_id, u.seq`,
       [deviceIds, value],
     );
-    return json({
-      userAccounts: rows.map((u) => ({
-        deviceId: u.device_id, userId: u.id, name: u.name, email: u.email, userGroupId: u.user_group_id ?? null,
-        ...(withResources ? { reservationResources: u.resource_ids } : {}),
-      })),
-    });
+    return userAccounts(url, rows.map((u) => ({
+      deviceId: u.device_id, userId: u.id, name: u.name, email: u.email, userGroupId: u.user_group_id ?? null,
+      ...(withResources ? { reservationResources: u.resource_ids } : {}),
+    })));
   }
 
-  async function accept(approvalId: string, operation: 'create' | 'cancel', payload: unknown): Promise<Response> {
+  async function accept(method: string, approvalId: string, operation: 'create' | 'cancel', payload: unknown): Promise<Response> {
     const correlationId = randomUUID();
     const timestamp = now();
     await sql.query(
@@ -331,7 +373,25 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       [correlationId, operation, approvalId, JSON.stringify(payload), timestamp],
     );
     kick();
-    return json({ correlationId, timestamp: timestamp.toISOString() }, 202);
+    const shapes = faults.shapes;
+    const body = withExtras({ correlationId, timestamp: writeTime(timestamp, shapes, timestamp.toISOString()) }, shapes, `/v1/reservations/requests/${correlationId}`);
+    const status = shapes.acceptStatus ?? 202;
+    // afterAccept: the request is recorded and queued above; only the answer goes wrong.
+    const spoil = faults.afterAccept(method);
+    if (!spoil) return json(body, status);
+    switch (spoil.mode) {
+      case 'delay':
+        await sleep(spoil.delayMs ?? AFTER_ACCEPT_DEFAULT_DELAY_MS);
+        return json(body, status);
+      case 'unreadable':
+        return new Response(`{"correlationId":"${correlationId}","timestamp":`, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      case 'status': {
+        const failed = spoil.status ?? 500;
+        return problem(failed, statusTitle(failed), 'The service failed to answer the request.');
+      }
+      case 'reset':
+        return connectionReset(status);
+    }
   }
 
   // ---- routes ---------------------------------------------------------------------------------
@@ -363,8 +423,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     if (!grant) return oauthError(400, 'invalid_request', 'grant_type is required.');
     if (grant !== 'client_credentials') return oauthError(400, 'unsupported_grant_type', `grant_type '${grant}' is not supported; use client_credentials.`);
     if (!clientId || !clientSecret) return oauthError(400, 'invalid_request', 'client_id and client_secret are required.');
-    const idOk = clientId.length === c.clientId.length && timingSafeEqual(Buffer.from(clientId), Buffer.from(c.clientId));
-    const secretOk = clientSecret.length === c.clientSecret.length && timingSafeEqual(Buffer.from(clientSecret), Buffer.from(c.clientSecret));
+    const idOk = sameBytes(clientId, c.clientId);
+    const secretOk = sameBytes(clientSecret, c.clientSecret);
     if (!idOk || !secretOk) return oauthError(401, 'invalid_client', 'Client authentication failed.');
     const scope = form.get('scope');
     if (!scope) return oauthError(400, 'invalid_request', 'scope is required.');
@@ -389,6 +449,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     // GET /v1/apikey/generate/{approvalId}: bearer only.
     if (seg[1] === 'apikey' && seg[2] === 'generate' && seg.length === 4) {
       if (method !== 'GET') throw new HttpProblem(405, 'Method Not Allowed', 'Use GET.', { allow: 'GET' });
+      checkValue('approvalId', seg[3]!);
       const { rows } = await sql.query<{ device_ids: string[] }>(`SELECT device_ids::text[] AS device_ids FROM sandbox.approvals WHERE id = $1`, [seg[3]]);
       const approval = rows[0];
       if (!approval) throw notFound('No such approval.');
@@ -408,44 +469,48 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (!start) throw badRequest('startTime must be a valid time in the form yyyy-mm-ddThh:mmZ.');
       if (!end) throw badRequest('endTime must be a valid time in the form yyyy-mm-ddThh:mmZ.');
       if (end <= start) throw badRequest('endTime must be after startTime.');
-      return accept(key.approvalId, 'create', { ...parsed.data, userId: parsed.data.userId.toLowerCase(), resourceId: parsed.data.resourceId.toLowerCase() });
+      return accept(method, key.approvalId, 'create', { ...parsed.data, userId: parsed.data.userId.toLowerCase(), resourceId: parsed.data.resourceId.toLowerCase() });
     }
     if (method === 'DELETE' && is('reservations', null)) {
+      checkValue('reservationId', s[1]!);
       if (!UUID_RE.test(s[1]!)) throw badRequest('reservationId must be a UUID.');
-      return accept(key.approvalId, 'cancel', { reservationId: s[1]!.toLowerCase() });
+      return accept(method, key.approvalId, 'cancel', { reservationId: s[1]!.toLowerCase() });
     }
     if (method !== 'GET') throw new HttpProblem(405, 'Method Not Allowed', `${method} is not allowed here.`);
 
     if (is('reservations', null, 'all')) {
       requireDevice(key.deviceIds, s[1]!);
-      return page(url, 'reservations', 'sandbox.reservations', 'reservations', s[1]!, '*', reservationDto);
+      const shapes = faults.shapes;
+      return page(url, 'reservations', 'sandbox.reservations', 'reservations', s[1]!, '*', (r) => reservationDto(r, shapes), (r, i) => shapeEnums(r, i, shapes));
     }
     if (is('reservations', 'timeschedules', null, 'all')) {
       requireDevice(key.deviceIds, s[2]!);
-      return page(url, 'timeSchedules', 'sandbox.time_schedules', 'timeSchedules', s[2]!, 'id, device_id, schedule', (r) => ({ id: r.id, deviceId: r.device_id, scheduleType: 'Week', schedule: r.schedule }));
+      return page(url, 'timeSchedules', 'sandbox.time_schedules', 'timeSchedules', s[2]!, 'id, device_id, schedule', (r) => ({ id: r.id, deviceId: r.device_id, scheduleType: 'Week', schedule: r.schedule }), (r, i) => shapeScheduleType(r, i, faults.shapes));
     }
     if (is('reservations', 'resources', null, 'all')) {
       requireDevice(key.deviceIds, s[2]!);
-      return page(url, 'resources', 'sandbox.resources', 'resources', s[2]!, 'id, device_id, name, description, time_schedule_id', (r) => ({ id: r.id, name: r.name, description: r.description, deviceId: r.device_id, timeScheduleId: r.time_schedule_id }));
+      return page(url, 'resources', 'sandbox.resources', 'resources', s[2]!, 'id, device_id, name, description, time_schedule_id', (r) => ({ id: r.id, name: r.name, description: r.description, deviceId: r.device_id, timeScheduleId: r.time_schedule_id }), (r, i) => shapeLabels(r, i, RESOURCE_LABELS, faults.shapes));
     }
     if (is('usergroups', null, 'all')) {
       requireDevice(key.deviceIds, s[1]!);
-      return page(url, 'userGroups', 'sandbox.user_groups', 'userGroups', s[1]!, 'id, device_id, name, apartment_id, reference_id', (r) => ({ id: r.id, name: r.name, apartmentId: r.apartment_id, referenceId: r.reference_id, deviceId: r.device_id }));
+      return page(url, 'userGroups', 'sandbox.user_groups', 'userGroups', s[1]!, 'id, device_id, name, apartment_id, reference_id', (r) => ({ id: r.id, name: r.name, apartmentId: r.apartment_id, referenceId: r.reference_id, deviceId: r.device_id }), (r, i) => shapeLabels(r, i, GROUP_LABELS, faults.shapes));
     }
-    if (is('reservations', 'users', 'reference', null)) return lookupUsers(key.deviceIds, 'g.reference_id = $2', s[3]!, includeResources(url));
-    if (is('reservations', 'users', 'email', null)) return lookupUsers(key.deviceIds, 'lower(u.email) = lower($2)', s[3]!, includeResources(url));
-    if (is('reservations', 'users', 'apartment', null)) return lookupUsers(key.deviceIds, 'g.apartment_id = $2', s[3]!, includeResources(url));
+    if (is('reservations', 'users', 'reference', null)) return lookupUsers(url, key.deviceIds, 'g.reference_id = $2', checkValue('referenceId', s[3]!), includeResources(url));
+    if (is('reservations', 'users', 'email', null)) return lookupUsers(url, key.deviceIds, 'lower(u.email) = lower($2)', checkValue('email', s[3]!), includeResources(url));
+    if (is('reservations', 'users', 'apartment', null)) return lookupUsers(url, key.deviceIds, 'g.apartment_id = $2', checkValue('apartmentId', s[3]!), includeResources(url));
     if (is('reservations', 'users', 'fetch', null)) {
       requireDevice(key.deviceIds, s[3]!);
       const { rows } = await sql.query(`SELECT device_id, id, name, email, user_group_id FROM sandbox.users WHERE device_id = $1 ORDER BY seq`, [s[3]]);
-      return json({ userAccounts: rows.map((u) => ({ deviceId: u.device_id, userId: u.id, name: u.name, email: u.email, userGroupId: u.user_group_id ?? null })) });
+      return userAccounts(url, rows.map((u) => ({ deviceId: u.device_id, userId: u.id, name: u.name, email: u.email, userGroupId: u.user_group_id ?? null })));
     }
     if (is('reservations', 'users', null, 'reservations')) {
+      checkValue('userId', s[2]!);
       if (!UUID_RE.test(s[2]!)) throw badRequest('userId must be a UUID.');
       const { rows: users } = await sql.query(`SELECT 1 FROM sandbox.users WHERE id = $1 AND device_id = ANY($2::uuid[])`, [s[2], key.deviceIds]);
       if (users.length === 0) throw notFound('No such user among the systems this key covers.');
       const { rows } = await sql.query(`SELECT * FROM sandbox.reservations WHERE user_id = $1 ORDER BY start_time, seq`, [s[2]]);
-      return json(rows.map(reservationDto));
+      const shapes = faults.shapes;
+      return json(shapeItems(rows.map((r) => reservationDto(r, shapes)), shapes, href(url), (r, i) => shapeEnums(r, i, shapes)));
     }
     throw notFound();
   }
@@ -532,6 +597,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } catch (error) {
       if (error instanceof HttpProblem) return error.toResponse();
       if (error instanceof SyntaxError) return problem(400, 'Bad Request', 'The body is not valid JSON.');
+      // A safety net: input the routes did not foresee must not look like a service fault.
+      if (isInputError(error)) return problem(400, 'Bad Request', 'A value in the request is not valid.');
       return problem(500, 'Internal Server Error', 'The sandbox failed to handle the request.');
     }
   }

@@ -1,7 +1,8 @@
 // Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny] [--seed 1] [--latency 30]
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { nodeListener } from './node';
 import { createSandbox } from './sandbox';
 import { PRESETS, type Preset } from './seed';
 import { openSandboxSql } from './sql';
@@ -41,33 +42,7 @@ if (latency !== undefined) {
   await sandbox.fetch(new Request('http://sandbox/_sandbox/faults', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: latency }) }));
 }
 
-async function toRequest(req: IncomingMessage): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
-    else if (value !== undefined) headers.set(key, value);
-  }
-  const body = chunks.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? Buffer.concat(chunks) : undefined;
-  return new Request(`http://${req.headers.host ?? `localhost:${port}`}${req.url ?? '/'}`, { method: req.method, headers, body });
-}
-
-async function respond(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, key) => res.setHeader(key, value));
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
-const server = createServer((req, res) => {
-  toRequest(req)
-    .then((request) => sandbox.fetch(request))
-    .then((response) => respond(res, response))
-    .catch(() => {
-      res.statusCode = 500;
-      res.end();
-    });
-});
+const server = createServer(nodeListener((request) => sandbox.fetch(request), `localhost:${port}`));
 server.listen(port, values.host, () => {
   console.log(`sandbox (${db.kind}, preset ${values.preset ?? 'as stored'}, seed ${seed ?? 'as stored'}) ready in ${Date.now() - started} ms on http://${values.host}:${port}`);
   console.log(`fixtures: curl -s http://${values.host}:${port}/_sandbox/fixtures`);
