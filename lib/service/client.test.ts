@@ -456,6 +456,51 @@ describe('resilience', () => {
   });
 });
 
+describe('breakers per kind of call', () => {
+  it('20 upstream 500s on lookups open only the lookups breaker: bookings and lists go on', async () => {
+    const rec = recording(sandboxFetch);
+    const registry = new BreakerRegistry();
+    const client = clientFor(BASE, fx, rec.fetch, { retry: { maxRetries: 0 }, breaker: { registry, consecutiveFailures: 5, halfOpenAfterMs: 60_000 } });
+    await putFaults(sandboxFetch, BASE, { failures: [{ status: 500, times: 1_000, pathPrefix: '/v1/reservations/users/apartment' }] });
+    const reasons: string[] = [];
+    for (let i = 0; i < 20; i++) reasons.push(((await rejection(client.users.byApartment(apiKey, `10${i}`))) as ServiceUnavailableError).reason);
+    expect(reasons.slice(0, 5)).toEqual(['status', 'status', 'status', 'status', 'status']);
+    expect(reasons.slice(5).every((r) => r === 'circuit-open')).toBe(true);
+    const accepted = await client.reservations.create(apiKey, {
+      userId: '00000000-0000-4000-8000-000000000001',
+      resourceId: '00000000-0000-4000-8000-000000000002',
+      startTime: '2030-01-07T06:00Z',
+      endTime: '2030-01-07T09:00Z',
+    });
+    expect(accepted.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await client.resources.list(apiKey, deviceId).toArray({ limit: 1_000 })).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a lookup value with a NUL, a control character or over 256 characters before anything is sent', async () => {
+    const rec = recording(sandboxFetch);
+    const client = clientFor(BASE, fx, rec.fetch, { breaker: { registry: new BreakerRegistry() } });
+    for (const bad of ['a\u0000b', 'line\nbreak', 'x'.repeat(257), '   ']) {
+      const error = await rejection(client.users.byApartment(apiKey, bad));
+      expect(error).toBeInstanceOf(z.ZodError);
+    }
+    expect(rec.serviceRequests()).toHaveLength(0);
+  });
+
+  it('marks what the service may have done: nothing for a refusal or an open circuit, unknown for a timeout or 5xx on a write', async () => {
+    const client = clientFor(BASE, fx, sandboxFetch, { retry: { maxRetries: 0 }, breaker: { registry: new BreakerRegistry() } });
+    const booking = { userId: '00000000-0000-4000-8000-000000000001', resourceId: '00000000-0000-4000-8000-000000000002', startTime: '2030-01-07T06:00Z', endTime: '2030-01-07T09:00Z' };
+    const post = { method: 'POST', pathPrefix: '/v1/reservations' };
+    await putFaults(sandboxFetch, BASE, { failures: [{ status: 400, times: 1, ...post }, { status: 503, times: 1, ...post }, { status: 429, times: 1, ...post }] });
+    expect(await rejection(client.reservations.create(apiKey, booking))).toMatchObject({ kind: 'validation', effect: 'none' });
+    expect(await rejection(client.reservations.create(apiKey, booking))).toMatchObject({ kind: 'unavailable', effect: 'unknown' });
+    expect(await rejection(client.reservations.create(apiKey, booking))).toMatchObject({ kind: 'rate-limited', effect: 'none' });
+    const refused = clientFor(BASE, fx, () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } })), { retry: { maxRetries: 0 }, breaker: { registry: new BreakerRegistry() } });
+    expect(await rejection(refused.reservations.create(apiKey, booking))).toMatchObject({ kind: 'unavailable', effect: 'none' });
+    const reset = clientFor(BASE, fx, async (request) => (new URL(request.url).pathname === '/v1/reservations' ? Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } })) : sandboxFetch(request)), { retry: { maxRetries: 0 }, breaker: { registry: new BreakerRegistry() } });
+    expect(await rejection(reset.reservations.create(apiKey, booking))).toMatchObject({ kind: 'unavailable', effect: 'unknown' });
+  });
+});
+
 describe('upstream contract', () => {
   /** Alters one real sandbox response body: the only place a response is changed. */
   const alter = (match: (path: string) => boolean, edit: (body: Record<string, unknown>) => void): FetchLike => async (request) => {
