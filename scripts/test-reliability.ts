@@ -6,7 +6,11 @@
 //      quickly, and everything recovers (a real booking's outcome arrives over SSE) once lifted;
 //   3. load: 200 SSE clients, 50 webhooks/s for 60 s → no event lost or duplicated on any client;
 //   4. the database down during a webhook → 5xx, and the retried delivery is stored once;
-//   5. no known secret in the server's log.
+//   5. truthful outcomes: a second `next start` against odd but valid upstream shapes and answers
+//      lost after the service acted (late, unreadable, 5xx, reset) → every request's final state
+//      equals the upstream's truth, none left pending past the window; a bad search is a 400 that
+//      degrades no one; failing searches do not stop bookings; a slot beyond the horizon is a 422;
+//   6. no known secret in the server's log.
 // Sizes: RELIABILITY_CLIENTS (200), RELIABILITY_RATE (50/s), RELIABILITY_SECONDS (60). Needs TEST_DATABASE_URL.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,16 +18,18 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { weekKeyOf } from '@/lib/schedule';
 import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, waitFor } from './harness/processes';
+import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, stopProcess, waitFor } from './harness/processes';
+import type { SandboxFixtures } from '@/sandbox';
 import { percentile, sleep } from './bench/http';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.RELIABILITY_PORT ?? 3311);
 const sandboxPort = Number(process.env.RELIABILITY_SANDBOX_PORT ?? 4043);
+const truthPort = Number(process.env.RELIABILITY_TRUTH_PORT ?? 3312);
 const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
 const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
-/** Comma-separated parts to run (input, faults, load, database); all when unset. */
+/** Comma-separated parts to run (input, faults, load, database, truth); all when unset. */
 const only = process.env.RELIABILITY_ONLY;
 /** A booking must answer well before a browser gives up; the upstream timeout is 2 s here. */
 const BOOKING_ANSWER_LIMIT_MS = 15_000;
@@ -406,6 +412,153 @@ async function databaseDownSuite(ctx: Ctx, database: { name: string; admin: () =
   check(stored === 1 && events === 1, `the delivery is stored once (${stored}) and its event appended once (${events})`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// 5. Truthful outcomes against an upstream that answers oddly: a second `next start`, on its own
+//    database and the second sandbox system, with a short reconcile window. For every booking
+//    request, the portal's final state must equal the upstream's truth, and none stays pending.
+
+/** Wire shapes an independent implementation may send (the sandbox's `shapes` fault switches). */
+const ODD_SHAPES = { nullLabels: true, minuteTimes: true, offsetTimes: true, unknownEnums: true, extraFields: true, shuffle: true, shortPages: true, oddTokens: true };
+const TRUTH_WINDOW_S = 20;
+
+/** The sandbox's own reservations of one user, read as an integrator would (token + API key). */
+async function upstreamReader(sandboxUrl: string, fixtures: SandboxFixtures, approvalId: string) {
+  const tokenResponse = await fetch(`${sandboxUrl}${fixtures.tokenPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: fixtures.clientId, client_secret: fixtures.clientSecret, scope: fixtures.scope }),
+  });
+  const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+  const grant = (await (await fetch(`${sandboxUrl}/v1/apikey/generate/${approvalId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { apiKey: string };
+  return async (userId: string) => {
+    const response = await fetch(`${sandboxUrl}/v1/reservations/users/${userId}/reservations`, { headers: { authorization: `Bearer ${token}`, 'x-api-key': grant.apiKey } });
+    return (await response.json()) as { resourceId: string; startTime: string; endTime: string }[];
+  };
+}
+
+interface TruthCase {
+  name: string;
+  faults: Record<string, unknown>;
+  /** What the manager is told at once. */
+  answer: 'pending-unknown' | 'pending' | 'refused';
+}
+
+async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fixtures: SandboxFixtures; secrets: { webhookSecret: string; authSecret: string; encryptionKey: string } }, adminDb: () => Promise<pg.Client>): Promise<void> {
+  const { sandboxUrl, fixtures } = config;
+  const approval = fixtures.approvals[1];
+  if (!approval) throw new Error('the tiny preset has a second approval');
+  const setFaults = async (faults: unknown) => {
+    const response = await fetch(`${sandboxUrl}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+    if (!response.ok) throw new Error(`faults not set: ${response.status} ${await response.text()}`);
+  };
+  await setFaults({ shapes: ODD_SHAPES });
+  const portal = await startPortal(truthPort, { ...config.secrets, databaseUrl: config.databaseUrl, sandboxUrl, fixtures }, {
+    MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '1500', RECONCILE_AFTER_S: String(TRUTH_WINDOW_S), RECONCILE_UNKNOWN_AFTER_S: '2',
+  });
+  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.secrets.webhookSecret }) });
+  const db = await adminDb();
+  const result: Record<string, unknown> = {};
+  try {
+    const account = await createAdmin(db);
+    const cookie = await signIn(portal.url, account);
+    const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
+    if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
+    const deviceId = approval.deviceIds[0] ?? '';
+    const residents = fixtures.residents.filter((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
+    const ctx: Ctx = { url: portal.url, cookie, db, deviceId, resourceId: residents[0]?.resourceIds[0] ?? '', residentUserId: residents[0]?.userId ?? '' };
+
+    // The mirror reads odd but valid shapes fully: every room, with its name where it has one.
+    let loaded: Awaited<ReturnType<typeof overview>> = { status: 0 };
+    await waitFor('the odd-shaped system to load', async () => {
+      loaded = await overview(ctx);
+      return loaded.status === 200 && loaded.freshness?.status === 'ready';
+    }, 60_000, 1_000).catch(() => undefined);
+    const rooms = (loaded.resources ?? []) as { name?: string }[];
+    check(loaded.freshness?.status === 'ready' && !loaded.freshness.lastError, `odd shapes (null labels, minute and offset times, unknown enums, extra fields, short shuffled pages, URL-unsafe tokens): the system loads (${loaded.freshness?.status ?? loaded.status}, ${loaded.freshness?.lastError ?? 'no error'})`);
+    check(rooms.length === 2 && rooms.every((r) => typeof r.name === 'string' && r.name.length > 0), `its rooms are listed with names (${rooms.map((r) => r.name).join(', ')})`);
+
+    // One person's bad search is theirs alone: 400, and everyone else's lookups go on.
+    const bad = await json(`${portal.url}/api/residents?q=a%00b`, { cookie });
+    const badBody = (await bad.json().catch(() => ({}))) as { error?: { message?: string } };
+    check(bad.status === 400 && (badBody.error?.message?.length ?? 0) > 10, `a search with a NUL answers 400 (${bad.status} ${badBody.error?.message ?? ''})`);
+    const sample = residents.find((r) => r.apartmentId) ?? residents[0];
+    const lookups = await Promise.all(Array.from({ length: 50 }, () => json(`${portal.url}/api/residents?q=${encodeURIComponent(sample?.apartmentId ?? '1')}`, { cookie }).then((r) => r.status)));
+    check(lookups.every((st) => st === 200), `right after, 50 lookups succeed (${JSON.stringify(Object.fromEntries(lookups.map((st) => [st, lookups.filter((x) => x === st).length])))})`);
+
+    // Searches failing upstream (20 × 500) open only the lookups breaker: bookings go on.
+    await setFaults({ shapes: ODD_SHAPES, failures: [{ status: 500, times: 1_000, pathPrefix: '/v1/reservations/users/apartment' }] });
+    const failing = await Promise.all(Array.from({ length: 20 }, (_, i) => json(`${portal.url}/api/residents?q=${encodeURIComponent(`9${i}`)}`, { cookie }).then((r) => r.status)));
+    check(failing.every((st) => st >= 500), `20 searches whose upstream lookups fail answer 5xx (${[...new Set(failing)].join(', ')})`);
+
+    // The booking cases. Every (resident, room) pair holds at most two future bookings (the quota).
+    const pairs = residents.flatMap((r) => r.resourceIds.map((resourceId) => ({ resident: r, resourceId, used: 0 })));
+    const taken = new Set<number>();
+    const cases: TruthCase[] = [
+      { name: 'lookups failing upstream (breaker open for searches)', faults: { failures: [{ status: 500, times: 1_000, pathPrefix: '/v1/reservations/users/apartment' }] }, answer: 'pending' },
+      { name: 'answer after the timeout (booking made)', faults: { afterAccept: { mode: 'delay', delayMs: 5_000, method: 'POST', times: 1 } }, answer: 'pending-unknown' },
+      { name: 'unreadable 202 (booking made)', faults: { afterAccept: { mode: 'unreadable', method: 'POST', times: 1 } }, answer: 'pending-unknown' },
+      { name: '500 after acting (booking made)', faults: { afterAccept: { mode: 'status', status: 500, method: 'POST', times: 1 } }, answer: 'pending-unknown' },
+      { name: 'connection reset after acting (booking made)', faults: { afterAccept: { mode: 'reset', method: 'POST', times: 1 } }, answer: 'pending-unknown' },
+      { name: '503 before acting (not made)', faults: { failures: [{ status: 503, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] }, answer: 'pending-unknown' },
+      { name: '400 refusal (not made)', faults: { failures: [{ status: 400, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] }, answer: 'refused' },
+      { name: 'duplicated and reordered webhooks', faults: { webhook: { duplicate: true, reorder: true } }, answer: 'pending' },
+      { name: '200 instead of 202, extra fields', faults: { shapes: { ...ODD_SHAPES, acceptStatus: 200 } }, answer: 'pending' },
+    ];
+    const made: { name: string; requestId: string | null; userId: string; resourceId: string; slot: { startTime: string; endTime: string }; answer: number; shown: string }[] = [];
+    for (const c of cases) {
+      const pair = pairs.filter((p) => p.used < 2).sort((a, b) => a.used - b.used)[0];
+      if (!pair) throw new Error('no (resident, room) pair under its quota left');
+      const slot = await freeSlot({ ...ctx, resourceId: pair.resourceId }, taken);
+      await setFaults({ shapes: ODD_SHAPES, ...c.faults });
+      const answer = await book({ ...ctx, resourceId: pair.resourceId, residentUserId: pair.resident.userId }, slot);
+      await setFaults({ shapes: ODD_SHAPES });
+      const body = answer.requestId ? await db.query<{ status: string; outcome_unknown_since: unknown }>('SELECT status, outcome_unknown_since FROM reservation_requests WHERE id = $1', [answer.requestId]) : undefined;
+      const shown = answer.status === 202 ? (body?.rows[0]?.outcome_unknown_since ? 'pending-unknown' : 'pending') : 'refused';
+      pair.used += 1;
+      made.push({ name: c.name, requestId: answer.requestId ?? null, userId: pair.resident.userId, resourceId: pair.resourceId, slot, answer: answer.status, shown });
+      const expectedShown = c.answer === 'pending' ? shown === 'pending' || shown === 'pending-unknown' : shown === c.answer;
+      check(expectedShown && answer.ms < BOOKING_ANSWER_LIMIT_MS, `${c.name}: answered ${answer.status} in ${Math.round(answer.ms)} ms, shown ${shown} (${answer.message || 'no error'})`);
+    }
+    // The horizon: a slot half a year ahead is refused before anything is sent.
+    const farWeek = weekKeyOf(Date.now() + 180 * 86_400_000, 'UTC');
+    const farView = (await (await json(`${portal.url}/api/systems/${deviceId}/resources/${ctx.resourceId}/week?week=${farWeek}`, { cookie })).json()) as { slots?: { startMs: number; endMs: number; bookable: boolean }[] };
+    const farSlot = farView.slots?.[0];
+    const far = farSlot ? await book(ctx, { startTime: new Date(farSlot.startMs).toISOString(), endTime: new Date(farSlot.endMs).toISOString() }) : { status: 0, message: 'no slot half a year ahead' };
+    check(far.status === 422 && /too far ahead/.test(far.message) && farSlot?.bookable === false, `a slot half a year ahead is not offered, and booking it answers 422 (${far.message})`);
+
+    // Nothing left pending past the window; each final state is the upstream's truth.
+    const ids = made.map((m) => m.requestId).filter((id): id is string => id !== null);
+    await waitFor('every request to settle', async () => {
+      const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM reservation_requests WHERE id = ANY($1::uuid[]) AND status IN ('sending', 'pending')", [ids]);
+      return rows[0]?.n === 0;
+    }, (TRUTH_WINDOW_S + 30) * 1000, 1_000).catch(() => undefined);
+    await setFaults(null);
+    const reservationsOf = await upstreamReader(sandboxUrl, fixtures, approval.approvalId);
+    const outcomes: Record<string, unknown>[] = [];
+    let consistent = 0;
+    for (const m of made) {
+      const upstream = await reservationsOf(m.userId);
+      const exists = upstream.some((r) => r.resourceId === m.resourceId && Date.parse(r.startTime) === Date.parse(m.slot.startTime) && Date.parse(r.endTime) === Date.parse(m.slot.endTime));
+      const row = m.requestId ? (await db.query<{ status: string; error_code: string | null }>('SELECT status, error_code FROM reservation_requests WHERE id = $1', [m.requestId])).rows[0] : undefined;
+      const status = row?.status ?? 'not stored';
+      const ok = exists ? status === 'succeeded' : status === 'failed' || (m.answer >= 400 && status !== 'succeeded');
+      if (ok) consistent += 1;
+      outcomes.push({ case: m.name, answer: m.answer, shown: m.shown, final: status, errorCode: row?.error_code ?? null, upstreamHasIt: exists });
+      check(ok, `${m.name}: final ${status}${row?.error_code ? ` (${row.error_code})` : ''}, upstream ${exists ? 'holds' : 'does not hold'} the booking`);
+    }
+    result.bookings = outcomes;
+    result.consistent = `${consistent} of ${made.length}`;
+    const pending = (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM reservation_requests WHERE status IN ('sending', 'pending')")).rows[0]?.n;
+    check(pending === 0, `nothing is left pending past the ${TRUTH_WINDOW_S} s window (${pending})`);
+  } finally {
+    await setFaults(null).catch(() => undefined);
+    await db.end().catch(() => undefined);
+    stopProcess(portal.child);
+  }
+  report.truth = result;
+  console.log(`   truth: ${JSON.stringify(result)}`);
+}
+
 let dbUrl = '';
 
 // ---------------------------------------------------------------------------------------------
@@ -460,7 +613,17 @@ async function main(): Promise<void> {
       await databaseDownSuite(ctx, database, config.webhookSecret);
     }
 
-    console.log('== 5. secrets in the server log');
+    if (run('truth')) {
+      console.log('== 5. truthful outcomes against an upstream that answers oddly (a second next start)');
+      const truthDb = await createDatabase(adminUrl, 'portal_truth');
+      await truthSuite({ databaseUrl: truthDb.url, sandboxUrl, fixtures, secrets: { webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey } }, async () => {
+        const c = new pg.Client({ connectionString: truthDb.url });
+        await c.connect();
+        return c;
+      });
+    }
+
+    console.log('== 6. secrets in the server log');
     await sleep(500);
     const logText = readFileSync(portal.logFile, 'utf8');
     const leaked = knownSecrets.filter((s) => s && logText.includes(s));

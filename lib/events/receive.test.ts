@@ -52,6 +52,24 @@ describeWithDb('POST /api/webhooks', (ctx) => {
     return { requestId: rows[0]?.id ?? '', correlationId, deviceId };
   }
 
+  it('reads an outcome in any shape a real service may send: minute or offset times, extra fields, a non-RFC GUID', async () => {
+    for (const timestamp of ['2026-11-24T07:00Z', '2026-11-24T08:00+01:00', '2026-11-24T07:00:00.0000000Z', 'not a time']) {
+      const { requestId, correlationId } = await pendingRequest();
+      const body = resultEnvelope(correlationId, true);
+      const reservationId = '6f1c2a3b-4d5e-0f70-0a1b-2c3d4e5f6a7b'; // version 0: a .NET GUID, not an RFC 9562 UUID
+      const odd = {
+        ...body,
+        timestamp,
+        etag: 'W/"1"',
+        eventData: { ...body.eventData, data: { reservationId, operation: 'create', _links: {} }, tenantRef: null },
+      };
+      const response = await handleWebhookRequest(signedRequest(JSON.stringify(odd)), deps());
+      expect(response.status, timestamp).toBe(200);
+      const { rows } = await ctx().handle.sql.query<{ status: string; reservation_id: string }>('SELECT status, reservation_id FROM reservation_requests WHERE id = $1', [requestId]);
+      expect(rows[0]).toMatchObject({ status: 'succeeded', reservation_id: reservationId });
+    }
+  });
+
   beforeEach(async () => {
     bus = new InProcessEventBus();
     published = [];

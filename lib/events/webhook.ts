@@ -8,11 +8,20 @@ export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 
 /** The upstream envelope (service-notes.md A); the real service spells `succeded`. */
 export const webhookEnvelopeSchema = z.object({
-  correlationId: z.uuid().nullable().optional(),
+  // GUIDs, not necessarily RFC 9562 UUIDs: the service is a .NET one.
+  correlationId: z.guid().nullable().optional(),
   eventType: z.string().min(1).max(100),
-  timestamp: z.iso.datetime({ offset: true }).optional(),
-  eventData: z.record(z.string(), z.unknown()).optional(),
+  // Informational only: kept when readable (with or without seconds, any offset), never a reason to refuse.
+  timestamp: z.string().max(64).nullable().optional(),
+  eventData: z.record(z.string(), z.unknown()).nullable().optional(),
 });
+
+/** An ISO 8601 date-time with an offset or Z, seconds optional, as a canonical UTC string; else null. */
+function readableTime(value: string | null | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value)) return null;
+  const ms = Date.parse(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
 
 const resultDataSchema = z
   .object({
@@ -20,7 +29,10 @@ const resultDataSchema = z
     succeeded: z.boolean().optional(),
     errorCode: z.string().max(200).nullable().optional(),
     errorDescription: z.string().max(2000).nullable().optional(),
-    data: z.object({ reservationId: z.uuid().optional(), operation: z.enum(['create', 'cancel']).optional() }).nullable().optional(),
+    data: z
+      .object({ reservationId: z.guid().nullable().optional(), operation: z.string().max(50).nullable().optional() })
+      .nullable()
+      .optional(),
   })
   .refine((d) => d.succeded !== undefined || d.succeeded !== undefined, {
     message: 'eventData.succeded is required',
@@ -93,5 +105,5 @@ export function verifyWebhook(rawBody: string, headers: Headers, secret: string)
       reservationId: result.data.data?.reservationId ?? null,
     };
   }
-  return { webhookId: id ?? '', eventType, eventTime: eventTime ?? null, payload, outcome };
+  return { webhookId: id ?? '', eventType, eventTime: readableTime(eventTime), payload, outcome };
 }

@@ -191,12 +191,13 @@ export async function requestBooking(
 
   // The resident: one of the system's users, authorized for this resource.
   const apiKey = await deps.apiKeyFor(input.deviceId);
-  const resident = await findResident(deps.client, apiKey, input.deviceId, input.residentUserId);
+  const resident = await findResident(deps.client, apiKey, input.deviceId, input.residentUserId, async (groupId) => (await readUserGroups(deps.sql, input.deviceId, [groupId]))[0]);
   if (!resident) throw new ApiError('unprocessable_entity', `The resident ${input.residentUserId} is not a user of ${system.name}.`);
   const group = resident.userGroupId ? (await readUserGroups(deps.sql, input.deviceId, [resident.userGroupId]))[0] : undefined;
   const apartment = group?.apartmentId || null;
   const who = apartment ? `Apartment ${apartment} (${resident.name})` : resident.name;
-  if (!resident.reservationResources.includes(resource.id)) {
+  // Unknown authorizations are not a refusal: the service checks them and answers UserNotAuthorized.
+  if (resident.reservationResources && !resident.reservationResources.includes(resource.id)) {
     throw new ApiError('unprocessable_entity', `${who} is not allowed to book ${resource.name}.`);
   }
 

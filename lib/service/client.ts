@@ -100,6 +100,11 @@ export interface ListOptions {
 export interface LookupOptions {
   /** Default true; false leaves `reservationResources` out of each user. */
   includeReservationResources?: boolean;
+  /**
+   * The breaker the lookup passes: `lookups` (default) for searches people type, `reads` for the
+   * lookups a booking needs, so that searches failing cannot stop bookings.
+   */
+  lane?: 'lookups' | 'reads';
 }
 
 interface CallSpec<S extends z.ZodType> {
@@ -232,7 +237,7 @@ export function createServiceClient(config: ServiceClientConfig) {
       query: { includeReservationResources: include === false ? 'false' : undefined },
       apiKey: key,
       schema: UserLookupSchema,
-      lane: 'lookups',
+      lane: options.lane ?? 'lookups',
     }).then((body) => body.userAccounts);
   }
 
