@@ -15,5 +15,5 @@ export DATA_DIR="$data_dir"
 export PORTAL_URL="http://localhost:${port}"
 # Short enough that e2e/booking.spec.ts can watch a booking whose answer timed out be settled.
 export SERVICE_TIMEOUT_MS="${SERVICE_TIMEOUT_MS:-4000}"
-export RECONCILE_UNKNOWN_AFTER_S="${RECONCILE_UNKNOWN_AFTER_S:-2}"
+export RECONCILE_UNKNOWN_AFTER_S="${RECONCILE_UNKNOWN_AFTER_S:-5}"
 exec npx next start --port "$port"

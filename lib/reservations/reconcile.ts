@@ -33,7 +33,8 @@ export interface ReconcileSettings {
 type Row = Record<string, unknown>;
 
 /**
- * Claims open requests due for a look. The claim bumps updated_at inside one statement with SKIP
+ * Claims open requests due for a look: those whose answer was lost soon, the others (accepted and
+ * waiting for their webhook, or 'sending' in a process that died mid-call) after the window. The claim bumps updated_at inside one statement with SKIP
  * LOCKED, so across instances each request is checked by one of them, and one that could not be
  * checked now (service down) is tried again a period later.
  */
@@ -43,8 +44,7 @@ async function claimDue(sql: SqlRunner, settings: ReconcileSettings): Promise<Ro
       WHERE id IN (SELECT id FROM reservation_requests
                     WHERE status IN ('sending', 'pending')
                       AND (updated_at < now() - make_interval(secs => $1)
-                           OR ((outcome_unknown_since IS NOT NULL OR status = 'sending')
-                               AND updated_at < now() - make_interval(secs => $2)))
+                           OR (outcome_unknown_since IS NOT NULL AND updated_at < now() - make_interval(secs => $2)))
                     ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         AND status IN ('sending', 'pending')
       RETURNING *`,
