@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createServiceClient, type FetchLike } from './client';
-import { BreakerRegistry } from './policies';
 import { normaliseDateTime, parseItems, ReservationSchema, ResourceSchema, TimeScheduleSchema, UserAccountSchema, UserGroupSchema } from './schemas';
+import { craftedClient } from './test-crafted';
 
 const DEVICE = '6a1d1f7e-3b1c-4c2d-9e8f-0a1b2c3d4e5f';
 const RES = '7b2e2a8f-4c2d-4d3e-8f90-1b2c3d4e5f60';
@@ -113,31 +112,8 @@ describe('tolerant item schemas', () => {
   });
 });
 
-/** A hand-written service: a token endpoint and fixed JSON bodies by path. */
-function crafted(bodies: Record<string, unknown>): FetchLike {
-  return (request) => {
-    const url = new URL(request.url);
-    if (url.pathname.endsWith('/oauth2/v2.0/token')) {
-      return Promise.resolve(Response.json({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 }));
-    }
-    const key = url.pathname + (url.searchParams.get('continuationToken') ? `?${url.searchParams.get('continuationToken')}` : '');
-    const body = bodies[key];
-    return Promise.resolve(body === undefined ? new Response('', { status: 404 }) : Response.json(body));
-  };
-}
-
 function clientOf(bodies: Record<string, unknown>, onSkipped?: (op: string, n: number) => void) {
-  return createServiceClient({
-    baseUrl: 'http://crafted.test',
-    tokenUrl: 'http://crafted.test/t/oauth2/v2.0/token',
-    clientId: 'c',
-    clientSecret: 'secret',
-    scope: 's',
-    fetch: crafted(bodies),
-    retry: { maxRetries: 0 },
-    breaker: { registry: new BreakerRegistry() },
-    onSkipped: (op, skipped) => onSkipped?.(op, skipped.length),
-  });
+  return craftedClient(bodies, { onSkipped: (op, skipped) => onSkipped?.(op, skipped.length) });
 }
 
 describe('tolerant client', () => {
