@@ -5,7 +5,8 @@ import { createServiceClient, type FetchLike } from './client';
 import { BreakerRegistry } from './policies';
 import type { SkippedItem } from './schemas';
 
-export type CraftedBody = unknown | ((request: Request) => Response);
+/** JSON to answer with, or a function answering anything (a fault, a count). */
+export type CraftedBody = unknown;
 
 export function craftedFetch(bodies: Record<string, CraftedBody>, observe?: (request: Request) => void): FetchLike {
   return (request) => {
