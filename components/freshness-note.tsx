@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { formatClock } from '@/lib/schedule/labels';
-import type { Freshness } from '@/lib/views/types';
+import type { Freshness, FreshnessErrorKind, SkippedItemsView } from '@/lib/views/types';
 
 function ago(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -24,24 +24,50 @@ function useNow(intervalMs = 1000): number {
 }
 
 /**
+ * The headline of a failure, by what is true about it. "Service unreachable." only when the
+ * service did not answer (the reliability suite and e2e look for exactly that text).
+ */
+export const FAILURE_HEADLINES: Record<FreshnessErrorKind, string> = {
+  unreachable: 'Service unreachable.',
+  unreadable: 'Unreadable answer from the service.',
+  refused: 'Request refused by the service.',
+  internal: 'Update failed.',
+};
+
+function retryText(freshness: Freshness, timeZone: string): string {
+  if (freshness.refreshing) return ' The portal is trying again now.';
+  return freshness.retryAt ? ` The portal tries again at ${formatClock(Date.parse(freshness.retryAt), timeZone)}.` : ' The portal keeps trying.';
+}
+
+const warningBox =
+  'rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50';
+
+/**
  * How current the shown data is: "Updated 12 s ago" (ticking), the loading progress of a system
- * never loaded, and a visible notice when the reservation service could not be reached.
+ * never loaded, and a visible notice saying truly why the last refresh failed and when the
+ * portal tries again.
  */
 export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; timeZone: string }) {
   const now = useNow();
+  const kind = freshness.lastError ? (freshness.lastErrorKind ?? 'internal') : null;
   if (freshness.status === 'loading') {
+    // A first load that failed and waits for its retry is not "loading": say what happened.
+    const waiting = kind !== null && !freshness.refreshing;
     return (
       <div className="flex flex-col gap-2">
-        <div role="status" className="flex items-center gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
-          <span aria-hidden="true" className="size-4 shrink-0 animate-spin rounded-full border-2 border-brand-600 border-t-transparent dark:border-blue-300 dark:border-t-transparent" />
-          <span>
-            Loading reservations… {freshness.pagesFetched} page{freshness.pagesFetched === 1 ? '' : 's'} fetched
-          </span>
-        </div>
-        {freshness.lastError ? (
-          <p role="alert" className="rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
-            <strong className="font-semibold">Service unreachable.</strong> The reservation service is unreachable; the portal
-            keeps trying.
+        {waiting ? null : (
+          <div role="status" className="flex items-center gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+            <span aria-hidden="true" className="size-4 shrink-0 animate-spin rounded-full border-2 border-brand-600 border-t-transparent dark:border-blue-300 dark:border-t-transparent" />
+            <span>
+              Loading reservations… {freshness.pagesFetched} page{freshness.pagesFetched === 1 ? '' : 's'} fetched
+            </span>
+          </div>
+        )}
+        {kind ? (
+          <p role="alert" className={warningBox}>
+            <strong className="font-semibold">{FAILURE_HEADLINES[kind]}</strong> The reservations could not be loaded yet:{' '}
+            {freshness.lastError}
+            <span suppressHydrationWarning>{retryText(freshness, timeZone)}</span>
           </p>
         ) : null}
       </div>
@@ -54,15 +80,50 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
         <span suppressHydrationWarning>Updated {ago(now - refreshedMs)}</span>
         {freshness.refreshing ? <span> · refreshing…</span> : null}
       </p>
-      {freshness.lastError ? (
-        <p role="status" className="flex items-start gap-2 rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
+      {kind ? (
+        <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
           <span aria-hidden="true">⚠</span>
           <span>
-            <strong className="font-semibold">Service unreachable.</strong> The reservation service is unreachable; showing data
-            from {formatClock(refreshedMs, timeZone)}.
+            <strong className="font-semibold">{FAILURE_HEADLINES[kind]}</strong> {freshness.lastError} Showing data from{' '}
+            {formatClock(refreshedMs, timeZone)}.<span suppressHydrationWarning>{retryText(freshness, timeZone)}</span>
           </span>
         </p>
       ) : null}
+    </div>
+  );
+}
+
+const COLLECTION_NAMES: Record<string, string> = {
+  reservations: 'reservations',
+  resources: 'resources',
+  timeSchedules: 'time schedules',
+  userGroups: 'user groups',
+};
+
+/** For admins: items the service sent that the portal could not read (left out of every view). */
+export function SkippedItemsNote({ skipped }: { skipped: SkippedItemsView }) {
+  const counts = Object.entries(skipped.counts)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([collection, n]) => `${n} ${COLLECTION_NAMES[collection] ?? collection}`)
+    .join(', ');
+  return (
+    <div role="status" className={warningBox}>
+      <p>
+        <strong className="font-semibold">
+          {skipped.total} item{skipped.total === 1 ? '' : 's'} from the service could not be read
+        </strong>{' '}
+        and {skipped.total === 1 ? 'is' : 'are'} left out ({counts}).
+      </p>
+      <details className="mt-1">
+        <summary className="cursor-pointer">Reasons{skipped.samples.length < skipped.total ? ` (first ${skipped.samples.length})` : ''}</summary>
+        <ul className="mt-1 list-disc pl-5">
+          {skipped.samples.map((s, i) => (
+            <li key={i}>
+              {COLLECTION_NAMES[s.collection] ?? s.collection} {s.id ? <code>{s.id}</code> : '(no id)'}: {s.reason}
+            </li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }

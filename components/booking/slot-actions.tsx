@@ -117,7 +117,8 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
   }
 
   const reservation = slot.reservation;
-  if (slot.state === 'booked' && reservation && slot.startMs > Date.now()) {
+  // A booking whose owner type the service did not name in a known way is shown, never cancelled here.
+  if (slot.state === 'booked' && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
     const cancel = async () => {
       if (submitting) return;
       setSubmitting(true);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '@/lib/db/client';
 import { createPostgresTestDb, type TestDatabase } from '@/lib/db/test-db';
 import { env } from '@/lib/env';
-import { claimRefresh, completeRefresh, readState } from './store';
+import { claimRefresh, completeRefresh, failRefresh, readState } from './store';
 
 // Two handles on one PostgreSQL are two portal instances: separate pools, separate connections.
 describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [postgres]', () => {
@@ -41,5 +41,15 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
     await new Promise((r) => setTimeout(r, 1_100));
     expect(await claimRefresh(db.handle.sql, deviceId, 300)).toBeNull();
     expect(await claimRefresh(db.handle.sql, deviceId, 1)).toBe(1);
+  });
+
+  it('keeps every instance from claiming a system during the backoff after a failure', async () => {
+    const deviceId = randomUUID();
+    expect(await claimRefresh(db.handle.sql, deviceId, 300)).toBe(0);
+    await failRefresh(db.handle.sql, deviceId, 1, { message: 'down', kind: 'unreachable', backoff: { baseSeconds: 60, capSeconds: 300 } });
+    // A page view on the other instance, which read the state before the failure was recorded.
+    expect(await claimRefresh(other.sql, deviceId, 300, { notBefore: new Date() })).toBeNull();
+    expect(await claimRefresh(other.sql, deviceId, 300, { notBefore: new Date(Date.now() + 61_000) })).toBe(0);
+    expect((await readState(other.sql, deviceId))?.consecutiveFailures).toBe(1);
   });
 });

@@ -1,12 +1,53 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import { log } from '@/lib/log';
+import { isServiceError } from '@/lib/service/errors';
+import type { SkippedItem } from '@/lib/service/schemas';
 import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
-import type { MirrorSource, MirrorState } from './types';
+import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, SkippedSummary } from './types';
 
 /** A refresh not finished after this long is presumed dead and may be taken over. */
 export const REFRESH_LEASE_SECONDS = 300;
 const COLLECTIONS = ['resources', 'timeSchedules', 'userGroups', 'reservations'] as const;
+/** Skipped items kept with their reasons; the counts cover all of them. */
+export const SKIPPED_SAMPLES_MAX = 20;
+/** Backoff after a failed refresh: 5 s, 10 s, 20 s … (or the freshness window, if longer) up to 5 min. */
+export const REFRESH_BACKOFF_BASE_MS = 5_000;
+export const REFRESH_BACKOFF_CAP_MS = 5 * 60_000;
+
+/** What is true about a failure, by the service error's kind (never `instanceof`: see errors.ts). */
+export function failureKindOf(error: unknown): MirrorErrorKind {
+  if (isServiceError(error)) {
+    switch (error.kind) {
+      case 'unavailable':
+        return 'unreachable';
+      case 'contract':
+      case 'list-too-large':
+        return 'unreadable';
+      case 'auth':
+      case 'validation':
+      case 'not-found':
+      case 'rate-limited':
+        return 'refused';
+    }
+  }
+  // The portal's API error for "service unavailable" (e.g. a source that cannot reach it).
+  if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'service_unavailable') return 'unreachable';
+  return 'internal';
+}
+
+/** The wait after the `failures`-th failure in a row (1 = the first), as failRefresh computes it. */
+export function refreshBackoffMs(failures: number, freshnessMs = 0): number {
+  const base = Math.max(REFRESH_BACKOFF_BASE_MS, freshnessMs);
+  return Math.min(Math.max(REFRESH_BACKOFF_CAP_MS, base), base * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+}
+
+export interface RefreshOptions {
+  /** The freshness window: the backoff's base when longer than 5 s. */
+  freshnessMs?: number;
+  /** Set by callers that start refreshes on their own (page views): a claim within the backoff fails. */
+  respectBackoffAt?: Date;
+}
 
 export type RefreshOutcome = { status: 'refreshed'; pages: number } | { status: 'busy' };
 
@@ -21,21 +62,31 @@ const inflight: Map<string, Promise<RefreshOutcome>> = (globalForMirror.__mirror
  * readers over. One refresh per system at a time: in this process by sharing the promise, across
  * processes by the lease in mirror_state.
  */
-export function refreshSystem(sql: SqlRunner, deviceId: string, source: MirrorSource): Promise<RefreshOutcome> {
+export function refreshSystem(sql: SqlRunner, deviceId: string, source: MirrorSource, options: RefreshOptions = {}): Promise<RefreshOutcome> {
   const running = inflight.get(deviceId);
   if (running) return running;
-  const refresh = runRefresh(sql, deviceId, source).finally(() => inflight.delete(deviceId));
+  const refresh = runRefresh(sql, deviceId, source, options).finally(() => inflight.delete(deviceId));
   inflight.set(deviceId, refresh);
   return refresh;
 }
 
-async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource): Promise<RefreshOutcome> {
-  const current = await claimRefresh(sql, deviceId, REFRESH_LEASE_SECONDS);
+async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource, options: RefreshOptions): Promise<RefreshOutcome> {
+  const current = await claimRefresh(sql, deviceId, REFRESH_LEASE_SECONDS, { notBefore: options.respectBackoffAt });
   if (current === null) return { status: 'busy' };
   const generation = current + 1;
   const startedAt = new Date();
   let pages = 0;
   let failed = false;
+  const skipped: SkippedSummary = { total: 0, counts: {}, samples: [] };
+  const noteSkipped = (collection: MirrorCollection, items: readonly SkippedItem[]) => {
+    if (items.length === 0) return;
+    skipped.total += items.length;
+    skipped.counts[collection] = (skipped.counts[collection] ?? 0) + items.length;
+    for (const item of items) {
+      if (skipped.samples.length >= SKIPPED_SAMPLES_MAX) break;
+      skipped.samples.push({ collection, id: item.id, reason: item.reason });
+    }
+  };
   // One chain of writes (the database takes them one at a time anyway); the fetches of the four
   // collections run side by side, since only each collection's own pages must follow one another.
   let writes: Promise<void> = Promise.resolve();
@@ -52,11 +103,13 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
   const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
     try {
       let previous: Promise<void> = Promise.resolve();
-      for await (const page of source[kind](deviceId)) {
+      for await (const page of source[kind](deviceId) as AsyncIterable<MirrorPage<unknown>>) {
         // The insert of page n overlaps the fetch of page n+1, and no more than that.
         await previous;
         if (failed) return;
-        previous = write(kind, page);
+        const items = Array.isArray(page) ? (page as readonly unknown[]) : (page as { items: readonly unknown[] }).items;
+        if (!Array.isArray(page)) noteSkipped(kind, (page as { skipped: readonly SkippedItem[] }).skipped);
+        previous = write(kind, items);
       }
       await previous;
     } catch (error) {
@@ -69,28 +122,45 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
     await writes;
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
-    await completeRefresh(sql, deviceId, generation, startedAt, pages);
+    await completeRefresh(sql, deviceId, generation, startedAt, pages, skipped);
+    if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages };
   } catch (error) {
     await writes.catch(() => undefined);
     const message = error instanceof Error ? error.message : 'refresh failed';
-    await failRefresh(sql, deviceId, generation, message).catch((cleanupError: unknown) =>
+    const freshnessMs = options.freshnessMs ?? 0;
+    const base = Math.max(REFRESH_BACKOFF_BASE_MS, freshnessMs);
+    // A Retry-After the service sent is a floor for the next attempt.
+    const retryAfter = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
+    const backoff = { baseSeconds: base / 1000, capSeconds: Math.max(REFRESH_BACKOFF_CAP_MS, base) / 1000, minSeconds: retryAfter };
+    await failRefresh(sql, deviceId, generation, { message, kind: failureKindOf(error), backoff }).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
     );
     throw error;
   }
 }
 
+/** The last failure, when the last refresh failed: its kind, and when the next attempt may start. */
+export interface MirrorFailure {
+  lastError: string | null;
+  lastErrorAt: Date | null;
+  lastErrorKind: MirrorErrorKind | null;
+  retryAt: Date | null;
+}
+
 export type MirrorStatus =
-  | { status: 'loading'; pagesFetched: number; lastError: string | null }
-  | { status: 'ready'; refreshedAt: Date; refreshing: boolean; lastError: string | null; lastErrorAt: Date | null };
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean } & MirrorFailure)
+  | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean } & MirrorFailure);
 
 /**
  * True when the system's copy is missing or older than the freshness window. The next refresh is
  * due a window after the last one *ended*: one that takes longer than the window (a large system
- * under load) must not start the next at once, or the upstream is paged without pause.
+ * under load) must not start the next at once, or the upstream is paged without pause. After a
+ * failure, nothing is due before `nextRefreshAt` (capped exponential backoff): else every page
+ * view of a failing system would start a full refresh.
  */
 export function refreshDue(state: MirrorState | null, freshnessMs: number, now: Date): boolean {
+  if (state && state.consecutiveFailures > 0 && state.nextRefreshAt && now.getTime() < state.nextRefreshAt.getTime()) return false;
   const loaded = state?.refreshedAt ?? null;
   const due = state?.refreshEndedAt ?? loaded;
   return !loaded || !due || now.getTime() - due.getTime() > freshnessMs;
@@ -115,19 +185,18 @@ export async function ensureFresh(
   if (refreshDue(state, freshnessMs, now) && !inflight.has(deviceId)) {
     refreshing = true;
     void Promise.resolve(source())
-      .then((s) => refreshSystem(sql, deviceId, s))
+      .then((s) => refreshSystem(sql, deviceId, s, { freshnessMs, respectBackoffAt: now }))
       .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }));
   }
-  if (!loaded) {
-    return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, lastError: state?.lastError ?? null };
-  }
-  return {
-    status: 'ready',
-    refreshedAt: loaded,
-    refreshing: refreshing || inflight.has(deviceId),
+  const failure: MirrorFailure = {
     lastError: state?.lastError ?? null,
     lastErrorAt: state?.lastErrorAt ?? null,
+    lastErrorKind: state?.lastError ? (state.lastErrorKind ?? 'internal') : null,
+    retryAt: state?.lastError ? (state.nextRefreshAt ?? null) : null,
   };
+  refreshing = refreshing || inflight.has(deviceId);
+  if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, ...failure };
+  return { status: 'ready', refreshedAt: loaded, refreshing, ...failure };
 }
 
 /** Resolves when the system's refresh in this process (if any) has settled. */

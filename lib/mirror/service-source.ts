@@ -1,10 +1,11 @@
 import 'server-only';
 import type { Paginator, ServiceClient } from '@/lib/service';
 import { PAGE_SIZE_MAX } from '@/lib/service/schemas';
-import type { MirrorSource } from './types';
+import type { MirrorPage, MirrorSource } from './types';
 
-async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<T[]> {
-  for await (const page of paginator.pages()) yield page.items;
+/** Each page's items with what the reader skipped on it (the refresh counts and stores those). */
+async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<MirrorPage<T>> {
+  for await (const page of paginator.pages()) yield { items: page.items, skipped: page.skipped };
 }
 
 /** The upstream as a mirror source: every collection, in the largest pages the service allows. */

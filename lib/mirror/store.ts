@@ -1,11 +1,13 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type {
+  MirrorErrorKind,
   MirrorReservation,
   MirrorResource,
   MirrorState,
   MirrorTimeSchedule,
   MirrorUserGroup,
+  SkippedSummary,
 } from './types';
 
 type Row = Record<string, unknown>;
@@ -87,14 +89,22 @@ export async function deleteGeneration(sql: SqlRunner, deviceId: string, generat
  * (not a session advisory lock) so that no pooled connection is pinned for the whole refresh,
  * and a crashed refresher's claim expires by itself.
  */
-export async function claimRefresh(sql: SqlRunner, deviceId: string, leaseSeconds: number): Promise<number | null> {
+export async function claimRefresh(
+  sql: SqlRunner,
+  deviceId: string,
+  leaseSeconds: number,
+  options: { notBefore?: Date } = {},
+): Promise<number | null> {
   await sql.query('INSERT INTO mirror_state (device_id) VALUES ($1) ON CONFLICT DO NOTHING', [deviceId]);
+  // With `notBefore` (the caller's now), a claim during another instance's backoff fails too: a
+  // state read before that instance's refresh failed must not start one more.
   const { rows } = await sql.query<{ generation: string }>(
     `UPDATE mirror_state SET refresh_started_at = now(), pages_fetched = 0
       WHERE device_id = $1
         AND (refresh_started_at IS NULL OR refresh_started_at < now() - make_interval(secs => $2))
+        AND ($3::timestamptz IS NULL OR next_refresh_at IS NULL OR next_refresh_at <= $3::timestamptz)
       RETURNING generation`,
-    [deviceId, leaseSeconds],
+    [deviceId, leaseSeconds, options.notBefore?.toISOString() ?? null],
   );
   const row = rows[0];
   return row ? Number(row.generation) : null;
@@ -111,13 +121,15 @@ export async function completeRefresh(
   generation: number,
   startedAt: Date,
   pages: number,
+  skipped: SkippedSummary | null = null,
 ): Promise<void> {
   await sql.transaction(async (tx) => {
     await tx.query(
       `UPDATE mirror_state SET generation = $2, refreshed_at = $3, refresh_started_at = NULL, refresh_ended_at = now(),
-              pages_fetched = $4, last_error = NULL, last_error_at = NULL
+              pages_fetched = $4, last_error = NULL, last_error_at = NULL, last_error_kind = NULL,
+              consecutive_failures = 0, next_refresh_at = NULL, skipped_items = $5::jsonb
         WHERE device_id = $1`,
-      [deviceId, generation, startedAt.toISOString(), pages],
+      [deviceId, generation, startedAt.toISOString(), pages, skipped && skipped.total > 0 ? JSON.stringify(skipped) : null],
     );
     for (const table of MIRROR_TABLES) {
       await tx.query(`DELETE FROM ${table} WHERE device_id = $1 AND generation < $2`, [deviceId, generation]);
@@ -128,11 +140,34 @@ export async function completeRefresh(
   await sql.exec(`ANALYZE ${MIRROR_TABLES.join(', ')}`).catch(() => undefined);
 }
 
-export async function failRefresh(sql: SqlRunner, deviceId: string, generation: number, message: string): Promise<void> {
+/** How long to wait after a failed refresh: the base doubles with each failure in a row, up to the cap. */
+export interface RefreshBackoff {
+  baseSeconds: number;
+  capSeconds: number;
+  /** A floor the service asked for (Retry-After). */
+  minSeconds?: number;
+}
+
+/**
+ * Drops the unfinished generation, records the failure and its kind, and sets when the next
+ * attempt may start: base × 2^(failures before this one), capped, computed in the statement so
+ * that the count it doubles on is the one stored.
+ */
+export async function failRefresh(
+  sql: SqlRunner,
+  deviceId: string,
+  generation: number,
+  failure: { message: string; kind: MirrorErrorKind; backoff: RefreshBackoff },
+): Promise<void> {
   await deleteGeneration(sql, deviceId, generation);
+  const { baseSeconds, capSeconds, minSeconds = 0 } = failure.backoff;
   await sql.query(
-    `UPDATE mirror_state SET refresh_started_at = NULL, last_error = $2, last_error_at = now() WHERE device_id = $1`,
-    [deviceId, message],
+    `UPDATE mirror_state SET refresh_started_at = NULL, last_error = $2, last_error_kind = $3, last_error_at = now(),
+            consecutive_failures = consecutive_failures + 1,
+            next_refresh_at = now() + make_interval(secs => GREATEST($6::float8,
+              LEAST($5::float8, $4::float8 * power(2, LEAST(consecutive_failures, 30)))))
+      WHERE device_id = $1`,
+    [deviceId, failure.message, failure.kind, baseSeconds, capSeconds, minSeconds],
   );
 }
 
@@ -150,6 +185,10 @@ export async function readState(sql: SqlRunner, deviceId: string): Promise<Mirro
     pagesFetched: Number(row.pages_fetched),
     lastError: (row.last_error as string | null) ?? null,
     lastErrorAt: row.last_error_at ? new Date(row.last_error_at as string) : null,
+    lastErrorKind: (row.last_error_kind as MirrorErrorKind | null) ?? null,
+    consecutiveFailures: Number(row.consecutive_failures ?? 0),
+    nextRefreshAt: row.next_refresh_at ? new Date(row.next_refresh_at as string) : null,
+    skipped: (row.skipped_items as SkippedSummary | null) ?? null,
   };
 }
 

@@ -1,17 +1,37 @@
-import type { Reservation, Resource, TimeSchedule, UserGroup } from '@/lib/service/schemas';
+import type { Reservation, Resource, SkippedItem, TimeSchedule, UserGroup } from '@/lib/service/schemas';
 
 export type MirrorReservation = Reservation;
 export type MirrorResource = Resource;
 export type MirrorTimeSchedule = TimeSchedule;
 export type MirrorUserGroup = UserGroup;
 
+export type MirrorCollection = 'reservations' | 'resources' | 'timeSchedules' | 'userGroups';
+
+/** One page: its usable items and those the reader skipped. A bare array is a page with none skipped. */
+export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[] };
+
 /** Where a refresh reads from: each collection as an async sequence of pages. */
 export interface MirrorSource {
-  reservations(deviceId: string): AsyncIterable<readonly Reservation[]>;
-  resources(deviceId: string): AsyncIterable<readonly Resource[]>;
-  timeSchedules(deviceId: string): AsyncIterable<readonly TimeSchedule[]>;
-  userGroups(deviceId: string): AsyncIterable<readonly UserGroup[]>;
+  reservations(deviceId: string): AsyncIterable<MirrorPage<Reservation>>;
+  resources(deviceId: string): AsyncIterable<MirrorPage<Resource>>;
+  timeSchedules(deviceId: string): AsyncIterable<MirrorPage<TimeSchedule>>;
+  userGroups(deviceId: string): AsyncIterable<MirrorPage<UserGroup>>;
 }
+
+/** Items of the last successful refresh that the service sent but the portal could not use. */
+export interface SkippedSummary {
+  total: number;
+  counts: Partial<Record<MirrorCollection, number>>;
+  /** The first few (see SKIPPED_SAMPLES_MAX), for the admin's "why". */
+  samples: { collection: MirrorCollection; id: string | null; reason: string }[];
+}
+
+/**
+ * What is true about a failed refresh. unreachable: network, timeout, 5xx, open circuit;
+ * unreadable: the service answered something the portal cannot read; refused: it refused the
+ * request (credentials, validation, not found, rate limit); internal: the portal's own fault.
+ */
+export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'internal';
 
 export interface MirrorState {
   deviceId: string;
@@ -24,6 +44,13 @@ export interface MirrorState {
   /** Bumped by every confirmed outcome applied in place (see migration 0010). */
   reservationsVersion: number;
   pagesFetched: number;
+  /** The raw failure (for the log and admins), never shown as such: see lastErrorKind. */
   lastError: string | null;
   lastErrorAt: Date | null;
+  lastErrorKind: MirrorErrorKind | null;
+  /** Failed refreshes since the last success; 0 after one. */
+  consecutiveFailures: number;
+  /** After a failure: no refresh starts before this (backoff). */
+  nextRefreshAt: Date | null;
+  skipped: SkippedSummary | null;
 }

@@ -275,6 +275,9 @@ export async function requestCancellation(
   const endMs = Date.parse(reservation.endTime);
   const words = slotWords(startMs, endMs, system.timeZone);
   if (reservation.ownerType === 'Service') throw new ApiError('unprocessable_entity', `${words} is a maintenance window; it cannot be cancelled here.`);
+  if (reservation.ownerType === 'Unknown') {
+    throw new ApiError('unprocessable_entity', `${words} is held by an owner of a kind the portal does not know; cancel it in the service's own admin tool.`);
+  }
   const now = (deps.now?.() ?? new Date()).getTime();
   if (startMs <= now) throw new ApiError('unprocessable_entity', `The booking ${words} has already started; it can no longer be cancelled.`);
 

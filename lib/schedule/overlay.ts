@@ -1,6 +1,6 @@
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
-import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, requireMs, toMs } from './types';
+import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, UNKNOWN_OWNER_LABEL, requireMs, toMs } from './types';
 
 export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
 const DAY_MS = 86_400_000;
@@ -205,7 +205,7 @@ function toSlotReservation(r: NormalisedReservation, slot: ScheduleSlot, options
 }
 
 function defaultOwnerLabel(ownerType: OwnerType): string {
-  return ownerType === 'Group' ? 'an apartment' : 'a resident';
+  return ownerType === 'Group' ? 'an apartment' : ownerType === 'Unknown' ? UNKNOWN_OWNER_LABEL : 'a resident';
 }
 
 function rank(r: SlotReservation): number {

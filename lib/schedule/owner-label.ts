@@ -1,4 +1,4 @@
-import type { ScheduleReservation } from './types';
+import { type ScheduleReservation, UNKNOWN_OWNER_LABEL } from './types';
 
 /** The fields of an upstream UserGroup this module reads. */
 export interface OwnerGroup {
@@ -33,6 +33,8 @@ export function createOwnerLabeler(data: {
   };
   return (reservation) => {
     if (reservation.ownerType === 'Service') return 'maintenance';
+    // Not guessed at: the booking is shown as held, by an owner of a kind the portal does not know.
+    if (reservation.ownerType === 'Unknown') return UNKNOWN_OWNER_LABEL;
     if (reservation.ownerType === 'Group') {
       return groupLabel(reservation.ownerId) ?? groupLabel(users.get(reservation.userId ?? '')?.userGroupId) ?? 'an apartment';
     }

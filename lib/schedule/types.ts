@@ -11,10 +11,14 @@ export const DAYS_PER_WEEK = 7;
 /** Upstream schedules are read as UTC minutes from midnight; a slot may last at most one day. */
 export const MAX_SLOT_MINUTES = MINUTES_PER_DAY;
 
-export const ownerTypeSchema = z.enum(['User', 'Group', 'Service']);
+/** 'Unknown': a value the service sent that the interface does not list; such a booking still occupies its slot. */
+export const ownerTypeSchema = z.enum(['User', 'Group', 'Service', 'Unknown']);
 export type OwnerType = z.infer<typeof ownerTypeSchema>;
+/** Holder shown for a reservation whose owner type is 'Unknown'. */
+export const UNKNOWN_OWNER_LABEL = 'unknown owner type';
 
-export const reservationStatusSchema = z.enum(['Unused', 'Used']);
+/** 'Unknown' (e.g. `Released` upstream) reads as booked: never as free. */
+export const reservationStatusSchema = z.enum(['Unused', 'Used', 'Unknown']);
 export type ReservationStatus = z.infer<typeof reservationStatusSchema>;
 
 /** Start/end instants: ISO 8601 strings in UTC (as the upstream sends them) or Date objects. */

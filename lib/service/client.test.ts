@@ -501,6 +501,12 @@ describe('breakers per kind of call', () => {
   });
 });
 
+async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const value of source) out.push(value);
+  return out;
+}
+
 describe('upstream contract', () => {
   /** Alters one real sandbox response body: the only place a response is changed. */
   const alter = (match: (path: string) => boolean, edit: (body: Record<string, unknown>) => void): FetchLike => async (request) => {
@@ -511,28 +517,43 @@ describe('upstream contract', () => {
     return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
   };
 
-  it('names a missing field', async () => {
-    const client = clientFor(BASE, fx, alter((p) => p.endsWith('/all') && p.startsWith('/v1/reservations/'), (body) => {
-      delete (body.reservations as Record<string, unknown>[])[1]!.startTime;
-    }));
-    const error = await rejection(client.reservations.list(apiKey, deviceId).toArray({ limit: 10_000 }));
-    expect(error).toBeInstanceOf(ServiceContractError);
-    expect((error as ServiceContractError).path).toBe('reservations.1.startTime');
-    expect((error as Error).message).toContain('reservations.1.startTime');
+  it('skips an item missing what the portal relies on, names it, and keeps the rest of its page', async () => {
+    const reported: { operation: string; id: string | null; reason: string }[] = [];
+    let dropped = '';
+    const client = clientFor(
+      BASE,
+      fx,
+      alter((p) => p.endsWith('/all') && p.startsWith('/v1/reservations/'), (body) => {
+        const list = body.reservations as Record<string, unknown>[];
+        if (dropped) return;
+        dropped = list[1]!.id as string;
+        delete list[1]!.startTime;
+      }),
+      { onSkipped: (operation, skipped) => reported.push(...skipped.map((s) => ({ operation, ...s }))) },
+    );
+    const upstream = await clientFor(BASE, fx, sandboxFetch).reservations.list(apiKey, deviceId).toArray({ limit: 10_000 });
+    const pages = [];
+    for await (const page of client.reservations.list(apiKey, deviceId).pages()) pages.push(page);
+    expect(pages[0]!.skipped).toEqual([{ id: dropped, reason: expect.stringContaining('startTime') as string }]);
+    expect(pages.flatMap((p) => p.items.map((r) => r.id))).toEqual(upstream.map((r) => r.id).filter((id) => id !== dropped));
+    expect(reported).toEqual([{ operation: 'GET /v1/reservations/{deviceId}/all', id: dropped, reason: expect.stringContaining('startTime') as string }]);
   });
 
-  it('names a field of the wrong type, and a missing continuationToken', async () => {
+  it('skips an item with a field of the wrong type, and reads a missing continuationToken as the last page', async () => {
     const wrongType = clientFor(BASE, fx, alter((p) => p.includes('/resources/'), (body) => {
       (body.resources as Record<string, unknown>[])[0]!.deviceId = 42;
     }));
-    const e1 = await rejection(wrongType.resources.list(apiKey, deviceId).toArray({ limit: 100 }));
-    expect((e1 as ServiceContractError).path).toBe('resources.0.deviceId');
+    const all = await clientFor(BASE, fx, sandboxFetch).resources.list(apiKey, deviceId).toArray({ limit: 100 });
+    const [page] = await collect(wrongType.resources.list(apiKey, deviceId).pages());
+    expect(page!.skipped).toEqual([{ id: all[0]!.id, reason: expect.stringContaining('deviceId') as string }]);
+    expect(page!.items).toEqual(all.slice(1));
 
     const noToken = clientFor(BASE, fx, alter((p) => p.startsWith('/v1/usergroups/'), (body) => {
       delete body.continuationToken;
     }));
-    const e2 = await rejection(noToken.userGroups.list(apiKey, deviceId).toArray({ limit: 10_000 }));
-    expect((e2 as ServiceContractError).path).toBe('continuationToken');
+    const pages = await collect(noToken.userGroups.list(apiKey, deviceId, { pageSize: 5 }).pages());
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.items).toHaveLength(5);
 
     const badAccepted = clientFor(BASE, fx, alter((p) => p === '/v1/reservations', (body) => {
       body.correlationId = 'not-a-guid';

@@ -19,12 +19,19 @@ import {
   ApiKeySchema,
   CreateReservationInputSchema,
   PAGE_SIZE_MAX,
-  ReservationPageSchema,
-  ResourcePageSchema,
-  TimeSchedulePageSchema,
-  UserGroupPageSchema,
-  UserLookupSchema,
-  UserReservationsSchema,
+  ReservationPageEnvelope,
+  ReservationSchema,
+  ResourcePageEnvelope,
+  ResourceSchema,
+  TimeSchedulePageEnvelope,
+  TimeScheduleSchema,
+  UserAccountSchema,
+  UserGroupPageEnvelope,
+  UserGroupSchema,
+  UserLookupEnvelope,
+  UserReservationsEnvelope,
+  parseItems,
+  type SkippedItem,
   type Accepted,
   type ApiKeyGrant,
   type CreateReservationInput,
@@ -35,6 +42,7 @@ import {
   type UserGroup,
 } from './schemas';
 import { DEFAULT_REFRESH_MARGIN_SECONDS, TokenProvider } from './token-provider';
+import { log } from '@/lib/log';
 import { exchange, parseBody, statusError, type FetchLike, type RawResponse } from './transport';
 
 export type { FetchLike } from './transport';
@@ -56,6 +64,11 @@ export interface ServiceClientConfig {
   breaker?: Partial<BreakerSettings>;
   /** Clock of the token cache (tests). */
   now?: () => number;
+  /**
+   * Told of every item a list page, lookup or user's reservation list held that the portal could
+   * not use (they are logged as well, and left out of the answer). For counting; must not throw.
+   */
+  onSkipped?: (operation: string, skipped: readonly SkippedItem[]) => void;
 }
 
 const ConfigSchema = z.object({
@@ -92,6 +105,8 @@ function check<S extends z.ZodType>(name: string, schema: S, value: unknown): z.
 }
 
 const segment = (value: string) => encodeURIComponent(value);
+/** How a skipped user is named in the log and the counts. */
+const USER_ID_KEYS = ['userId', 'email'] as const;
 
 export interface ListOptions {
   /** 1..100; the service's default is 50. */
@@ -202,49 +217,85 @@ export function createServiceClient(config: ServiceClientConfig) {
 
   const read = <S extends z.ZodType>(spec: Omit<CallSpec<S>, 'method'>) => call({ ...spec, method: 'GET' }, true);
 
-  /** A Paginator over one of the four list endpoints. */
-  function list<T, P extends { continuationToken: string | null }>(
+  /** Logs and reports the items of one answer that were left out. */
+  function reportSkipped(operation: string, skipped: readonly SkippedItem[]): void {
+    if (skipped.length === 0) return;
+    log.warn('service answer held unusable items; skipped them', { operation, count: skipped.length, samples: skipped.slice(0, 5) });
+    try {
+      config.onSkipped?.(operation, skipped);
+    } catch (error) {
+      log.error('onSkipped observer failed', { operation, error });
+    }
+  }
+
+  /**
+   * Reads an answer's envelope (the array and the token; a body that is not even that is a
+   * contract error), then each item on its own: one unusable item is skipped, not the page.
+   */
+  async function readItems<T extends z.ZodType>(
+    spec: Omit<CallSpec<z.ZodType<unknown[]>>, 'method' | 'schema'> & { envelope: z.ZodType<unknown[]> },
+    item: T,
+    idKeys: readonly string[],
+    defaults?: Record<string, unknown>,
+  ): Promise<z.output<T>[]> {
+    const raw = await read({ ...spec, schema: spec.envelope });
+    const { items, skipped } = parseItems(item, raw, { idKeys, defaults });
+    reportSkipped(`GET ${spec.template}`, skipped);
+    return items;
+  }
+
+  /** A Paginator over one of the four list endpoints, validating each item on its own. */
+  function list<S extends z.ZodType, K extends string>(
     apiKey: string,
     deviceId: string,
     options: ListOptions,
     template: string,
     pathOf: (device: string) => string,
-    schema: z.ZodType<P>,
-    itemsOf: (page: P) => T[],
-  ): Paginator<T> {
+    envelope: z.ZodType<Record<K, unknown[]> & { continuationToken: string | null }>,
+    field: K,
+    item: S,
+  ): Paginator<z.output<S>> {
     const key = check('apiKey', ApiKeyInput, apiKey);
     const device = check('deviceId', IdInput, deviceId);
     const pageSize = check('pageSize', PageSizeInput, options.pageSize);
-    return new Paginator<T>(async (continuationToken): Promise<Page<T>> => {
+    const operation = `GET ${template}`;
+    return new Paginator<z.output<S>>(async (continuationToken): Promise<Page<z.output<S>>> => {
       const page = await read({
         template,
         path: pathOf(segment(device)),
         query: { pageSize: pageSize?.toString(), continuationToken },
         apiKey: key,
-        schema,
+        schema: envelope,
       });
-      return { items: itemsOf(page), continuationToken: page.continuationToken };
-    }, `GET ${template}`);
+      // An item that leaves out its system is of the system asked for.
+      const { items, skipped } = parseItems(item, page[field], { defaults: { deviceId: device } });
+      reportSkipped(operation, skipped);
+      return { items, skipped, continuationToken: page.continuationToken };
+    }, operation);
   }
 
   function lookup(kind: 'reference' | 'email' | 'apartment', name: string, apiKey: string, value: string, options: LookupOptions) {
     const key = check('apiKey', ApiKeyInput, apiKey);
     const checkedValue = check(name, SegmentInput, value);
     const include = check('includeReservationResources', z.boolean().optional(), options.includeReservationResources);
-    return read({
-      template: `/v1/reservations/users/${kind}/{${name}}`,
-      path: `/v1/reservations/users/${kind}/${segment(checkedValue)}`,
-      query: { includeReservationResources: include === false ? 'false' : undefined },
-      apiKey: key,
-      schema: UserLookupSchema,
-      lane: options.lane ?? 'lookups',
-    }).then((body) => body.userAccounts);
+    return readItems(
+      {
+        template: `/v1/reservations/users/${kind}/{${name}}`,
+        path: `/v1/reservations/users/${kind}/${segment(checkedValue)}`,
+        query: { includeReservationResources: include === false ? 'false' : undefined },
+        apiKey: key,
+        envelope: UserLookupEnvelope.transform((body) => body.userAccounts),
+        lane: options.lane ?? 'lookups',
+      },
+      UserAccountSchema,
+      USER_ID_KEYS,
+    );
   }
 
   return {
     reservations: {
       list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<Reservation> =>
-        list(apiKey, deviceId, options, '/v1/reservations/{deviceId}/all', (d) => `/v1/reservations/${d}/all`, ReservationPageSchema, (p) => p.reservations),
+        list(apiKey, deviceId, options, '/v1/reservations/{deviceId}/all', (d) => `/v1/reservations/${d}/all`, ReservationPageEnvelope, 'reservations', ReservationSchema),
 
       /** Requests a booking; the outcome arrives as a reservationResult webhook. Sent once. */
       create: async (apiKey: string, input: CreateReservationInput): Promise<Accepted> => {
@@ -267,28 +318,32 @@ export function createServiceClient(config: ServiceClientConfig) {
       forUser: async (apiKey: string, userId: string): Promise<Reservation[]> => {
         const key = check('apiKey', ApiKeyInput, apiKey);
         const id = check('userId', IdInput, userId);
-        return read({
-          template: '/v1/reservations/users/{userId}/reservations',
-          path: `/v1/reservations/users/${segment(id)}/reservations`,
-          apiKey: key,
-          schema: UserReservationsSchema,
-        });
+        return readItems(
+          {
+            template: '/v1/reservations/users/{userId}/reservations',
+            path: `/v1/reservations/users/${segment(id)}/reservations`,
+            apiKey: key,
+            envelope: UserReservationsEnvelope,
+          },
+          ReservationSchema,
+          ['id'],
+        );
       },
     },
 
     timeSchedules: {
       list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<TimeSchedule> =>
-        list(apiKey, deviceId, options, '/v1/reservations/timeschedules/{deviceId}/all', (d) => `/v1/reservations/timeschedules/${d}/all`, TimeSchedulePageSchema, (p) => p.timeSchedules),
+        list(apiKey, deviceId, options, '/v1/reservations/timeschedules/{deviceId}/all', (d) => `/v1/reservations/timeschedules/${d}/all`, TimeSchedulePageEnvelope, 'timeSchedules', TimeScheduleSchema),
     },
 
     resources: {
       list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<Resource> =>
-        list(apiKey, deviceId, options, '/v1/reservations/resources/{deviceId}/all', (d) => `/v1/reservations/resources/${d}/all`, ResourcePageSchema, (p) => p.resources),
+        list(apiKey, deviceId, options, '/v1/reservations/resources/{deviceId}/all', (d) => `/v1/reservations/resources/${d}/all`, ResourcePageEnvelope, 'resources', ResourceSchema),
     },
 
     userGroups: {
       list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<UserGroup> =>
-        list(apiKey, deviceId, options, '/v1/usergroups/{deviceId}/all', (d) => `/v1/usergroups/${d}/all`, UserGroupPageSchema, (p) => p.userGroups),
+        list(apiKey, deviceId, options, '/v1/usergroups/{deviceId}/all', (d) => `/v1/usergroups/${d}/all`, UserGroupPageEnvelope, 'userGroups', UserGroupSchema),
     },
 
     users: {
@@ -302,13 +357,17 @@ export function createServiceClient(config: ServiceClientConfig) {
       all: async (apiKey: string, deviceId: string): Promise<UserAccount[]> => {
         const key = check('apiKey', ApiKeyInput, apiKey);
         const device = check('deviceId', IdInput, deviceId);
-        const body = await read({
-          template: '/v1/reservations/users/fetch/{deviceId}',
-          path: `/v1/reservations/users/fetch/${segment(device)}`,
-          apiKey: key,
-          schema: UserLookupSchema,
-        });
-        return body.userAccounts;
+        return readItems(
+          {
+            template: '/v1/reservations/users/fetch/{deviceId}',
+            path: `/v1/reservations/users/fetch/${segment(device)}`,
+            apiKey: key,
+            envelope: UserLookupEnvelope.transform((body) => body.userAccounts),
+          },
+          UserAccountSchema,
+          USER_ID_KEYS,
+          { deviceId: device },
+        );
       },
     },
 

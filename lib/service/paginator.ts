@@ -1,9 +1,13 @@
 import 'server-only';
 import { ServiceContractError, ServiceListTooLargeError } from './errors';
+import type { SkippedItem } from './schemas';
 
 export interface Page<T> {
+  /** The page's usable items, in the order sent. */
   items: T[];
-  /** Token for the next page; null on the last one. */
+  /** Items of this page the portal could not use (already logged); never fatal to the page. */
+  skipped: SkippedItem[];
+  /** Token for the next page; null on the last one (an empty string is read as null). */
   continuationToken: string | null;
 }
 
@@ -44,7 +48,8 @@ export class Paginator<T> implements AsyncIterable<T> {
 
   /**
    * The whole list, or an error: more than `limit` items throws ServiceListTooLargeError rather
-   * than returning a truncated list that looks complete.
+   * than returning a truncated list that looks complete. Skipped items are left out (each page
+   * logged them); use `pages()` to see them.
    */
   async toArray({ limit }: { limit: number }): Promise<T[]> {
     if (!Number.isInteger(limit) || limit < 0) throw new RangeError('limit must be a non-negative integer');

@@ -59,17 +59,21 @@ describe('resource shapes', () => {
     deviceId: '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f62',
   };
 
-  it('accepts a maintenance window without user, and refuses local times and unknown states', () => {
-    expect(ReservationSchema.parse({ ...reservation, extra: 'dropped' })).toEqual(reservation);
+  it('accepts a maintenance window without user, refuses local times and keeps unknown states as Unknown', () => {
+    const instant = (t: string) => new Date(t).toISOString();
+    const parsed = ReservationSchema.parse({ ...reservation, extra: 'dropped' });
+    expect(parsed).toEqual({ ...reservation, startTime: instant(reservation.startTime), endTime: instant(reservation.endTime) });
     expect(ReservationSchema.safeParse({ ...reservation, startTime: '2026-11-23T07:00:00' }).success).toBe(false);
-    expect(ReservationSchema.safeParse({ ...reservation, status: 'Gone' }).success).toBe(false);
+    expect(ReservationSchema.parse({ ...reservation, status: 'Gone' }).status).toBe('Unknown');
   });
 
   it('checks a Week schedule: seven days of [start, length] within a day', () => {
     const week = Array.from({ length: 7 }, () => [[420, 180], [1320, 180]]);
     const schedule = { id: reservation.id, deviceId: reservation.deviceId, scheduleType: 'Week', schedule: week };
     expect(TimeScheduleSchema.parse(schedule).schedule[0]).toEqual([[420, 180], [1320, 180]]);
-    expect(TimeScheduleSchema.safeParse({ ...schedule, schedule: week.slice(1) }).success).toBe(false);
+    // A short week reads as empty further days; more than seven is not a week.
+    expect(TimeScheduleSchema.parse({ ...schedule, schedule: week.slice(1) }).schedule[6]).toEqual([]);
+    expect(TimeScheduleSchema.safeParse({ ...schedule, schedule: [...week, []] }).success).toBe(false);
     expect(TimeScheduleSchema.safeParse({ ...schedule, schedule: [[[1440, 60]], ...week.slice(1)] }).success).toBe(false);
     expect(TimeScheduleSchema.safeParse({ ...schedule, scheduleType: 'Month' }).success).toBe(false);
   });

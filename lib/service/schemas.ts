@@ -4,9 +4,14 @@ import { OUTCOME_ERROR_CODES } from './error-codes';
 
 /**
  * Every shape the reservation service sends or receives (spec/service-interface.md, completed by
- * spec/service-notes.md). Types come from `z.infer` only. Unknown extra fields are dropped, so the
- * upstream may add fields without breaking us; missing or mistyped ones are contract violations.
- * Client components may still `import type` from here (type imports are erased).
+ * spec/service-notes.md). Types come from `z.infer` only. Client components may still
+ * `import type` from here (type imports are erased).
+ *
+ * Reading is tolerant (service-notes part C): a real service sends nulls, empty strings or nothing
+ * for fields the portal only displays, date-times in several ISO forms, unknown fields and enum
+ * values. Those are normalised here. What the portal relies on (ids, instants, schedule arrays) is
+ * validated per item: the list and lookup readers (`parseItems`) skip an unusable item, count it
+ * and keep the rest of its page, instead of failing the page and with it the whole mirror refresh.
  */
 
 /** Page sizes of the four list endpoints. */
@@ -18,24 +23,90 @@ export const DAYS_PER_WEEK = 7;
 
 // The upstream is a .NET service: ids are GUIDs, not necessarily RFC 9562 UUIDs (no version checks).
 const id = z.guid();
-// "ISO 8601 date-time in UTC"; an explicit offset is required so no time is read as local.
-const dateTime = z.iso.datetime({ offset: true });
+/** Strict form, for webhook envelopes (their parsing belongs to the events code and stays as it was). */
+const strictDateTime = z.iso.datetime({ offset: true });
 
-export const ReservationOwnerType = z.enum(['User', 'Group', 'Service']);
-export const ReservationStatus = z.enum(['Unused', 'Used']);
+// yyyy-mm-ddThh:mm[:ss[.f{1,7}]](Z|±hh:mm|±hhmm). No offset is refused: local to whom?
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,7}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
-export const ReservationSchema = z.object({
-  id,
-  /** null when ownerType is Service (a maintenance window). */
-  userId: id.nullable(),
-  ownerId: id.nullable(),
-  ownerType: ReservationOwnerType,
-  status: ReservationStatus,
-  resourceId: id,
-  startTime: dateTime,
-  endTime: dateTime,
-  deviceId: id,
+/**
+ * Reads an ISO 8601 date-time with or without seconds, with a fraction of up to 7 digits (.NET
+ * writes ticks), with `Z` or an offset, and returns the same instant as `toISOString()` (UTC,
+ * milliseconds; digits beyond the millisecond are truncated, as `Date.parse` does). Null for
+ * anything else, including a date-time without an offset and impossible dates (Feb 30).
+ */
+export function normaliseDateTime(value: string): string | null {
+  const m = DATE_TIME.exec(value.trim());
+  if (!m) return null;
+  const [, y, mo, d, h, mi, sec = '0', frac = '', zulu, sign, oh = '0', om = '0'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(sec);
+  const offsetHours = Number(oh);
+  const offsetMinutes = Number(om);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  if (!zulu && (offsetHours > 23 || offsetMinutes > 59)) return null;
+  const ms = Number(frac.padEnd(3, '0').slice(0, 3));
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  // Date.UTC rolls Feb 30 over into March: compare the calendar day back.
+  if (new Date(local).getUTCDate() !== day || new Date(local).getUTCMonth() !== month - 1) return null;
+  const offsetMs = zulu ? 0 : (sign === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const instant = new Date(local - offsetMs);
+  return Number.isNaN(instant.getTime()) ? null : instant.toISOString();
+}
+
+/** A date-time the portal relies on: normalised to `toISOString()`, or an issue (the item is skipped). */
+const dateTime = z.string().transform((value, ctx) => {
+  const normalised = normaliseDateTime(value);
+  if (normalised === null) {
+    ctx.addIssue({ code: 'custom', message: 'is not an ISO 8601 date-time with Z or an offset' });
+    return z.NEVER;
+  }
+  return normalised;
 });
+
+/**
+ * A field the portal only displays: a string as sent; a number as its digits (an apartment 1203
+ * sent as a number); null, missing or anything else as ''. '' rather than null keeps the types and
+ * the NOT NULL mirror columns as they were, and every display already treats '' as "not set".
+ */
+const displayText = z.unknown().optional().transform((v): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : ''));
+
+/** An id the portal can do without (owner, user, group in lookups): anything but a GUID reads as null. */
+const optionalId = z.unknown().optional().transform((v): string | null => (typeof v === 'string' && id.safeParse(v).success ? v : null));
+
+/** An enum read case-insensitively (a .NET service may write `user`); unknown or missing → 'Unknown'. */
+function tolerantEnum<const T extends readonly string[]>(values: T) {
+  const byLower = new Map(values.map((v) => [v.toLowerCase(), v] as const));
+  return z.unknown().optional().transform((v): T[number] | 'Unknown' => (typeof v === 'string' ? (byLower.get(v.trim().toLowerCase()) ?? 'Unknown') : 'Unknown'));
+}
+
+export const RESERVATION_OWNER_TYPES = ['User', 'Group', 'Service'] as const;
+export const RESERVATION_STATUSES = ['Unused', 'Used'] as const;
+/** 'Unknown': a value the interface does not list (e.g. `Facility`); the reservation still occupies its slot. */
+export const ReservationOwnerType = z.enum([...RESERVATION_OWNER_TYPES, 'Unknown']);
+/** 'Unknown': e.g. `Released`; shown as booked, never as free. */
+export const ReservationStatus = z.enum([...RESERVATION_STATUSES, 'Unknown']);
+export type ReservationOwnerType = z.infer<typeof ReservationOwnerType>;
+export type ReservationStatus = z.infer<typeof ReservationStatus>;
+
+export const ReservationSchema = z
+  .object({
+    id,
+    /** null when ownerType is Service (a maintenance window), and when not a GUID. */
+    userId: optionalId,
+    ownerId: optionalId,
+    ownerType: tolerantEnum(RESERVATION_OWNER_TYPES),
+    status: tolerantEnum(RESERVATION_STATUSES),
+    resourceId: id,
+    startTime: dateTime,
+    endTime: dateTime,
+    deviceId: id,
+  })
+  .refine((r) => Date.parse(r.endTime) > Date.parse(r.startTime), { path: ['endTime'], message: 'is not after startTime' });
 export type Reservation = z.infer<typeof ReservationSchema>;
 
 /** One slot: [start in UTC minutes from midnight, length in minutes]. */
@@ -45,14 +116,27 @@ export const WeekSlotSchema = z.tuple([
 ]);
 export type WeekSlot = z.infer<typeof WeekSlotSchema>;
 
-/** `[WeekDay][Slot][StartTime, Length]`, weekday 0 = Monday. */
-export const WeekScheduleSchema = z.array(z.array(WeekSlotSchema)).length(DAYS_PER_WEEK);
+/**
+ * `[WeekDay][Slot][StartTime, Length]`, weekday 0 = Monday. Fewer than 7 days are padded with
+ * empty days (lib/schedule reads missing days as empty too); more than 7 is not a week.
+ */
+export const WeekScheduleSchema = z
+  .array(z.array(WeekSlotSchema))
+  .max(DAYS_PER_WEEK)
+  .transform((days) => [...days, ...Array.from({ length: DAYS_PER_WEEK - days.length }, (): WeekSlot[] => [])]);
 export type WeekSchedule = z.infer<typeof WeekScheduleSchema>;
+
+/** The only schedule type the portal can lay out; any other makes its schedule skipped (counted). */
+const scheduleType = z.unknown().optional().superRefine((v, ctx) => {
+  if (typeof v !== 'string' || v.trim().toLowerCase() !== 'week') {
+    ctx.addIssue({ code: 'custom', message: `scheduleType ${JSON.stringify(v ?? null).slice(0, 40)} is not supported (only Week)` });
+  }
+}).transform(() => 'Week' as const);
 
 export const TimeScheduleSchema = z.object({
   id,
   deviceId: id,
-  scheduleType: z.literal('Week'),
+  scheduleType,
   schedule: WeekScheduleSchema,
 });
 export type TimeSchedule = z.infer<typeof TimeScheduleSchema>;
@@ -62,11 +146,11 @@ export type ReservationTimeSchedule = TimeSchedule;
 
 export const ResourceSchema = z.object({
   id,
-  name: z.string(),
-  description: z.string(),
+  name: displayText,
+  description: displayText,
   deviceId: id,
-  /** Typed as a plain string upstream; it holds a schedule id. */
-  timeScheduleId: z.string(),
+  /** Typed as a plain string upstream; it holds a schedule id. Missing: the resource shows no slots. */
+  timeScheduleId: displayText,
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 export const ReservationResourceSchema = ResourceSchema;
@@ -74,9 +158,9 @@ export type ReservationResource = Resource;
 
 export const UserGroupSchema = z.object({
   id,
-  name: z.string(),
-  apartmentId: z.string(),
-  referenceId: z.string(),
+  name: displayText,
+  apartmentId: displayText,
+  referenceId: displayText,
   deviceId: id,
 });
 export type UserGroup = z.infer<typeof UserGroupSchema>;
@@ -84,33 +168,101 @@ export type UserGroup = z.infer<typeof UserGroupSchema>;
 export const UserAccountSchema = z.object({
   deviceId: id,
   userId: id,
-  name: z.string(),
-  email: z.string(),
-  /** null when the user belongs to no group (e-mail lookup). */
-  userGroupId: id.nullable(),
-  /** Absent when `includeReservationResources=false` and from `users/fetch`. */
-  reservationResources: z.array(id).optional(),
+  name: displayText,
+  email: displayText,
+  /** null when the user belongs to no group (e-mail lookup), or the service sent no usable id. */
+  userGroupId: optionalId,
+  /**
+   * Absent when `includeReservationResources=false` and from `users/fetch`; null reads as absent,
+   * and entries that are not GUIDs are dropped (the rest of the user is still usable).
+   */
+  reservationResources: z
+    .array(z.unknown())
+    .nullish()
+    .transform((list) => (list ? list.filter((v): v is string => typeof v === 'string' && id.safeParse(v).success) : undefined)),
 });
 export type UserAccount = z.infer<typeof UserAccountSchema>;
 
-/** `continuationToken` is required on every page and null on the last one. */
-const continuationToken = z.string().min(1).nullable();
+// ---------------------------------------------------------------------------------------------
+// Envelopes, read before their items
 
-export const ReservationPageSchema = z.object({ reservations: z.array(ReservationSchema), continuationToken });
-export const TimeSchedulePageSchema = z.object({ timeSchedules: z.array(TimeScheduleSchema), continuationToken });
-export const ResourcePageSchema = z.object({ resources: z.array(ResourceSchema), continuationToken });
-export const UserGroupPageSchema = z.object({ userGroups: z.array(UserGroupSchema), continuationToken });
-export type ReservationPage = z.infer<typeof ReservationPageSchema>;
-export type TimeSchedulePage = z.infer<typeof TimeSchedulePageSchema>;
-export type ResourcePage = z.infer<typeof ResourcePageSchema>;
-export type UserGroupPage = z.infer<typeof UserGroupPageSchema>;
+/**
+ * The token of the next page. Null or missing ends the list; an empty string ends it too (a
+ * service that writes `""` for "none" must not be asked for `?continuationToken=` forever).
+ */
+const continuationToken = z
+  .string()
+  .nullish()
+  .transform((t) => (t ? t : null));
 
+/** Items of an envelope, each still to be parsed; a missing or null array reads as empty. */
+const rawItems = z
+  .array(z.unknown())
+  .nullish()
+  .transform((v) => v ?? []);
+
+export const ReservationPageEnvelope = z.object({ reservations: rawItems, continuationToken });
+export const TimeSchedulePageEnvelope = z.object({ timeSchedules: rawItems, continuationToken });
+export const ResourcePageEnvelope = z.object({ resources: rawItems, continuationToken });
+export const UserGroupPageEnvelope = z.object({ userGroups: rawItems, continuationToken });
 /** Body of the three user lookups and of `users/fetch/{deviceId}`. */
-export const UserLookupSchema = z.object({ userAccounts: z.array(UserAccountSchema) });
-export type UserLookup = z.infer<typeof UserLookupSchema>;
-
+export const UserLookupEnvelope = z.object({ userAccounts: rawItems });
 /** `GET /v1/reservations/users/{userId}/reservations`: a bare array, not paged. */
-export const UserReservationsSchema = z.array(ReservationSchema);
+export const UserReservationsEnvelope = z.array(z.unknown());
+
+/** An item the reader could not use: its id when it had a readable one, and why. */
+export interface SkippedItem {
+  id: string | null;
+  reason: string;
+}
+
+const MAX_REASON_LENGTH = 200;
+
+function idOfRaw(item: unknown, keys: readonly string[]): string | null {
+  if (typeof item !== 'object' || item === null) return null;
+  for (const key of keys) {
+    const value = (item as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value.length > 0) return value.slice(0, 100);
+    if (typeof value === 'number') return String(value);
+  }
+  return null;
+}
+
+/**
+ * Parses each item on its own: the usable ones in order, and for the others their id (if any)
+ * and the first reason. `defaults` fills fields the caller knows better than a missing value
+ * (the system of a list the portal asked for).
+ */
+export function parseItems<S extends z.ZodType>(
+  schema: S,
+  raw: readonly unknown[],
+  options: { idKeys?: readonly string[]; defaults?: Record<string, unknown> } = {},
+): { items: z.output<S>[]; skipped: SkippedItem[] } {
+  const items: z.output<S>[] = [];
+  const skipped: SkippedItem[] = [];
+  for (const item of raw) {
+    const input =
+      options.defaults && typeof item === 'object' && item !== null && !Array.isArray(item) ? withDefaults(item as Record<string, unknown>, options.defaults) : item;
+    const result = schema.safeParse(input);
+    if (result.success) {
+      items.push(result.data);
+      continue;
+    }
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    skipped.push({
+      id: idOfRaw(item, options.idKeys ?? ['id']),
+      reason: `${where}${issue?.message ?? 'unreadable'}`.slice(0, MAX_REASON_LENGTH),
+    });
+  }
+  return { items, skipped };
+}
+
+function withDefaults(item: Record<string, unknown>, defaults: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...item };
+  for (const [key, value] of Object.entries(defaults)) if (out[key] === undefined || out[key] === null) out[key] = value;
+  return out;
+}
 
 /**
  * The 202 body of create and cancel. Only the correlation id is relied on; the timestamp is kept
@@ -189,7 +341,7 @@ export const WebhookEventEnvelopeSchema = z.object({
   correlationId: id,
   eventType: z.string().min(1),
   eventData: z.record(z.string(), z.unknown()),
-  timestamp: dateTime,
+  timestamp: strictDateTime,
 });
 export type WebhookEventEnvelope = z.infer<typeof WebhookEventEnvelopeSchema>;
 

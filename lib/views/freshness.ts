@@ -1,10 +1,10 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import { log } from '@/lib/log';
-import { ensureFresh, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
+import { ensureFresh, failureKindOf, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
-import type { MirrorSource, MirrorState } from '@/lib/mirror/types';
-import type { Freshness } from './types';
+import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
+import type { Freshness, FreshnessErrorKind } from './types';
 
 /** What the views need besides their arguments; the portal's wiring is in ./portal.ts. */
 export interface ViewDeps {
@@ -15,19 +15,36 @@ export interface ViewDeps {
   now?: () => Date;
 }
 
-/** Shown instead of the raw failure text, which stays in the log. */
+// Shown instead of the raw failure text, which stays in the log: one true sentence per kind.
+// "could not be reached" only when it was not: a service that answered is not called unreachable.
 export const UNREACHABLE_MESSAGE = 'The reservation service could not be reached.';
+export const UNREADABLE_MESSAGE = 'The reservation service answered something the portal cannot read.';
+export const REFUSED_MESSAGE = "The reservation service refused the portal's request (check the connection).";
+export const INTERNAL_MESSAGE = 'The portal could not update its copy of the reservations (an internal error, see the server log).';
+
+export const FAILURE_MESSAGES: Record<FreshnessErrorKind, string> = {
+  unreachable: UNREACHABLE_MESSAGE,
+  unreadable: UNREADABLE_MESSAGE,
+  refused: REFUSED_MESSAGE,
+  internal: INTERNAL_MESSAGE,
+};
 
 function toFreshness(status: MirrorStatus): Freshness {
+  const kind: MirrorErrorKind | null = status.lastError ? (status.lastErrorKind ?? 'internal') : null;
+  const failure = {
+    lastError: kind ? FAILURE_MESSAGES[kind] : null,
+    lastErrorKind: kind,
+    retryAt: kind ? (status.retryAt?.toISOString() ?? null) : null,
+  };
   if (status.status === 'loading') {
-    return { status: 'loading', pagesFetched: status.pagesFetched, lastError: status.lastError ? UNREACHABLE_MESSAGE : null };
+    return { status: 'loading', pagesFetched: status.pagesFetched, refreshing: status.refreshing, ...failure };
   }
   return {
     status: 'ready',
     refreshedAt: status.refreshedAt.toISOString(),
     refreshing: status.refreshing,
-    lastError: status.lastError ? UNREACHABLE_MESSAGE : null,
     lastErrorAt: status.lastErrorAt?.toISOString() ?? null,
+    ...failure,
   };
 }
 
@@ -50,12 +67,15 @@ export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ 
     } catch (error) {
       if (!state?.refreshedAt) throw error;
       log.warn('mirror source unavailable; serving the last copy', { deviceId, error });
+      const kind = failureKindOf(error);
       return {
         freshness: {
           status: 'ready',
           refreshedAt: state.refreshedAt.toISOString(),
           refreshing: false,
-          lastError: UNREACHABLE_MESSAGE,
+          lastError: FAILURE_MESSAGES[kind],
+          lastErrorKind: kind,
+          retryAt: null,
           lastErrorAt: new Date().toISOString(),
         },
         state,

@@ -4,7 +4,8 @@ import { readReservations } from '@/lib/mirror/store';
 import { type Heatmap, occupancyByResourceWeek, occupancyHeatmap, resourceNowStatus, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
-import type { SystemOverview } from './types';
+import type { MirrorState } from '@/lib/mirror/types';
+import type { SkippedItemsView, SystemOverview } from './types';
 
 export const HEATMAP_WEEKS = 8;
 /**
@@ -28,12 +29,18 @@ const WEEK_MS = 7 * DAY_MS;
  * booking-rate heatmap of the last 8 weeks. Read from the mirror; while a system that was never
  * loaded is loading, the answer says so and holds no resources.
  */
-export async function loadSystemOverview(deps: ViewDeps, system: SystemPublic): Promise<SystemOverview> {
+export async function loadSystemOverview(
+  deps: ViewDeps,
+  system: SystemPublic,
+  options: { includeSkipped?: boolean } = {},
+): Promise<SystemOverview> {
   const now = deps.now?.() ?? new Date();
   const nowMs = now.getTime();
   const { freshness, state } = await systemMirror(deps, system.deviceId);
+  // What the reader left out is for admins (the caller decides); reasons name upstream ids.
+  const skipped = options.includeSkipped ? skippedItemsOf(state) : undefined;
   if (freshness.status === 'loading' || !state) {
-    return { system, freshness, weekKey: null, resources: [], heatmap: null, generatedAt: nowMs };
+    return { system, freshness, weekKey: null, resources: [], heatmap: null, generatedAt: nowMs, ...(skipped !== undefined && { skipped }) };
   }
   const timeZone = system.timeZone;
   const week = weekOf(nowMs, timeZone);
@@ -79,5 +86,13 @@ export async function loadSystemOverview(deps: ViewDeps, system: SystemPublic): 
     }),
     heatmap,
     generatedAt: nowMs,
+    ...(skipped !== undefined && { skipped }),
   };
+}
+
+/** The last successful refresh's skipped items, for the admin notice; null when none. */
+export function skippedItemsOf(state: MirrorState | null): SkippedItemsView | null {
+  const skipped = state?.skipped;
+  if (!skipped || skipped.total <= 0) return null;
+  return { total: skipped.total, counts: { ...skipped.counts }, samples: skipped.samples.map((s) => ({ ...s })) };
 }

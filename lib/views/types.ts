@@ -7,10 +7,32 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 /** The longest resident search (an e-mail address); the server's schema and both search boxes use it. */
 export const RESIDENT_QUERY_MAX_LENGTH = 254;
 
+/**
+ * Why the last refresh failed, as far as it is true: 'unreachable' (no answer, timeout, 5xx),
+ * 'unreadable' (an answer the portal cannot read), 'refused' (credentials, rate limit, a refused
+ * request), 'internal' (the portal's own fault). Mirrors MirrorErrorKind (lib/mirror/types.ts).
+ */
+export type FreshnessErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'internal';
+
+/** The last refresh's failure, when it failed: a safe sentence, its kind, and the next attempt (ISO). */
+export interface FreshnessFailure {
+  lastError: string | null;
+  lastErrorKind: FreshnessErrorKind | null;
+  /** When the portal tries again (after a backoff); null when unknown or not failed. */
+  retryAt: string | null;
+}
+
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
 export type Freshness =
-  | { status: 'loading'; pagesFetched: number; lastError: string | null }
-  | { status: 'ready'; refreshedAt: string; refreshing: boolean; lastError: string | null; lastErrorAt: string | null };
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean } & FreshnessFailure)
+  | ({ status: 'ready'; refreshedAt: string; refreshing: boolean; lastErrorAt: string | null } & FreshnessFailure);
+
+/** For admins: items of the last refresh the service sent but the portal could not read. */
+export interface SkippedItemsView {
+  total: number;
+  counts: Partial<Record<'reservations' | 'resources' | 'timeSchedules' | 'userGroups', number>>;
+  samples: { collection: string; id: string | null; reason: string }[];
+}
 
 export interface ResourceOverview {
   id: string;
@@ -31,6 +53,8 @@ export interface SystemOverview {
   heatmap: Heatmap | null;
   /** Server time the numbers were computed at (epoch ms). */
   generatedAt: number;
+  /** Only for admins (loadSystemOverview's `includeSkipped`), and only when items were skipped. */
+  skipped?: SkippedItemsView | null;
 }
 
 export interface ResourceWeekView {

@@ -11,6 +11,11 @@ export const mirrorState = pgTable('mirror_state', {
   lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
   refreshEndedAt: timestamp('refresh_ended_at', { withTimezone: true }),
   reservationsVersion: bigint('reservations_version', { mode: 'number' }).notNull().default(0),
+  // Migration 0012.
+  skippedItems: jsonb('skipped_items'),
+  lastErrorKind: text('last_error_kind'),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
 });
 
 export const mirrorReservations = pgTable(

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { SkippedItemsNote } from '@/components/freshness-note';
 import { SystemOverviewLive } from '@/components/system-overview-live';
 import { requirePageUser } from '@/lib/auth/session';
 import { pageSystem } from '@/lib/views/page-access';
@@ -19,7 +20,8 @@ export default async function SystemPage({ params }: Props) {
   const { deviceId } = await params;
   const user = await requirePageUser(`/systems/${deviceId}`);
   const system = await pageSystem(user, deviceId);
-  const overview = await loadSystemOverview(await portalViewDeps(), system);
+  // Admins also see what the service sent that the portal could not read; managers do not.
+  const overview = await loadSystemOverview(await portalViewDeps(), system, { includeSkipped: user.role === 'admin' });
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs parents={[{ label: 'Systems', href: '/systems' }]} current={system.name} />
@@ -27,6 +29,7 @@ export default async function SystemPage({ params }: Props) {
         <h1 className="text-2xl font-semibold tracking-tight">{system.name}</h1>
         <p className="text-sm text-slate-700 dark:text-slate-300">Times in {system.timeZone}</p>
       </header>
+      {overview.skipped ? <SkippedItemsNote skipped={overview.skipped} /> : null}
       <SystemOverviewLive initial={overview} />
     </div>
   );

@@ -1,0 +1,47 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { FreshnessNote, SkippedItemsNote } from './freshness-note';
+
+const TZ = 'Europe/Stockholm';
+
+describe('FreshnessNote', () => {
+  it('says "Service unreachable" only when the service did not answer', () => {
+    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z' } as const;
+    const unreachable = renderToStaticMarkup(
+      <FreshnessNote freshness={{ ...base, lastError: 'The reservation service could not be reached.', lastErrorKind: 'unreachable' }} timeZone={TZ} />,
+    );
+    expect(unreachable).toContain('Service unreachable.');
+    expect(unreachable).toContain('tries again at 09:05');
+    const unreadable = renderToStaticMarkup(
+      <FreshnessNote freshness={{ ...base, lastError: 'The reservation service answered something the portal cannot read.', lastErrorKind: 'unreadable' }} timeZone={TZ} />,
+    );
+    expect(unreadable).not.toContain('unreachable');
+    expect(unreadable).toContain('answered something the portal cannot read');
+  });
+
+  it('shows a failed first load as a failure with its retry time, not as loading forever', () => {
+    const html = renderToStaticMarkup(
+      <FreshnessNote
+        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
+        timeZone={TZ}
+      />,
+    );
+    expect(html).not.toContain('Loading reservations');
+    expect(html).toContain('Request refused by the service.');
+    expect(html).toContain('09:05');
+  });
+});
+
+describe('SkippedItemsNote', () => {
+  it('counts what could not be read and lists the reasons', () => {
+    const html = renderToStaticMarkup(
+      <SkippedItemsNote
+        skipped={{ total: 3, counts: { reservations: 2, timeSchedules: 1 }, samples: [{ collection: 'reservations', id: 'r-1', reason: 'startTime: is not an ISO 8601 date-time' }] }}
+      />,
+    );
+    expect(html).toContain('3 items from the service could not be read');
+    expect(html).toContain('2 reservations, 1 time schedules');
+    expect(html).toContain('<details');
+    expect(html).toContain('r-1');
+  });
+});
