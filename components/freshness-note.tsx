@@ -31,6 +31,7 @@ export const FAILURE_HEADLINES: Record<FreshnessErrorKind, string> = {
   unreachable: 'Service unreachable.',
   unreadable: 'Unreadable answer from the service.',
   refused: 'Request refused by the service.',
+  busy: 'Service busy.',
   internal: 'Update failed.',
 };
 

@@ -27,8 +27,9 @@ export function failureKindOf(error: unknown): MirrorErrorKind {
       case 'auth':
       case 'validation':
       case 'not-found':
-      case 'rate-limited':
         return 'refused';
+      case 'rate-limited':
+        return 'busy';
     }
   }
   // The portal's API error for "service unavailable" (e.g. a source that cannot reach it).

@@ -29,9 +29,10 @@ export interface SkippedSummary {
 /**
  * What is true about a failed refresh. unreachable: network, timeout, 5xx, open circuit;
  * unreadable: the service answered something the portal cannot read; refused: it refused the
- * request (credentials, validation, not found, rate limit); internal: the portal's own fault.
+ * request (credentials, validation, not found); busy: it answered 429 (slow down); internal: the
+ * portal's own fault.
  */
-export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'internal';
+export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'busy' | 'internal';
 
 export interface MirrorState {
   deviceId: string;

@@ -20,12 +20,14 @@ export interface ViewDeps {
 export const UNREACHABLE_MESSAGE = 'The reservation service could not be reached.';
 export const UNREADABLE_MESSAGE = 'The reservation service answered something the portal cannot read.';
 export const REFUSED_MESSAGE = "The reservation service refused the portal's request (check the connection).";
+export const BUSY_MESSAGE = 'The reservation service is busy and asked the portal to slow down.';
 export const INTERNAL_MESSAGE = 'The portal could not update its copy of the reservations (an internal error, see the server log).';
 
 export const FAILURE_MESSAGES: Record<FreshnessErrorKind, string> = {
   unreachable: UNREACHABLE_MESSAGE,
   unreadable: UNREADABLE_MESSAGE,
   refused: REFUSED_MESSAGE,
+  busy: BUSY_MESSAGE,
   internal: INTERNAL_MESSAGE,
 };
 

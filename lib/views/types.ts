@@ -9,10 +9,11 @@ export const RESIDENT_QUERY_MAX_LENGTH = 254;
 
 /**
  * Why the last refresh failed, as far as it is true: 'unreachable' (no answer, timeout, 5xx),
- * 'unreadable' (an answer the portal cannot read), 'refused' (credentials, rate limit, a refused
- * request), 'internal' (the portal's own fault). Mirrors MirrorErrorKind (lib/mirror/types.ts).
+ * 'unreadable' (an answer the portal cannot read), 'refused' (credentials, a refused request),
+ * 'busy' (429: it asked the portal to slow down), 'internal' (the portal's own fault). Mirrors
+ * MirrorErrorKind (lib/mirror/types.ts).
  */
-export type FreshnessErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'internal';
+export type FreshnessErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'busy' | 'internal';
 
 /** The last refresh's failure, when it failed: a safe sentence, its kind, and the next attempt (ISO). */
 export interface FreshnessFailure {
