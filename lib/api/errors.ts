@@ -133,7 +133,7 @@ export function handleApiError(error: unknown): Response {
   }
   const known = toApiError(error);
   if (known) {
-    if (isServiceError(error)) log.warn('reservation service call failed', { kind: error.kind, operation: error.operation, status: error.status, message: error.message });
+    if (isServiceError(error)) log.warn('reservation service call failed', { kind: error.kind, operation: error.operation, status: error.status, detail: error.message });
     return errorResponse(known.code, known.message, {}, known.headers);
   }
   log.error('unhandled error in route handler', { error });

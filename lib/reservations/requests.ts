@@ -340,7 +340,7 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
         kind: error.kind,
         operation: error.operation,
         status: error.status,
-        message: error.message,
+        detail: error.message,
       });
       const events = await markOutcomeUnknown(deps.sql, requestId);
       publish(deps, events);
