@@ -117,6 +117,8 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/reservations/[reservationId]', name: 'invalid UUID', method: 'DELETE', path: `/api/reservations/not-a-uuid?deviceId=${d}`, headers: { 'idempotency-key': `k-${randomUUID()}` } },
     { route: 'api/reservations/[reservationId]', name: 'injection string', method: 'DELETE', path: `/api/reservations/${enc(injection)}?deviceId=${enc(injection)}`, headers: { 'idempotency-key': `k-${randomUUID()}` } },
     { route: 'api/residents', name: 'query too long', method: 'GET', path: `/api/residents?q=${'a'.repeat(5_000)}` },
+    { route: 'api/residents', name: 'a NUL in the search (never sent upstream)', method: 'GET', path: '/api/residents?q=a%00b', expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]', name: 'booking horizon out of range', method: 'PATCH', path: `/api/systems/${d}`, body: JSON.stringify({ bookingHorizonDays: 0 }), headers: jsonHeaders, expect: (s) => s === 422 },
     { route: 'api/residents', name: 'injection string (a search that finds nothing)', method: 'GET', path: `/api/residents?q=${enc(injection)}`, expect: (s) => s === 200 || (s >= 400 && s < 500) },
     // Next answers methods a route does not export itself: 405 with an Allow header, no body.
     { route: 'api/systems', name: 'POST not allowed', method: 'POST', path: '/api/systems', body: '{}', headers: jsonHeaders, expect: (s) => s === 405 },

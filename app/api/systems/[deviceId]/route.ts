@@ -20,7 +20,7 @@ export const GET = withErrors(async (_request: Request, context: Context) => {
   return Response.json({ system: await requireSystemAccess(user, deviceId) });
 });
 
-// PATCH /api/systems/{deviceId} — admin renames a system or changes its time zone
+// PATCH /api/systems/{deviceId} — admin renames a system, or changes its time zone or booking horizon
 export const PATCH = withErrors(async (request: Request, context: Context) => {
   assertSameOrigin(request);
   await requireAdmin();
