@@ -16,6 +16,7 @@ import {
 } from './policies';
 import {
   AcceptedSchema,
+  salvageAccepted,
   ApiKeySchema,
   CreateReservationInputSchema,
   PAGE_SIZE_MAX,
@@ -135,6 +136,8 @@ interface CallSpec<S extends z.ZodType> {
   schema: S;
   /** Which breaker the call passes (default: reads for GET, writes otherwise). */
   lane?: Exclude<CallLane, 'token'>;
+  /** What can still be read from a 2xx body that does not parse (a cut-off answer), if anything. */
+  salvage?: (text: string) => z.output<S> | undefined;
 }
 
 /**
@@ -301,7 +304,10 @@ export function createServiceClient(config: ServiceClientConfig) {
       create: async (apiKey: string, input: CreateReservationInput): Promise<Accepted> => {
         const key = check('apiKey', ApiKeyInput, apiKey);
         const body = CreateReservationInputSchema.parse(input);
-        return call({ method: 'POST', template: '/v1/reservations', path: '/v1/reservations', body, apiKey: key, schema: AcceptedSchema }, false);
+        return call(
+          { method: 'POST', template: '/v1/reservations', path: '/v1/reservations', body, apiKey: key, schema: AcceptedSchema, salvage: salvageAccepted },
+          false,
+        );
       },
 
       /** Requests a cancellation; the outcome arrives as a reservationResult webhook. Sent once. */
@@ -309,7 +315,14 @@ export function createServiceClient(config: ServiceClientConfig) {
         const key = check('apiKey', ApiKeyInput, apiKey);
         const id = check('reservationId', IdInput, reservationId);
         return call(
-          { method: 'DELETE', template: '/v1/reservations/{reservationId}', path: `/v1/reservations/${segment(id)}`, apiKey: key, schema: AcceptedSchema },
+          {
+            method: 'DELETE',
+            template: '/v1/reservations/{reservationId}',
+            path: `/v1/reservations/${segment(id)}`,
+            apiKey: key,
+            schema: AcceptedSchema,
+            salvage: salvageAccepted,
+          },
           false,
         );
       },
@@ -389,8 +402,16 @@ function interpret<S extends z.ZodType>(
   context: ServiceErrorContext,
   scrub: (text: string) => string,
 ): z.output<S> {
-  // An unreadable success answer to a write still means the service took the request.
-  if (raw.status >= 200 && raw.status < 300) return parseBody(raw, spec.schema, { ...context, effect: spec.method === 'GET' ? 'none' : 'unknown' });
+  if (raw.status >= 200 && raw.status < 300) {
+    try {
+      // An unreadable success answer to a write still means the service took the request.
+      return parseBody(raw, spec.schema, { ...context, effect: spec.method === 'GET' ? 'none' : 'unknown' });
+    } catch (error) {
+      const salvaged = spec.salvage?.(raw.text);
+      if (salvaged === undefined) throw error;
+      return salvaged;
+    }
+  }
   if (raw.status === 403) {
     throw spec.apiKey === undefined
       ? new ServiceAuthError('token', 'the service refused the access token for this operation', context)

@@ -6,6 +6,7 @@ import {
   TimeScheduleSchema,
   WebhookEventSchema,
   toMinuteTime,
+  salvageAccepted,
 } from './schemas';
 import { parseRetryAfter } from './transport';
 
@@ -111,5 +112,17 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('salvageAccepted', () => {
+  const id = '6f1c2a3b-4d5e-0f70-0a1b-2c3d4e5f6a7b';
+  it('reads the correlation id of a cut-off 202 body', () => {
+    expect(salvageAccepted(`{"correlationId":"${id}","timestamp":`)).toEqual({ correlationId: id, timestamp: null });
+    expect(salvageAccepted(`{ "correlationId" : "${id.toUpperCase()}"`)).toEqual({ correlationId: id, timestamp: null });
+  });
+  it('reads nothing from a body that names no id, or two', () => {
+    expect(salvageAccepted('<html>Accepted</html>')).toBeUndefined();
+    expect(salvageAccepted(`{"correlationId":"${id}"},{"correlationId":"${id.replace('6f', '7f')}"}`)).toBeUndefined();
   });
 });

@@ -269,6 +269,18 @@ function withDefaults(item: Record<string, unknown>, defaults: Record<string, un
  * as sent (a service may write it without seconds, `2026-11-24T07:00Z`, or leave it out).
  */
 export const AcceptedSchema = z.object({ correlationId: id, timestamp: z.string().nullish() });
+
+/**
+ * The correlation id of a 2xx answer to a write whose body was cut off or is otherwise not JSON
+ * (`{"correlationId":"…","timestamp":`): the service accepted the request and said which outcome
+ * will tell. Only a body that names exactly one correlation id is read; anything else stays unknown.
+ */
+export function salvageAccepted(text: string): Accepted | undefined {
+  const found = [...text.matchAll(/"correlationId"\s*:\s*"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"/g)];
+  const ids = new Set(found.map((m) => m[1]?.toLowerCase()));
+  if (ids.size !== 1) return undefined;
+  return { correlationId: [...ids][0] ?? '', timestamp: null };
+}
 export type Accepted = z.infer<typeof AcceptedSchema>;
 
 export const ApiKeySchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(id) });

@@ -3,7 +3,7 @@
 // real PostgreSQL. Every process started here is killed by its id on exit, even on failure.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { SandboxFixtures } from '@/sandbox';
@@ -120,6 +120,8 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
 
 export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promise<{ url: string; fixtures: SandboxFixtures; started: Started }> {
   const dataDir = path.join(root, '.data', `scale-sandbox-${port}`);
+  // Fresh data every run, as in CI: bookings a previous run left would fill apartments' quotas.
+  rmSync(dataDir, { recursive: true, force: true });
   const started = start(`sandbox-${port}`, 'npx', ['tsx', 'sandbox/server.ts', '--port', String(port), '--preset', preset, '--seed', '1', '--data-dir', dataDir], {
     DATABASE_URL: '',
   });
