@@ -4,7 +4,7 @@ import type { EventBus } from '@/lib/events/bus';
 import { resolveOpenRequest } from '@/lib/events/store';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
-import type { Reservation, ServiceClient } from '@/lib/service';
+import { isServiceError, type Reservation, type ServiceClient } from '@/lib/service';
 import { NO_OUTCOME } from './reasons';
 
 export const RECONCILE_INTERVAL_MS = 15_000;
@@ -57,13 +57,26 @@ const sameInstant = (a: string, b: unknown) => Date.parse(a) === new Date(b as s
 
 type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false };
 
+/**
+ * A user's reservations. `users/{userId}/reservations` is beyond the interface document: a service
+ * without it (404, 405) is read through the system's list, which the interface has.
+ */
+async function reservationsOfUser(deps: ReconcileDeps, apiKey: string, userId: string, listAll: () => Promise<Reservation[]>): Promise<Reservation[]> {
+  try {
+    return await deps.client.reservations.forUser(apiKey, userId);
+  } catch (error) {
+    if (!isServiceError(error) || !(error.kind === 'not-found' || (error.kind === 'validation' && error.status === 405))) throw error;
+    return (await listAll()).filter((r) => r.userId === userId || r.ownerId === userId);
+  }
+}
+
 /** What the service's reservations say about one request. */
 async function judge(deps: ReconcileDeps, row: Row, settings: ReconcileSettings): Promise<Verdict> {
   const deviceId = row.device_id as string;
   const userId = row.resident_user_id as string | null;
   const apiKey = await deps.apiKeyFor(deviceId);
-  const mine: Reservation[] = userId ? await deps.client.reservations.forUser(apiKey, userId) : [];
   const listAll = () => deps.client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
+  const mine: Reservation[] = userId ? await reservationsOfUser(deps, apiKey, userId, listAll) : [];
   // Not seen yet: a request whose answer was lost may still be in the service's queue, so it waits
   // out the window; an accepted one has had its window already (it is only claimed after it).
   const now = (deps.now?.() ?? new Date()).getTime();

@@ -73,7 +73,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   };
 
   /** A resident of the system with the first resource they may book and a few free future slots there. */
-  async function scenario(skip = 0) {
+  async function scenario(skip = 0, maxHeld = 0) {
     const { sql } = ctx().handle;
     const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
     const resources = await readResources(sql, deviceId);
@@ -83,7 +83,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     for (const resident of residents.slice(skip)) {
       for (const resource of resources.filter((r) => resident.resourceIds.includes(r.id))) {
         const booked = await readReservations(sql, deviceId, { from: new Date(Date.now()), to: new Date(Date.now() + 60 * DAY), resourceId: resource.id });
-        if (booked.some((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId)) continue;
+        if (booked.filter((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId).length > maxHeld) continue;
         const schedule = schedules.find((s) => s.id === resource.timeScheduleId);
         if (!schedule) continue;
         const open = await listOpenRequests(sql, deviceId, resource.id, new Date(from), new Date(to));
@@ -459,6 +459,36 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const slot = s.free[0];
     const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(mirrored.map((r) => r.id)).toEqual([byId.get(made.id)?.reservationId]);
+  });
+  it('books and reconciles through a service that has only the interface document (no users/fetch, no users/{id}/reservations)', async () => {
+    // Under the quota of 2: an apartment may already hold one booking here.
+    const s = await scenario(0, 1);
+    clearResidentCache();
+    const beyond = (path: string) => path.startsWith('/v1/reservations/users/fetch/') || /^\/v1\/reservations\/users\/[^/]+\/reservations$/.test(path);
+    const interfaceOnly = createServiceClient({
+      baseUrl: 'http://sandbox.test',
+      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
+      clientId: fixtures.clientId,
+      clientSecret: fixtures.clientSecret,
+      scope: fixtures.scope,
+      breaker: { registry: new BreakerRegistry() },
+      fetch: async (request) =>
+        beyond(new URL(request.url).pathname) ? new Response(JSON.stringify({ title: 'Not Found', status: 404 }), { status: 404, headers: { 'content-type': 'application/problem+json' } }) : sandbox.fetch(request),
+    });
+    const slot = s.free[0];
+    // The outcome is held back: the reconciler must find the booking in the system's list.
+    await setFaults({ webhook: { delayMs: 3_600_000 } });
+    const request = requestOf(
+      await requestBooking({ ...deps(), client: interfaceOnly }, {
+        requester: manager, system: system(), idempotencyKey: key(),
+        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot?.startTime, endTime: slot?.endTime },
+      }),
+    );
+    expect(request.status).toBe('pending');
+    await sandbox.drain();
+    await clearFaults();
+    const events = await reconcilePending({ ...deps(), client: interfaceOnly }, { afterSeconds: 0, unknownAfterSeconds: 0 });
+    expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'succeeded' });
   });
 });
 

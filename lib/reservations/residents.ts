@@ -56,7 +56,15 @@ export type GroupKeysOf = (groupId: string) => Promise<{ apartmentId: string | n
  * reads breaker, not the search one: managers' searches failing must not stop bookings.
  */
 export async function findResident(client: ServiceClient, apiKey: string, deviceId: string, userId: string, groupKeysOf?: GroupKeysOf): Promise<Resident | null> {
-  const users = await cached(`all:${deviceId}`, () => client.users.all(apiKey, deviceId));
+  const users = await cached(`all:${deviceId}`, () => client.users.all(apiKey, deviceId)).catch((error: unknown) => {
+    // users/fetch is beyond the interface document: a service without it answers 404 or 405.
+    if (isServiceError(error) && (error.kind === 'not-found' || (error.kind === 'validation' && error.status === 405))) return null;
+    throw error;
+  });
+  if (users === null) {
+    log.warn('the service has no user list (users/fetch); the booking is left to its own checks', { deviceId });
+    return { userId, deviceId, name: '', email: '', userGroupId: null, reservationResources: null };
+  }
   const user = users.find((u) => u.userId === userId && u.deviceId === deviceId);
   if (!user) return null;
   const options = { lane: 'reads' as const };

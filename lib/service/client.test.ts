@@ -16,6 +16,7 @@ import {
 } from './errors';
 import { createPortalServiceClient, type ServiceClient } from './index';
 import { BreakerRegistry } from './policies';
+import { ASSUMED_TOKEN_LIFETIME_S, tokenLifetimeSeconds } from './token-provider';
 import type { FetchLike } from './transport';
 import { clearFaults, clientFor, errorText, putFaults, recording } from './test-support';
 
@@ -506,6 +507,33 @@ async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
   for await (const value of source) out.push(value);
   return out;
 }
+
+describe('what the interface leaves open, read tolerantly', () => {
+  /** The sandbox, with one route's answer replaced. */
+  const replacing = (match: (request: Request) => boolean, answer: (response: Response) => Promise<Response> | Response): FetchLike => async (request) => {
+    const response = await sandboxFetch(request);
+    return match(request) ? answer(response) : response;
+  };
+
+  it('takes a token answer without expires_in or token_type (the JWT exp, else a short life)', async () => {
+    const client = clientFor(BASE, fx, replacing((r) => r.url.includes('/oauth2/'), async (response) => {
+      const body = (await response.json()) as Record<string, unknown>;
+      return Response.json({ access_token: body.access_token });
+    }), { breaker: { registry: new BreakerRegistry() } });
+    expect((await client.resources.list(apiKey, deviceId).toArray({ limit: 1_000 })).length).toBeGreaterThan(0);
+    const jwt = `x.${Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3_600 })).toString('base64url')}.y`;
+    expect(tokenLifetimeSeconds(jwt, undefined, Date.now())).toBeGreaterThan(3_590);
+    expect(tokenLifetimeSeconds('opaque-token', undefined, Date.now())).toBe(ASSUMED_TOKEN_LIFETIME_S);
+    expect(tokenLifetimeSeconds(jwt, 60, Date.now())).toBe(60);
+  });
+
+  it('reads an unknown key that a service answers 404 as no users, not an error', async () => {
+    const client = clientFor(BASE, fx, replacing((r) => r.url.includes('/users/apartment/'), () => new Response(JSON.stringify({ title: 'Not Found' }), { status: 404 })), {
+      breaker: { registry: new BreakerRegistry() },
+    });
+    expect(await client.users.byApartment(apiKey, 'no-such-apartment')).toEqual([]);
+  });
+});
 
 describe('upstream contract', () => {
   /** Alters one real sandbox response body: the only place a response is changed. */

@@ -292,7 +292,11 @@ export function createServiceClient(config: ServiceClientConfig) {
       },
       UserAccountSchema,
       USER_ID_KEYS,
-    );
+    ).catch((error: unknown) => {
+      // The interface answers an unknown key with an empty list; a service that answers 404 means the same.
+      if (isServiceError(error) && error.kind === 'not-found') return [];
+      throw error;
+    });
   }
 
   return {

@@ -6,6 +6,7 @@ import {
   TimeScheduleSchema,
   WebhookEventSchema,
   toMinuteTime,
+  ApiKeySchema,
   salvageAccepted,
 } from './schemas';
 import { parseRetryAfter } from './transport';
@@ -124,5 +125,19 @@ describe('salvageAccepted', () => {
   it('reads nothing from a body that names no id, or two', () => {
     expect(salvageAccepted('<html>Accepted</html>')).toBeUndefined();
     expect(salvageAccepted(`{"correlationId":"${id}"},{"correlationId":"${id.replace('6f', '7f')}"}`)).toBeUndefined();
+  });
+});
+
+describe('ApiKeySchema', () => {
+  const device = '6F1C2A3B-4D5E-0F70-0A1B-2C3D4E5F6A7B';
+  it('reads the documented shape and the shapes a service may send instead', () => {
+    expect(ApiKeySchema.parse({ apiKey: 'k1', deviceIds: [device] })).toEqual({ apiKey: 'k1', deviceIds: [device.toLowerCase()] });
+    expect(ApiKeySchema.parse('k2')).toEqual({ apiKey: 'k2', deviceIds: [] });
+    expect(ApiKeySchema.parse({ key: 'k3', deviceId: device, extra: 1 })).toEqual({ apiKey: 'k3', deviceIds: [device.toLowerCase()] });
+    expect(ApiKeySchema.parse({ ApiKey: 'k4', DeviceIds: [device, 'not-a-guid', null] })).toEqual({ apiKey: 'k4', deviceIds: [device.toLowerCase()] });
+  });
+  it('refuses an answer without a key', () => {
+    expect(ApiKeySchema.safeParse({ deviceIds: [device] }).success).toBe(false);
+    expect(ApiKeySchema.safeParse({ apiKey: '  ' }).success).toBe(false);
   });
 });

@@ -276,21 +276,44 @@ export const AcceptedSchema = z.object({ correlationId: id, timestamp: z.string(
  * will tell. Only a body that names exactly one correlation id is read; anything else stays unknown.
  */
 export function salvageAccepted(text: string): Accepted | undefined {
-  const found = [...text.matchAll(/"correlationId"\s*:\s*"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"/g)];
+  const found = [...text.matchAll(/"correlationId"\s*:\s*"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/gi)];
   const ids = new Set(found.map((m) => m[1]?.toLowerCase()));
   if (ids.size !== 1) return undefined;
   return { correlationId: [...ids][0] ?? '', timestamp: null };
 }
 export type Accepted = z.infer<typeof AcceptedSchema>;
 
-export const ApiKeySchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(id) });
+/**
+ * The answer of apikey/generate, whose body the interface does not show: `{ apiKey, deviceIds }`
+ * (service-notes B), read tolerantly — a bare string, `key`/`api_key`/`ApiKey`, and `deviceId` as
+ * one id are accepted; systems without a readable GUID are dropped. No systems is `[]`.
+ */
+export const ApiKeySchema = z
+  .preprocess((body) => {
+    if (typeof body === 'string') return { apiKey: body, deviceIds: [] };
+    if (typeof body !== 'object' || body === null) return body;
+    const b = body as Record<string, unknown>;
+    const devices = b.deviceIds ?? b.DeviceIds ?? b.deviceId ?? b.DeviceId ?? [];
+    return {
+      apiKey: b.apiKey ?? b.ApiKey ?? b.key ?? b.api_key,
+      deviceIds: (Array.isArray(devices) ? devices : [devices]).filter((d): d is string => typeof d === 'string' && id.safeParse(d).success).map((d) => d.toLowerCase()),
+    };
+  }, z.object({ apiKey: z.string().trim().min(1), deviceIds: z.array(id) }));
 export type ApiKeyGrant = z.infer<typeof ApiKeySchema>;
 
-/** OAuth2 token response (RFC 6749 §5.1). Some identity providers send expires_in as a string. */
+/**
+ * OAuth2 token response (RFC 6749 §5.1), whose body the interface does not show. Some identity
+ * providers send expires_in as a string; `token_type` and `expires_in` are RECOMMENDED, not
+ * required, so either may be missing (the token provider then reads the JWT's `exp`, or assumes a
+ * short life).
+ */
 export const TokenResponseSchema = z.object({
   access_token: z.string().min(1),
-  token_type: z.string().regex(/^bearer$/i, 'must be Bearer'),
-  expires_in: z.coerce.number().int().positive(),
+  token_type: z.string().regex(/^bearer$/i, 'must be Bearer').nullish(),
+  expires_in: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? undefined : Number(v)),
+    z.number().positive().optional(),
+  ),
 });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;
 

@@ -114,7 +114,7 @@ export class TokenProvider {
         );
         if (raw.status !== 200) throw tokenError(raw);
         const parsed = parseBody(raw, TokenResponseSchema, { ...context, status: raw.status });
-        const lifetimeMs = parsed.expires_in * 1000;
+        const lifetimeMs = tokenLifetimeSeconds(parsed.access_token, parsed.expires_in, startedAt) * 1000;
         const marginMs = Math.min(options.refreshMarginSeconds * 1000, lifetimeMs / 2);
         // Counted from when we asked, so clock time spent in transit only makes us renew earlier.
         const expiresAt = startedAt + lifetimeMs;
@@ -137,6 +137,21 @@ export class TokenProvider {
       throw error;
     }
   }
+}
+
+/** Assumed life of a token whose response states none and that is not a JWT with `exp`. */
+export const ASSUMED_TOKEN_LIFETIME_S = 300;
+
+/** `expires_in` when given; else the JWT's own `exp`; else a short assumed life (renewed early, never late). */
+export function tokenLifetimeSeconds(token: string, expiresIn: number | undefined, nowMs: number): number {
+  if (expiresIn !== undefined) return expiresIn;
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    if (typeof payload.exp === 'number' && payload.exp * 1000 > nowMs) return Math.max(1, Math.floor((payload.exp * 1000 - nowMs) / 1000));
+  } catch {
+    // not a JWT: assume a short life
+  }
+  return ASSUMED_TOKEN_LIFETIME_S;
 }
 
 /** Maps a refused token request. Only the RFC 6749 error code is kept: descriptions may echo ids. */

@@ -9,7 +9,8 @@ import { storeConnection } from './store';
 /** Exchanges an approval id for an API key upstream (apikey/generate). */
 export type ApiKeyGenerator = (approvalId: string) => Promise<{ apiKey: string; deviceIds: string[] }>;
 
-const generatedSchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(z.uuid()) });
+// GUIDs, not necessarily RFC 9562 UUIDs: the service is a .NET one.
+const generatedSchema = z.object({ apiKey: z.string().min(1), deviceIds: z.array(z.guid().transform((d) => d.toLowerCase())) });
 
 export interface ConnectDeps {
   generate: ApiKeyGenerator;
@@ -31,7 +32,7 @@ export async function connectApproval(db: Database, approvalIdInput: unknown, de
   const generated = generatedSchema.safeParse(await deps.generate(approval.data));
   if (!generated.success) throw new ApiError('bad_gateway', 'The service answered the approval with something unexpected.');
   if (generated.data.deviceIds.length === 0) {
-    throw new ApiError('unprocessable_entity', 'The approval covers no systems; nothing was connected.');
+    throw new ApiError('unprocessable_entity', 'The service named no systems for this approval; nothing was connected. Check the approval with the system owner.');
   }
   const result = await storeConnection(db, {
     approvalId: approval.data,
