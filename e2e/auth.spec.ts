@@ -84,7 +84,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
 
   const mine = await context.request.get(`/api/systems/${deviceId}`);
   expect(mine.status()).toBe(200);
-  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active' } });
+  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28 } });
   const foreign = await context.request.get(`/api/systems/${other}`);
   expect(foreign.status()).toBe(403);
   expect(await foreign.json()).toEqual({ error: { code: 'forbidden', message: 'You do not have access to this system.' } });
@@ -197,6 +197,16 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
 
   await zone.fill('Europe/Helsinki');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki).`);
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+
+  // How far ahead the system's rooms can be booked: saved, then put back for the other tests.
+  const horizon = card.getByLabel(`Bookable days ahead in ${name}`);
+  await horizon.fill('14');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 14 days ahead).`);
+  expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { bookingHorizonDays: number } }).system.bookingHorizonDays).toBe(14);
+  await horizon.fill('28');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Helsinki');
 });
