@@ -66,6 +66,18 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   });
 
   const deps = (): ReservationDeps => ({ sql: ctx().handle.sql, client, apiKeyFor: () => Promise.resolve(apiKey), bus });
+  /** A client of the in-process sandbox through `fetch` (which may spoil answers), with its own breakers. */
+  const clientVia = (fetch: (request: Request) => Promise<Response>, overrides: { timeoutMs?: number } = {}) =>
+    createServiceClient({
+      baseUrl: 'http://sandbox.test',
+      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
+      clientId: fixtures.clientId,
+      clientSecret: fixtures.clientSecret,
+      scope: fixtures.scope,
+      breaker: { registry: new BreakerRegistry() },
+      fetch,
+      ...overrides,
+    });
   const key = () => `test-${randomUUID()}`;
   const requestOf = (answer: RequestAnswer) => {
     if (!('request' in answer)) throw new Error(`expected 202, got ${answer.status}: ${answer.error.message}`);
@@ -289,16 +301,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const s = await scenario(1);
     const slot = s.free[0];
     if (!slot) throw new Error('no slot');
-    const impatient = createServiceClient({
-      baseUrl: 'http://sandbox.test',
-      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
-      clientId: fixtures.clientId,
-      clientSecret: fixtures.clientSecret,
-      scope: fixtures.scope,
-      timeoutMs: 300,
-      breaker: { registry: new BreakerRegistry() },
-      fetch: (request) => sandbox.fetch(request),
-    });
+    const impatient = clientVia((request) => sandbox.fetch(request), { timeoutMs: 300 });
     // Warm the resident lookups, then make the service slow to answer: the booking is made, the answer is lost.
     await findResident(client, apiKey, deviceId, s.resident.userId);
     await impatient.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
@@ -355,18 +358,10 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
   it('leaves a booking answered with a 202 that names nothing (an HTML page) pending, and settles it from the reservations', async () => {
     const s = await scenario(2);
-    const garbling = createServiceClient({
-      baseUrl: 'http://sandbox.test',
-      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
-      clientId: fixtures.clientId,
-      clientSecret: fixtures.clientSecret,
-      scope: fixtures.scope,
-      breaker: { registry: new BreakerRegistry() },
-      fetch: async (request) => {
-        const response = await sandbox.fetch(request);
-        if (request.method !== 'POST' || new URL(request.url).pathname !== '/v1/reservations') return response;
-        return new Response('<html><body>Accepted</body></html>', { status: 202, headers: { 'content-type': 'text/html' } });
-      },
+    const garbling = clientVia(async (request) => {
+      const response = await sandbox.fetch(request);
+      if (request.method !== 'POST' || new URL(request.url).pathname !== '/v1/reservations') return response;
+      return new Response('<html><body>Accepted</body></html>', { status: 202, headers: { 'content-type': 'text/html' } });
     });
     await findResident(client, apiKey, deviceId, s.resident.userId);
     const slot = s.free[0];
@@ -465,16 +460,11 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const s = await scenario(0, 1);
     clearResidentCache();
     const beyond = (path: string) => path.startsWith('/v1/reservations/users/fetch/') || /^\/v1\/reservations\/users\/[^/]+\/reservations$/.test(path);
-    const interfaceOnly = createServiceClient({
-      baseUrl: 'http://sandbox.test',
-      tokenUrl: `http://sandbox.test${fixtures.tokenPath}`,
-      clientId: fixtures.clientId,
-      clientSecret: fixtures.clientSecret,
-      scope: fixtures.scope,
-      breaker: { registry: new BreakerRegistry() },
-      fetch: async (request) =>
-        beyond(new URL(request.url).pathname) ? new Response(JSON.stringify({ title: 'Not Found', status: 404 }), { status: 404, headers: { 'content-type': 'application/problem+json' } }) : sandbox.fetch(request),
-    });
+    const interfaceOnly = clientVia(async (request) =>
+      beyond(new URL(request.url).pathname)
+        ? new Response(JSON.stringify({ title: 'Not Found', status: 404 }), { status: 404, headers: { 'content-type': 'application/problem+json' } })
+        : sandbox.fetch(request),
+    );
     const slot = s.free[0];
     // The outcome is held back: the reconciler must find the booking in the system's list.
     await setFaults({ webhook: { delayMs: 3_600_000 } });
