@@ -4,7 +4,7 @@ import type { EventBus } from '@/lib/events/bus';
 import { resolveOpenRequest } from '@/lib/events/store';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
-import { isServiceError, type Reservation, type ServiceClient } from '@/lib/service';
+import { isMissingEndpoint, type Reservation, type ServiceClient } from '@/lib/service';
 import { NO_OUTCOME } from './reasons';
 
 export const RECONCILE_INTERVAL_MS = 15_000;
@@ -65,7 +65,7 @@ async function reservationsOfUser(deps: ReconcileDeps, apiKey: string, userId: s
   try {
     return await deps.client.reservations.forUser(apiKey, userId);
   } catch (error) {
-    if (!isServiceError(error) || !(error.kind === 'not-found' || (error.kind === 'validation' && error.status === 405))) throw error;
+    if (!isMissingEndpoint(error)) throw error;
     return (await listAll()).filter((r) => r.userId === userId || r.ownerId === userId);
   }
 }

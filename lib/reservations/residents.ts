@@ -1,6 +1,6 @@
 import 'server-only';
 import { log } from '@/lib/log';
-import { isServiceError, type ServiceClient, type UserAccount } from '@/lib/service';
+import { isMissingEndpoint, isServiceError, type ServiceClient, type UserAccount } from '@/lib/service';
 
 /** How long a system's user list and a user's authorizations are reused. */
 export const RESIDENT_CACHE_MS = 60_000;
@@ -58,7 +58,7 @@ export type GroupKeysOf = (groupId: string) => Promise<{ apartmentId: string | n
 export async function findResident(client: ServiceClient, apiKey: string, deviceId: string, userId: string, groupKeysOf?: GroupKeysOf): Promise<Resident | null> {
   const users = await cached(`all:${deviceId}`, () => client.users.all(apiKey, deviceId)).catch((error: unknown) => {
     // users/fetch is beyond the interface document: a service without it answers 404 or 405.
-    if (isServiceError(error) && (error.kind === 'not-found' || (error.kind === 'validation' && error.status === 405))) return null;
+    if (isMissingEndpoint(error)) return null;
     throw error;
   });
   if (users === null) {

@@ -169,6 +169,14 @@ export function isServiceErrorOf<K extends ServiceErrorKind>(error: unknown, kin
   return isServiceError(error) && error.kind === kind;
 }
 
+/**
+ * The service does not have this endpoint (404, 405): how a service built from the interface
+ * document alone answers the reads that only service-notes name (users/fetch, a user's reservations).
+ */
+export function isMissingEndpoint(error: unknown): boolean {
+  return isServiceError(error) && (error.kind === 'not-found' || (error.kind === 'validation' && error.status === 405));
+}
+
 /** Copies an error with another effect (the client knows whether a write had left the portal). */
 export function withEffect<E extends ServiceError>(error: E, effect: ServiceEffect): E {
   if (error.effect === effect) return error;
