@@ -4,7 +4,8 @@ import { openDatabase, type DbHandle } from '@/lib/db/client';
 import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/lib/db/test-db';
 import { env } from '@/lib/env';
 import { PgEventBus } from './pg-bus';
-import { appendRequestEvent, markRequestAccepted } from './store';
+import { markRequestAccepted } from '@/lib/reservations/lifecycle';
+import { appendRequestEvent } from './store';
 import type { PortalEvent } from './types';
 import { pendingRequestView as view } from './test-events';
 

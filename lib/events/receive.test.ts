@@ -5,7 +5,7 @@ import { describeWithDb } from '@/lib/db/test-db';
 import { createPgliteTestDb } from '@/lib/db/test-db';
 import { InProcessEventBus } from './bus';
 import { handleWebhookRequest } from './receive';
-import { markRequestAccepted } from './store';
+import { applyWebhookOutcome, markRequestAccepted } from '@/lib/reservations/lifecycle';
 import type { PortalEvent } from './types';
 
 const secret = `whsec_${Buffer.from('a-test-secret-of-32-bytes-length').toString('base64')}`;
@@ -38,7 +38,7 @@ function signedRequest(body: string, opts: { id?: string; at?: Date; signWith?: 
 describeWithDb('POST /api/webhooks', (ctx) => {
   let bus: InProcessEventBus;
   let published: PortalEvent[];
-  const deps = () => ({ sql: ctx().handle.sql, bus, secret });
+  const deps = () => ({ sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome });
   const count = async (table: string) =>
     Number((await ctx().handle.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
 
@@ -165,7 +165,7 @@ it('answers 503 when the database fails, so that the sender retries', async () =
   await broken.dispose();
   const response = await handleWebhookRequest(
     signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true))),
-    { sql: broken.handle.sql, bus: new InProcessEventBus(), secret },
+    { sql: broken.handle.sql, bus: new InProcessEventBus(), secret, applyOutcome: applyWebhookOutcome },
   );
   expect(response.status).toBe(503);
 });

@@ -3,13 +3,15 @@ import { errorResponse, readTextCapped } from '@/lib/api/errors';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import { log } from '@/lib/log';
 import type { EventBus } from './bus';
-import { recordWebhookDelivery } from './store';
+import { recordWebhookDelivery, type OutcomeApplier } from './store';
 import { MAX_WEBHOOK_BODY_BYTES, verifyWebhook, WebhookRejectedError } from './webhook';
 
 export interface WebhookDeps {
   sql: SqlRunner;
   bus: EventBus;
   secret: string;
+  /** Applies an outcome to its booking request (lib/reservations owns them), in the webhook's transaction. */
+  applyOutcome: OutcomeApplier;
   /** Called when an outcome matched no request while one waits with an unknown outcome. */
   onUnmatchedOutcome?: () => void;
 }
@@ -35,7 +37,7 @@ export async function handleWebhookRequest(request: Request, deps: WebhookDeps):
   }
   let result;
   try {
-    result = await recordWebhookDelivery(deps.sql, delivery);
+    result = await recordWebhookDelivery(deps.sql, delivery, deps.applyOutcome);
   } catch (error) {
     log.error('webhook not stored: database error', { error, webhookId: delivery.webhookId });
     return errorResponse('service_unavailable', 'The event could not be stored; please retry.', {}, { 'Retry-After': '5' });

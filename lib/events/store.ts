@@ -1,7 +1,5 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
-import { applyReservationChange } from '@/lib/mirror/store';
-import { describeOutcomeError } from '@/lib/reservations/reasons';
 import type { PortalEvent, RequestView } from './types';
 
 // Held until commit by every transaction that appends to portal_events, so ids become visible
@@ -12,40 +10,6 @@ type Row = Record<string, unknown>;
 
 const iso = (v: unknown): string | null =>
   v === null || v === undefined ? null : new Date(v as string | Date).toISOString();
-
-export function toRequestView(row: Row): RequestView {
-  const kind = row.kind as RequestView['kind'];
-  const residentName = (row.resident_name as string | null | undefined) ?? null;
-  const residentApartment = (row.resident_apartment as string | null | undefined) ?? null;
-  const resourceName = (row.resource_name as string | null | undefined) ?? null;
-  const errorDescription = (row.error_description as string | null) ?? null;
-  return {
-    id: row.id as string,
-    kind: row.kind as RequestView['kind'],
-    status: row.status as RequestView['status'],
-    deviceId: row.device_id as string,
-    resourceId: (row.resource_id as string | null) ?? null,
-    residentUserId: (row.resident_user_id as string | null) ?? null,
-    reservationId: (row.reservation_id as string | null) ?? null,
-    startTime: iso(row.start_time),
-    endTime: iso(row.end_time),
-    requestedBy: row.requested_by as string,
-    errorCode: (row.error_code as string | null) ?? null,
-    errorDescription: (row.error_description as string | null) ?? null,
-    createdAt: iso(row.created_at) ?? new Date(0).toISOString(),
-    updatedAt: iso(row.updated_at) ?? new Date(0).toISOString(),
-    resolvedAt: iso(row.resolved_at),
-    outcomeUnknown: row.status === 'pending' && row.outcome_unknown_since !== null && row.outcome_unknown_since !== undefined,
-    requestedByName: (row.requested_by_name as string | null | undefined) ?? null,
-    residentName,
-    residentApartment,
-    resourceName,
-    reason:
-      row.status === 'failed'
-        ? describeOutcomeError(row.error_code as string | null, { kind, residentName, residentApartment, resourceName, errorDescription })
-        : null,
-  };
-}
 
 function toPortalEvent(row: Row): PortalEvent {
   return {
@@ -80,78 +44,6 @@ export interface ReservationOutcome {
   reservationId: string | null;
 }
 
-/**
- * Resolves the request with this correlation id if it is still open. A request already resolved
- * keeps its first outcome, so duplicates and late deliveries change nothing.
- */
-async function resolveRequest(tx: SqlRunner, outcome: ReservationOutcome): Promise<PortalEvent[]> {
-  const events = await resolveOpenRequest(tx, { correlationId: outcome.correlationId }, outcome);
-  if (events.length === 0) return [];
-  await tx.query('UPDATE webhook_events SET applied_at = now() WHERE correlation_id = $1 AND applied_at IS NULL', [
-    outcome.correlationId,
-  ]);
-  return events;
-}
-
-/**
- * Resolves one open request (by correlation id or by request id), inside the caller's
- * transaction: sets its final status, applies a successful outcome to the mirror (so the grid
- * shows it at once) and appends the event. Returns [] when the request was not open.
- */
-export async function resolveOpenRequest(
-  tx: SqlRunner,
-  target: { correlationId: string } | { requestId: string },
-  outcome: Omit<ReservationOutcome, 'correlationId'>,
-): Promise<PortalEvent[]> {
-  const byId = 'requestId' in target;
-  const { rows } = await tx.query(
-    `UPDATE reservation_requests
-        SET status = CASE WHEN $2::boolean THEN 'succeeded' ELSE 'failed' END,
-            error_code = CASE WHEN $2::boolean THEN NULL ELSE $3 END,
-            error_description = CASE WHEN $2::boolean THEN NULL ELSE $4 END,
-            reservation_id = COALESCE(reservation_id, $5::uuid),
-            resolved_at = now(), updated_at = now()
-      WHERE ${byId ? 'id = $1::uuid' : 'correlation_id = $1::uuid'} AND status IN ('sending', 'pending')
-      RETURNING *`,
-    [byId ? target.requestId : target.correlationId, outcome.succeeded, outcome.errorCode, outcome.errorDescription, outcome.reservationId],
-  );
-  const row = rows[0];
-  if (!row) return [];
-  if (outcome.succeeded) await applyToMirror(tx, row);
-  return [await appendRequestEvent(tx, toRequestView(row))];
-}
-
-/** A confirmed booking enters the mirror, a confirmed cancellation leaves it. */
-async function applyToMirror(tx: SqlRunner, row: Row): Promise<void> {
-  const deviceId = row.device_id as string;
-  const reservationId = (row.reservation_id as string | null) ?? null;
-  if (!reservationId) return;
-  if (row.kind === 'cancel') {
-    await applyReservationChange(tx, { type: 'cancelled', deviceId, reservationId });
-    return;
-  }
-  const resourceId = row.resource_id as string | null;
-  const start = iso(row.start_time);
-  const end = iso(row.end_time);
-  if (!resourceId || !start || !end) return;
-  const userId = (row.resident_user_id as string | null) ?? null;
-  const groupId = (row.resident_group_id as string | null) ?? null;
-  await applyReservationChange(tx, {
-    type: 'created',
-    reservation: {
-      id: reservationId,
-      userId,
-      ownerId: groupId ?? userId,
-      ownerType: groupId ? 'Group' : 'User',
-      status: 'Unused',
-      resourceId,
-      startTime: start,
-      endTime: end,
-      deviceId,
-    },
-  });
-}
-
 export interface WebhookDelivery {
   webhookId: string;
   eventType: string;
@@ -172,8 +64,14 @@ export interface RecordResult {
   unmatched: boolean;
 }
 
+/**
+ * Applies an outcome to the booking request it belongs to, inside the webhook's transaction.
+ * The owner of booking requests (lib/reservations) supplies it; this module only stores events.
+ */
+export type OutcomeApplier = (tx: SqlRunner, outcome: ReservationOutcome) => Promise<{ events: PortalEvent[]; unmatched: boolean }>;
+
 /** Stores a verified delivery once and applies its outcome, all in one transaction. */
-export function recordWebhookDelivery(sql: SqlRunner, delivery: WebhookDelivery): Promise<RecordResult> {
+export function recordWebhookDelivery(sql: SqlRunner, delivery: WebhookDelivery, applyOutcome: OutcomeApplier): Promise<RecordResult> {
   return sql.transaction(async (tx) => {
     const o = delivery.outcome;
     const inserted = await tx.query(
@@ -194,74 +92,52 @@ export function recordWebhookDelivery(sql: SqlRunner, delivery: WebhookDelivery)
       ],
     );
     if (inserted.rows.length === 0) return { stored: false, events: [], unmatched: false };
-    const events = o ? await resolveRequest(tx, o) : [];
-    let unmatched = false;
-    if (o && events.length === 0) {
-      const known = await tx.query('SELECT 1 FROM reservation_requests WHERE correlation_id = $1', [o.correlationId]);
-      if (known.rows.length === 0) {
-        const waiting = await tx.query(
-          "SELECT 1 FROM reservation_requests WHERE status = 'pending' AND outcome_unknown_since IS NOT NULL LIMIT 1",
-        );
-        unmatched = waiting.rows.length > 0;
-      }
-    }
-    return { stored: true, events, unmatched };
+    if (!o) return { stored: true, events: [], unmatched: false };
+    return { stored: true, ...(await applyOutcome(tx, o)) };
   });
 }
 
-/**
- * Marks a request as accepted upstream. An outcome that arrived before this (the webhook can
- * beat the 202's bookkeeping) is applied at once.
- */
-export function markRequestAccepted(sql: SqlRunner, requestId: string, correlationId: string): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE reservation_requests SET status = 'pending', correlation_id = $2, updated_at = now()
-        WHERE id = $1 AND status = 'sending' RETURNING *`,
-      [requestId, correlationId],
-    );
-    const accepted = rows[0];
-    if (!accepted) return [];
-    const early = await tx.query(
-      `SELECT succeeded, error_code, error_description, payload FROM webhook_events
-        WHERE correlation_id = $1 AND event_type = 'reservationResult' ORDER BY received_at LIMIT 1`,
-      [correlationId],
-    );
-    const first = early.rows[0];
-    // Applying the outcome updates the system's mirror_state row. Webhook transactions lock that
-    // row before the event-log lock; taking it first here too keeps one lock order (no deadlock).
-    if (first) await tx.query('SELECT 1 FROM mirror_state WHERE device_id = $1 FOR NO KEY UPDATE', [accepted.device_id]);
-    const events = [await appendRequestEvent(tx, toRequestView(accepted))];
-    if (first) {
-      const data = (first.payload as { eventData?: { data?: { reservationId?: string } } }).eventData?.data;
-      events.push(
-        ...(await resolveRequest(tx, {
-          correlationId,
-          succeeded: first.succeeded === true,
-          errorCode: (first.error_code as string | null) ?? null,
-          errorDescription: (first.error_description as string | null) ?? null,
-          reservationId: data?.reservationId ?? null,
-        })),
-      );
-    }
-    return events;
-  });
+/** Marks the stored outcomes of a correlation id as applied to their request. */
+export async function markOutcomeApplied(tx: SqlRunner, correlationId: string): Promise<void> {
+  await tx.query('UPDATE webhook_events SET applied_at = now() WHERE correlation_id = $1 AND applied_at IS NULL', [correlationId]);
+}
+
+/** The first stored outcome of a correlation id (a webhook can beat the 202's bookkeeping). */
+export async function earlyOutcome(tx: SqlRunner, correlationId: string): Promise<ReservationOutcome | undefined> {
+  const { rows } = await tx.query<{ succeeded: boolean | null; error_code: string | null; error_description: string | null; payload: unknown }>(
+    `SELECT succeeded, error_code, error_description, payload FROM webhook_events
+      WHERE correlation_id = $1 AND event_type = 'reservationResult' ORDER BY received_at LIMIT 1`,
+    [correlationId],
+  );
+  const first = rows[0];
+  if (!first) return undefined;
+  const data = (first.payload as { eventData?: { data?: { reservationId?: string } } }).eventData?.data;
+  return {
+    correlationId,
+    succeeded: first.succeeded === true,
+    errorCode: first.error_code ?? null,
+    errorDescription: first.error_description ?? null,
+    reservationId: data?.reservationId ?? null,
+  };
 }
 
 /**
- * Marks a request whose send has an unknown effect: it left the portal and may have been acted on,
- * so it is pending (not failed) until the reconciler reads the service's truth.
+ * A stored success outcome that names this reservation and matched no request (its 202 was lost):
+ * marked applied, and its correlation id returned so the request can learn it.
  */
-export function markOutcomeUnknown(sql: SqlRunner, requestId: string): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE reservation_requests SET status = 'pending', outcome_unknown_since = now(), updated_at = now()
-        WHERE id = $1 AND status = 'sending' RETURNING *`,
-      [requestId],
-    );
-    const row = rows[0];
-    return row ? [await appendRequestEvent(tx, toRequestView(row))] : [];
-  });
+export async function adoptStrayOutcome(tx: SqlRunner, reservationId: string, operation: string): Promise<string | undefined> {
+  const { rows } = await tx.query<{ correlation_id: string }>(
+    `UPDATE webhook_events SET applied_at = now()
+      WHERE webhook_id = (SELECT w.webhook_id FROM webhook_events w
+                           WHERE w.applied_at IS NULL AND w.event_type = 'reservationResult' AND w.succeeded
+                             AND w.payload->'eventData'->'data'->>'reservationId' = $1
+                             AND coalesce(w.payload->'eventData'->'data'->>'operation', $2) = $2
+                             AND NOT EXISTS (SELECT 1 FROM reservation_requests r WHERE r.correlation_id = w.correlation_id)
+                           ORDER BY w.received_at LIMIT 1)
+      RETURNING correlation_id`,
+    [reservationId, operation],
+  );
+  return rows[0]?.correlation_id;
 }
 
 /** Events after `afterId`, oldest first, for the given systems ('all' for admins). */

@@ -4,7 +4,8 @@ import { beforeEach, expect, it } from 'vitest';
 import { describeWithDb } from '@/lib/db/test-db';
 import { InProcessEventBus } from './bus';
 import { handleWebhookRequest } from './receive';
-import { appendRequestEvent, markRequestAccepted } from './store';
+import { applyWebhookOutcome, markRequestAccepted } from '@/lib/reservations/lifecycle';
+import { appendRequestEvent } from './store';
 import { eventStreamResponse } from './stream-route';
 import type { PortalEvent } from './types';
 import { pendingRequestView as view } from './test-events';
@@ -113,7 +114,7 @@ describeWithDb('GET /api/events', (ctx) => {
           headers: { 'content-type': 'application/json', 'webhook-id': webhookId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
           body,
         }),
-        { sql: ctx().handle.sql, bus, secret },
+        { sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome },
       ),
     );
     expect((await Promise.all(deliveries)).map((r) => r.status)).toEqual(Array(10).fill(200));

@@ -227,6 +227,16 @@ export async function readReservations(
   return rows.map(toReservation(deviceId));
 }
 
+/** One reservation of the current generation by id. */
+export async function readReservationById(sql: SqlRunner, deviceId: string, reservationId: string): Promise<MirrorReservation | undefined> {
+  const { rows } = await sql.query(
+    `SELECT r.* FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
+      WHERE r.device_id = $1 AND r.id = $2`,
+    [deviceId, reservationId],
+  );
+  return rows.map(toReservation(deviceId))[0];
+}
+
 export async function readResources(sql: SqlRunner, deviceId: string): Promise<MirrorResource[]> {
   const { rows } = await sql.query(
     `SELECT r.* FROM mirror_resources r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation

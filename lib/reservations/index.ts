@@ -2,9 +2,8 @@ import 'server-only';
 
 // Booking and cancelling on behalf of residents, and settling requests whose outcome never came.
 export { getReservationDeps } from './portal';
+export { applyWebhookOutcome, listOpenRequests, listRequests, toRequestView } from './lifecycle';
 export {
-  listOpenRequests,
-  listRequests,
   parseIdempotencyKey,
   requestBooking,
   requestCancellation,

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
-import { resolveOpenRequest } from '@/lib/events/store';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, type Reservation, type ServiceClient } from '@/lib/service';
+import { claimDueRequests, settleFromTruth, type RequestRow } from './lifecycle';
 import { NO_OUTCOME } from './reasons';
 
 export const RECONCILE_INTERVAL_MS = 15_000;
@@ -30,29 +30,6 @@ export interface ReconcileSettings {
   unknownAfterSeconds: number;
 }
 
-type Row = Record<string, unknown>;
-
-/**
- * Claims open requests due for a look: those whose answer was lost soon, the others (accepted and
- * waiting for their webhook, or 'sending' in a process that died mid-call) after the window. The claim bumps updated_at inside one statement with SKIP
- * LOCKED, so across instances each request is checked by one of them, and one that could not be
- * checked now (service down) is tried again a period later.
- */
-async function claimDue(sql: SqlRunner, settings: ReconcileSettings): Promise<Row[]> {
-  const { rows } = await sql.query(
-    `UPDATE reservation_requests SET updated_at = now()
-      WHERE id IN (SELECT id FROM reservation_requests
-                    WHERE status IN ('sending', 'pending')
-                      AND (updated_at < now() - make_interval(secs => $1)
-                           OR (outcome_unknown_since IS NOT NULL AND updated_at < now() - make_interval(secs => $2)))
-                    ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        AND status IN ('sending', 'pending')
-      RETURNING *`,
-    [settings.afterSeconds, settings.unknownAfterSeconds, BATCH],
-  );
-  return rows;
-}
-
 const sameInstant = (a: string, b: unknown) => Date.parse(a) === new Date(b as string | Date).getTime();
 
 type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false };
@@ -71,7 +48,7 @@ async function reservationsOfUser(deps: ReconcileDeps, apiKey: string, userId: s
 }
 
 /** What the service's reservations say about one request. */
-async function judge(deps: ReconcileDeps, row: Row, settings: ReconcileSettings): Promise<Verdict> {
+async function judge(deps: ReconcileDeps, row: RequestRow, settings: ReconcileSettings): Promise<Verdict> {
   const deviceId = row.device_id as string;
   const userId = row.resident_user_id as string | null;
   const apiKey = await deps.apiKeyFor(deviceId);
@@ -111,23 +88,17 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
   const appended: PortalEvent[] = [];
   const seen = new Set<string>();
   for (;;) {
-    const claimed = (await claimDue(deps.sql, due)).filter((row) => !seen.has(row.id as string));
+    const claimed = (await claimDueRequests(deps.sql, due.afterSeconds, due.unknownAfterSeconds, BATCH)).filter((row) => !seen.has(row.id as string));
     for (const row of claimed) {
       seen.add(row.id as string);
       try {
         const verdict = await judge(deps, row, due);
         if (!verdict.settle) continue;
-        const events = await deps.sql.transaction(async (tx) => {
-          const resolved = await resolveOpenRequest(tx, { requestId: row.id as string }, {
-            succeeded: verdict.succeeded,
-            errorCode: verdict.succeeded ? null : NO_OUTCOME,
-            errorDescription: verdict.succeeded ? null : 'No outcome arrived from the reservation service.',
-            reservationId: verdict.reservationId,
-          });
-          if (resolved.length > 0 && verdict.succeeded && verdict.reservationId) {
-            await adoptUnmatchedOutcome(tx, row.id as string, row.kind as string, verdict.reservationId);
-          }
-          return resolved;
+        const events = await settleFromTruth(deps.sql, row, {
+          succeeded: verdict.succeeded,
+          errorCode: verdict.succeeded ? null : NO_OUTCOME,
+          errorDescription: verdict.succeeded ? null : 'No outcome arrived from the reservation service.',
+          reservationId: verdict.reservationId,
         });
         if (events.length > 0) deps.bus.publish(events);
         appended.push(...events);
@@ -137,28 +108,6 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
       }
     }
     if (claimed.length < BATCH) return appended;
-  }
-}
-
-/**
- * A webhook that matched nothing (its 202 was lost) and names the reservation the reconciler just
- * matched belongs to this request: link it, so the stored event is no longer "matched to nothing".
- */
-async function adoptUnmatchedOutcome(tx: SqlRunner, requestId: string, kind: string, reservationId: string): Promise<void> {
-  const { rows } = await tx.query<{ correlation_id: string }>(
-    `UPDATE webhook_events SET applied_at = now()
-      WHERE webhook_id = (SELECT w.webhook_id FROM webhook_events w
-                           WHERE w.applied_at IS NULL AND w.event_type = 'reservationResult' AND w.succeeded
-                             AND w.payload->'eventData'->'data'->>'reservationId' = $1
-                             AND coalesce(w.payload->'eventData'->'data'->>'operation', $2) = $2
-                             AND NOT EXISTS (SELECT 1 FROM reservation_requests r WHERE r.correlation_id = w.correlation_id)
-                           ORDER BY w.received_at LIMIT 1)
-      RETURNING correlation_id`,
-    [reservationId, kind],
-  );
-  const correlationId = rows[0]?.correlation_id;
-  if (correlationId) {
-    await tx.query('UPDATE reservation_requests SET correlation_id = $2 WHERE id = $1 AND correlation_id IS NULL', [requestId, correlationId]);
   }
 }
 

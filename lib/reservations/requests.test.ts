@@ -13,7 +13,8 @@ import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startTestSandbox } from '@/lib/service/test-sandbox';
 import { reconcilePending } from './reconcile';
-import { listOpenRequests, parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
+import { applyWebhookOutcome, listOpenRequests } from './lifecycle';
+import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
 import { startHttpReceiver } from './test-support';
 
@@ -45,7 +46,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     deviceId = approval?.deviceIds[0] ?? '';
     apiKey = (await client.apiKeys.generate(approval?.approvalId ?? '')).apiKey;
     await refreshSystem(ctx().handle.sql, deviceId, serviceMirrorSource(client, apiKey));
-    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { sql: ctx().handle.sql, bus, secret }));
+    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome }));
     const response = await sandbox.fetch(
       new Request('http://sandbox.test/_sandbox/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, secret }) }),
     );

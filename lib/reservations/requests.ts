@@ -2,14 +2,13 @@ import 'server-only';
 import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
-import { markOutcomeUnknown, markRequestAccepted, resolveOpenRequest, toRequestView } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
-import { readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
-import type { MirrorReservation } from '@/lib/mirror/types';
+import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
 import { expandRange, formatDayTime, formatClock } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
 import { DEFAULT_BOOKING_HORIZON_DAYS } from '@/lib/systems/schemas';
+import { claimRequest, findByKey, markNotSent, markOutcomeUnknown, markRequestAccepted, readRequest, toRequestView, type NewRequest, type RequestRow } from './lifecycle';
 import { NOT_SENT } from './reasons';
 import { beyondBookingHorizon } from './rules/within-booking-horizon';
 import { findResident, findUserName } from './residents';
@@ -21,8 +20,6 @@ import {
   type BookingInput,
   type CancellationInput,
 } from './schemas';
-
-type Row = Record<string, unknown>;
 
 export interface ReservationDeps {
   sql: SqlRunner;
@@ -68,19 +65,14 @@ export function parseIdempotencyKey(value: string | null): string {
 const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
 
 /** The answer a repeated key gets: the stored first error, or 202 with the request as it is now. */
-function answerOf(row: Row): RequestAnswer {
+function answerOf(row: RequestRow): RequestAnswer {
   const first = row.first_answer as { status: number; code: ErrorCode; message: string } | null;
   if (first) return { status: first.status, error: { code: first.code, message: first.message } };
   return { status: 202, request: toRequestView(row) };
 }
 
-async function findByKey(sql: SqlRunner, requestedBy: string, key: string): Promise<Row | undefined> {
-  const { rows } = await sql.query('SELECT * FROM reservation_requests WHERE requested_by = $1 AND idempotency_key = $2', [requestedBy, key]);
-  return rows[0];
-}
-
 /** A key reused for another request is a client bug: say so rather than answer the wrong thing. */
-function assertSameRequest(row: Row, expected: { kind: 'create' | 'cancel'; deviceId: string; resourceId?: string; residentUserId?: string; startMs?: number; endMs?: number; reservationId?: string }) {
+function assertSameRequest(row: RequestRow, expected: { kind: 'create' | 'cancel'; deviceId: string; resourceId?: string; residentUserId?: string; startMs?: number; endMs?: number; reservationId?: string }) {
   const same =
     row.kind === expected.kind &&
     row.device_id === expected.deviceId &&
@@ -126,38 +118,18 @@ async function replayIfSeen(sql: SqlRunner, requestedBy: string, key: string, ex
 }
 
 /**
- * Records the request as 'sending' under the resource's booking lock and sends it once. A key that
- * was used meanwhile (a double click racing this one) gets the first answer instead. `insert`
- * refuses a clashing open request and inserts the row (ON CONFLICT DO NOTHING RETURNING *).
+ * Claims the request ('sending', lib/reservations/lifecycle.ts) and sends it once. A key that was
+ * used meanwhile (a double click racing this one) gets the first answer instead; an open request
+ * for the same slot or reservation is a 409 with `clash` as its sentence.
  */
-async function claimAndSend(
-  deps: ReservationDeps,
-  claim: {
-    resourceId: string;
-    requestedBy: string;
-    idempotencyKey: string;
-    expected: ExpectedRequest;
-    insert: (tx: SqlRunner) => Promise<Row | undefined>;
-  },
-  call: () => Promise<Accepted>,
-): Promise<RequestAnswer> {
-  const { requestedBy, idempotencyKey } = claim;
-  const inserted = await deps.sql.transaction(async (tx): Promise<{ row: Row; fresh: boolean }> => {
-    // One booking decision per resource at a time, so two managers cannot both claim a slot here.
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`portal-booking:${claim.resourceId}`]);
-    const again = await findByKey(tx, requestedBy, idempotencyKey);
-    if (again) return { row: again, fresh: false };
-    const row = await claim.insert(tx);
-    if (row) return { row, fresh: true };
-    const raced = await findByKey(tx, requestedBy, idempotencyKey);
-    if (!raced) throw new Error('idempotency row vanished');
-    return { row: raced, fresh: false };
-  });
-  if (!inserted.fresh) {
-    assertSameRequest(inserted.row, claim.expected);
-    return answerOf(inserted.row);
+async function claimAndSend(deps: ReservationDeps, request: NewRequest, expected: ExpectedRequest, clash: string, call: () => Promise<Accepted>): Promise<RequestAnswer> {
+  const claimed = await claimRequest(deps.sql, request);
+  if ('clash' in claimed) throw new ApiError('conflict', clash);
+  if (!claimed.fresh) {
+    assertSameRequest(claimed.row, expected);
+    return answerOf(claimed.row);
   }
-  return send(deps, inserted.row.id as string, call);
+  return send(deps, claimed.row.id as string, call);
 }
 
 export async function requestBooking(
@@ -204,56 +176,25 @@ export async function requestBooking(
   return claimAndSend(
     deps,
     {
+      kind: 'create',
+      deviceId: input.deviceId,
       resourceId: resource.id,
+      residentUserId: resident.userId,
+      reservationId: null,
+      startTime: new Date(startMs).toISOString(),
+      endTime: new Date(endMs).toISOString(),
       requestedBy: requester.id,
+      requestedByName: requester.name,
       idempotencyKey,
-      expected,
-      async insert(tx) {
-        const { rows: open } = await tx.query(
-          `SELECT 1 FROM reservation_requests WHERE device_id = $1 AND resource_id = $2 AND kind = 'create'
-              AND status IN ('sending', 'pending') AND start_time < $4 AND end_time > $3 LIMIT 1`,
-          [input.deviceId, resource.id, new Date(startMs).toISOString(), new Date(endMs).toISOString()],
-        );
-        if (open.length > 0) throw new ApiError('conflict', `A booking of ${words} in ${resource.name} is already on its way; wait for its outcome.`);
-        const { rows } = await tx.query(
-          `INSERT INTO reservation_requests
-             (kind, device_id, resource_id, resident_user_id, start_time, end_time, requested_by, requested_by_name, idempotency_key,
-              resident_name, resident_apartment, resident_group_id, resource_name)
-           VALUES ('create', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-           ON CONFLICT (requested_by, idempotency_key) DO NOTHING
-           RETURNING *`,
-          [
-            input.deviceId, resource.id, resident.userId, new Date(startMs).toISOString(), new Date(endMs).toISOString(),
-            requester.id, requester.name, idempotencyKey, resident.name, apartment, resident.userGroupId, resource.name,
-          ],
-        );
-        return rows[0];
-      },
+      residentName: resident.name,
+      residentApartment: apartment,
+      residentGroupId: resident.userGroupId,
+      resourceName: resource.name,
     },
+    expected,
+    `A booking of ${words} in ${resource.name} is already on its way; wait for its outcome.`,
     () => deps.client.reservations.create(apiKey, { userId: resident.userId, resourceId: resource.id, startTime: slot.startTime, endTime: slot.endTime }),
   );
-}
-
-/** Reads one mirrored reservation by id. */
-async function readReservation(sql: SqlRunner, deviceId: string, reservationId: string): Promise<MirrorReservation | undefined> {
-  const { rows } = await sql.query(
-    `SELECT r.* FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-      WHERE r.device_id = $1 AND r.id = $2`,
-    [deviceId, reservationId],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  return {
-    id: row.id as string,
-    resourceId: row.resource_id as string,
-    userId: (row.user_id as string | null) ?? null,
-    ownerId: (row.owner_id as string | null) ?? null,
-    ownerType: row.owner_type as MirrorReservation['ownerType'],
-    status: row.status as MirrorReservation['status'],
-    startTime: iso(row.start_time) ?? '',
-    endTime: iso(row.end_time) ?? '',
-    deviceId,
-  };
 }
 
 /** DELETE /api/reservations/{id}: the same flow for cancelling a future booking. */
@@ -269,7 +210,7 @@ export async function requestCancellation(
   if (replay) return replay;
 
   await requireLoaded(deps.sql, input.deviceId);
-  const reservation = await readReservation(deps.sql, input.deviceId, input.reservationId);
+  const reservation = await readReservationById(deps.sql, input.deviceId, input.reservationId);
   if (!reservation) throw new ApiError('not_found', `No booking ${input.reservationId} in ${system.name}; it may have been cancelled already.`);
   const startMs = Date.parse(reservation.startTime);
   const endMs = Date.parse(reservation.endTime);
@@ -292,31 +233,23 @@ export async function requestCancellation(
   return claimAndSend(
     deps,
     {
+      kind: 'cancel',
+      deviceId: input.deviceId,
       resourceId: reservation.resourceId,
+      residentUserId: reservation.userId,
+      reservationId: reservation.id,
+      startTime: reservation.startTime,
+      endTime: reservation.endTime,
       requestedBy: requester.id,
+      requestedByName: requester.name,
       idempotencyKey,
-      expected,
-      async insert(tx) {
-        const { rows: open } = await tx.query(
-          `SELECT 1 FROM reservation_requests WHERE reservation_id = $1 AND kind = 'cancel' AND status IN ('sending', 'pending') LIMIT 1`,
-          [reservation.id],
-        );
-        if (open.length > 0) throw new ApiError('conflict', `A cancellation of ${words} is already on its way; wait for its outcome.`);
-        const { rows } = await tx.query(
-          `INSERT INTO reservation_requests
-             (kind, device_id, resource_id, resident_user_id, reservation_id, start_time, end_time, requested_by, requested_by_name,
-              idempotency_key, resident_name, resident_apartment, resident_group_id, resource_name)
-           VALUES ('cancel', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-           ON CONFLICT (requested_by, idempotency_key) DO NOTHING
-           RETURNING *`,
-          [
-            input.deviceId, reservation.resourceId, reservation.userId, reservation.id, reservation.startTime, reservation.endTime,
-            requester.id, requester.name, idempotencyKey, residentName, group?.apartmentId || null, groupId, resource?.name ?? null,
-          ],
-        );
-        return rows[0];
-      },
+      residentName,
+      residentApartment: group?.apartmentId || null,
+      residentGroupId: groupId,
+      resourceName: resource?.name ?? null,
     },
+    expected,
+    `A cancellation of ${words} is already on its way; wait for its outcome.`,
     () => deps.client.reservations.cancel(apiKey, reservation.id),
   );
 }
@@ -349,43 +282,11 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
     const known = toApiError(error);
     if (!known) log.error('booking request failed before it was sent', { requestId, error });
     const apiError = known ?? new ApiError('internal_server_error', 'The request could not be sent. Nothing was booked; please try again.');
-    const status = ErrorCode[apiError.code];
-    const events = await deps.sql.transaction(async (tx) => {
-      await tx.query('UPDATE reservation_requests SET first_answer = $2::jsonb WHERE id = $1', [
-        requestId,
-        JSON.stringify({ status, code: apiError.code, message: apiError.message }),
-      ]);
-      return resolveOpenRequest(tx, { requestId }, { succeeded: false, errorCode: NOT_SENT, errorDescription: apiError.message, reservationId: null });
-    });
+    const events = await markNotSent(deps.sql, requestId, { status: ErrorCode[apiError.code], code: apiError.code, message: apiError.message }, NOT_SENT);
     publish(deps, events);
     throw apiError;
   }
   const events = await markRequestAccepted(deps.sql, requestId, accepted.correlationId);
   publish(deps, events);
   return { status: 202, request: await readRequest(deps.sql, requestId) };
-}
-
-async function readRequest(sql: SqlRunner, requestId: string): Promise<RequestView> {
-  const { rows } = await sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
-  return toRequestView(rows[0] ?? {});
-}
-
-/** Recent requests of the given systems ('all' for admins), newest first. */
-export async function listRequests(sql: SqlRunner, deviceIds: readonly string[] | 'all', limit: number): Promise<RequestView[]> {
-  if (deviceIds !== 'all' && deviceIds.length === 0) return [];
-  const { rows } =
-    deviceIds === 'all'
-      ? await sql.query('SELECT * FROM reservation_requests ORDER BY created_at DESC, id LIMIT $1', [limit])
-      : await sql.query('SELECT * FROM reservation_requests WHERE device_id = ANY($1::uuid[]) ORDER BY created_at DESC, id LIMIT $2', [deviceIds, limit]);
-  return rows.map(toRequestView);
-}
-
-/** Open requests touching [from, to) of one resource: the grid shows them as pending. */
-export async function listOpenRequests(sql: SqlRunner, deviceId: string, resourceId: string, from: Date, to: Date): Promise<RequestView[]> {
-  const { rows } = await sql.query(
-    `SELECT * FROM reservation_requests WHERE device_id = $1 AND resource_id = $2 AND status IN ('sending', 'pending')
-        AND start_time < $4 AND end_time > $3 ORDER BY created_at`,
-    [deviceId, resourceId, from.toISOString(), to.toISOString()],
-  );
-  return rows.map(toRequestView);
 }

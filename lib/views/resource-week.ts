@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
-import { listOpenRequests } from '@/lib/reservations/requests';
+import { listOpenRequests } from '@/lib/reservations/lifecycle';
 import {
   bookingHorizonEnd,
   expandWeek,

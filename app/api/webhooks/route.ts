@@ -4,7 +4,7 @@ import { getEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import { getWebhookSecret } from '@/lib/events/webhook-secret';
 import { log } from '@/lib/log';
-import { wakeReconciler } from '@/lib/reservations';
+import { applyWebhookOutcome, wakeReconciler } from '@/lib/reservations';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +13,7 @@ export const POST = withErrors(async (request: Request) => {
   let deps;
   try {
     const [{ sql }, secret] = await Promise.all([getDb(), getWebhookSecret()]);
-    deps = { sql, secret, bus: getEventBus(), onUnmatchedOutcome: wakeReconciler };
+    deps = { sql, secret, bus: getEventBus(), applyOutcome: applyWebhookOutcome, onUnmatchedOutcome: wakeReconciler };
   } catch (error) {
     // Without the database nothing can be stored: ask the sender to retry.
     log.error('webhook not accepted: database unavailable', { error });
