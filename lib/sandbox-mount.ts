@@ -2,30 +2,25 @@ import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { createSandbox, type Sandbox } from '@/sandbox';
+import { singletonPromise } from '@/lib/singleton';
 
 /** Where the sandbox is mounted in the portal. */
 export const SANDBOX_MOUNT = '/sandbox';
 
 // One sandbox per process, kept on globalThis so that Next's dev reloads reuse it (and its workers).
-const globalForSandbox = globalThis as typeof globalThis & { __portalSandbox?: Promise<Sandbox> };
-
 /**
  * The mounted sandbox, created on the portal's database handle and started once: the demo data is
  * seeded on first use only (it persists under DATA_DIR), so later starts are quick.
  */
 export function getMountedSandbox(): Promise<Sandbox> {
-  globalForSandbox.__portalSandbox ??= (async () => {
+  return singletonPromise('mounted-sandbox', async () => {
     const handle = await getDb();
     // No preset/seed given: demo data (seed 1) on the first start, then whatever is stored, so a
     // POST /sandbox/_sandbox/reset survives restarts.
     const sandbox = createSandbox({ sql: handle.sql });
     await sandbox.start();
     return sandbox;
-  })().catch((error: unknown) => {
-    globalForSandbox.__portalSandbox = undefined;
-    throw error;
   });
-  return globalForSandbox.__portalSandbox;
 }
 
 /** Forwards a request under /sandbox to the sandbox with the prefix stripped; 404 with a real service. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { singletonPromise } from '@/lib/singleton';
 
 /** The portal's own secrets: the session signing secret and the key that encrypts API keys. */
 export interface PortalSecrets {
@@ -52,11 +53,9 @@ export async function loadOrCreateDevSecrets(file: string): Promise<{ authSecret
   }
 }
 
-const globalForSecrets = globalThis as typeof globalThis & { __portalSecrets?: Promise<PortalSecrets> };
-
 /** Settings win; in sandbox mode the missing ones come from `${DATA_DIR}/secrets.json`. */
 export function getSecrets(): Promise<PortalSecrets> {
-  globalForSecrets.__portalSecrets ??= (async () => {
+  return singletonPromise('portal-secrets', async () => {
     let authSecret = env.AUTH_SECRET;
     let encryptionKey = env.ENCRYPTION_KEY;
     if (authSecret === undefined || encryptionKey === undefined) {
@@ -66,9 +65,5 @@ export function getSecrets(): Promise<PortalSecrets> {
       encryptionKey ??= dev.encryptionKey;
     }
     return { authSecret, encryptionKey: Buffer.from(encryptionKey, 'base64') };
-  })().catch((error: unknown) => {
-    globalForSecrets.__portalSecrets = undefined;
-    throw error;
   });
-  return globalForSecrets.__portalSecrets;
 }

@@ -37,6 +37,16 @@ export async function listAccessibleSystems(user: SessionUser): Promise<SystemPu
   return listAccessibleSystemsIn((await getDb()).db, user);
 }
 
+/**
+ * The systems whose events and requests a user may see: 'all' for an admin (systems connected
+ * later included), else the manager's assigned systems. `known` saves the read when the caller
+ * already listed them.
+ */
+export async function visibleDeviceIds(user: SessionUser, known?: readonly SystemPublic[]): Promise<string[] | 'all'> {
+  if (user.role === 'admin') return 'all';
+  return (known ?? (await listAccessibleSystems(user))).map((s) => s.deviceId);
+}
+
 /** listAccessibleSystems with each system's API key, in one query (for searches across systems). */
 export async function listAccessibleSystemsWithKeys(user: SessionUser): Promise<SystemsWithKeys> {
   const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);

@@ -10,6 +10,7 @@ import { clientIp, verifyCredentials } from './credentials';
 import { roleSchema } from './schemas';
 import { createSignInThrottle, type SignInThrottle } from './throttle';
 import { bumpSessionVersion, findUserByEmail, findUserById } from './users';
+import { singletonPromise } from '@/lib/singleton';
 
 declare module 'next-auth' {
   interface Session {
@@ -42,14 +43,8 @@ class SessionRevokedError extends Error {
   override name = 'SessionRevokedError';
 }
 
-const globalForAuth = globalThis as typeof globalThis & {
-  __portalAuthOptions?: Promise<AuthOptions>;
-  __portalSignInThrottle?: SignInThrottle;
-};
-
-async function portalThrottle(): Promise<SignInThrottle> {
-  globalForAuth.__portalSignInThrottle ??= createSignInThrottle((await getDb()).db);
-  return globalForAuth.__portalSignInThrottle;
+function portalThrottle(): Promise<SignInThrottle> {
+  return singletonPromise('sign-in-throttle', async () => createSignInThrottle((await getDb()).db));
 }
 
 export interface AuthDeps {
@@ -137,11 +132,7 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
 
 /** next-auth's configuration; async because the secret may come from DATA_DIR. */
 export function getAuthOptions(): Promise<AuthOptions> {
-  globalForAuth.__portalAuthOptions ??= getSecrets()
-    .then(({ authSecret }) => createAuthOptions({ authSecret, database: async () => (await getDb()).db, throttle: portalThrottle }))
-    .catch((error: unknown) => {
-    globalForAuth.__portalAuthOptions = undefined;
-    throw error;
-  });
-  return globalForAuth.__portalAuthOptions;
+  return singletonPromise('auth-options', () =>
+    getSecrets().then(({ authSecret }) => createAuthOptions({ authSecret, database: async () => (await getDb()).db, throttle: portalThrottle })),
+  );
 }

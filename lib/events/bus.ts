@@ -3,6 +3,7 @@ import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { PgEventBus } from './pg-bus';
 import type { PortalEvent } from './types';
+import { singleton } from '@/lib/singleton';
 
 export type EventListener = (event: PortalEvent) => void;
 
@@ -45,21 +46,19 @@ export class InProcessEventBus implements EventBus {
   }
 }
 
-const globalForBus = globalThis as typeof globalThis & { __portalEventBus?: EventBus };
-
 /**
  * The process's bus: PostgreSQL LISTEN/NOTIFY when the database is PostgreSQL (several instances
  * may share it), in-process otherwise (PGlite is one process's database anyway).
  */
 export function getEventBus(): EventBus {
-  globalForBus.__portalEventBus ??=
+  return singleton<EventBus>('event-bus', () =>
     env.databaseKind === 'postgres' && env.DATABASE_URL
       ? new PgEventBus({
           sql: async () => (await getDb()).sql,
           connection: { connectionString: env.DATABASE_URL },
         })
-      : new InProcessEventBus();
-  return globalForBus.__portalEventBus;
+      : new InProcessEventBus(),
+  );
 }
 
 /** Starts listening at server start, so no SSE client ever waits for the first LISTEN. */

@@ -2,9 +2,9 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
+import { singletonPromise } from '@/lib/singleton';
 
 const SETTING_KEY = 'sandbox_webhook_secret';
-const globalForSecret = globalThis as typeof globalThis & { __webhookSecret?: Promise<string> };
 
 /**
  * The secret that signs incoming webhooks: WEBHOOK_SECRET with a real service; in sandbox mode one
@@ -12,7 +12,7 @@ const globalForSecret = globalThis as typeof globalThis & { __webhookSecret?: Pr
  */
 export function getWebhookSecret(): Promise<string> {
   if (env.serviceMode === 'remote' && env.WEBHOOK_SECRET) return Promise.resolve(env.WEBHOOK_SECRET);
-  globalForSecret.__webhookSecret ??= (async () => {
+  return singletonPromise('webhook-secret', async () => {
     const { sql } = await getDb();
     const candidate = `whsec_${randomBytes(32).toString('base64')}`;
     await sql.query(
@@ -25,9 +25,5 @@ export function getWebhookSecret(): Promise<string> {
     const secret = rows[0]?.value;
     if (!secret) throw new Error('webhook secret missing after insert');
     return secret;
-  })().catch((error: unknown) => {
-    globalForSecret.__webhookSecret = undefined;
-    throw error;
   });
-  return globalForSecret.__webhookSecret;
 }

@@ -5,6 +5,7 @@ import { isServiceError } from '@/lib/service/errors';
 import type { SkippedItem } from '@/lib/service/schemas';
 import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
 import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, SkippedSummary } from './types';
+import { singleton } from '@/lib/singleton';
 
 /** A refresh not finished after this long is presumed dead and may be taken over. */
 export const REFRESH_LEASE_SECONDS = 300;
@@ -52,10 +53,7 @@ export interface RefreshOptions {
 
 export type RefreshOutcome = { status: 'refreshed'; pages: number } | { status: 'busy' };
 
-const globalForMirror = globalThis as typeof globalThis & {
-  __mirrorRefreshes?: Map<string, Promise<RefreshOutcome>>;
-};
-const inflight: Map<string, Promise<RefreshOutcome>> = (globalForMirror.__mirrorRefreshes ??= new Map<string, Promise<RefreshOutcome>>());
+const inflight = singleton('mirror-refreshes', () => new Map<string, Promise<RefreshOutcome>>());
 
 /**
  * Copies every collection of one system into a new generation, the four collections side by side

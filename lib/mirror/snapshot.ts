@@ -1,6 +1,7 @@
 import 'server-only';
 import type { SqlRunner } from '@/lib/db/sql-runner';
 import type { MirrorResource, MirrorState, MirrorTimeSchedule, MirrorUserGroup } from './types';
+import { singleton } from '@/lib/singleton';
 
 export interface SnapshotResource extends MirrorResource {
   /** The resource's Week schedule; empty when its schedule is missing (shown as "no slots"). */
@@ -38,8 +39,7 @@ interface Entry {
 
 // Per database handle (tests open several databases in one process with the same device ids);
 // kept on globalThis so that dev-mode module reloads share it.
-const globalForSnapshots = globalThis as typeof globalThis & { __mirrorSnapshots?: WeakMap<SqlRunner, Map<string, Entry>> };
-const caches = (globalForSnapshots.__mirrorSnapshots ??= new WeakMap<SqlRunner, Map<string, Entry>>());
+const caches = singleton('mirror-snapshots', () => new WeakMap<SqlRunner, Map<string, Entry>>());
 
 /**
  * The current generation's resources, schedules and groups, from memory when `state` names the

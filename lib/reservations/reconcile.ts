@@ -6,6 +6,7 @@ import { log } from '@/lib/log';
 import { isMissingEndpoint, type Reservation, type ServiceClient } from '@/lib/service';
 import { claimDueRequests, settleFromTruth, type RequestRow } from './lifecycle';
 import { NO_OUTCOME } from './reasons';
+import { singleton } from '@/lib/singleton';
 
 export const RECONCILE_INTERVAL_MS = 15_000;
 const BATCH = 20;
@@ -111,10 +112,8 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
   }
 }
 
-const globalForReconciler = globalThis as typeof globalThis & {
-  __reconciler?: NodeJS.Timeout;
-  __reconcilerWake?: () => void;
-};
+/** The process's reconciler: its timer, and how to wake it (set once it runs). */
+const reconciler = singleton('reconciler', () => ({ timer: undefined as NodeJS.Timeout | undefined, wake: undefined as (() => void) | undefined }));
 
 /** Runs reconcilePending every intervalMs in the background (one timer per process). */
 export function startReconciler(
@@ -122,7 +121,7 @@ export function startReconciler(
   settings: ReconcileSettings,
   intervalMs = Math.min(RECONCILE_INTERVAL_MS, Math.max(1_000, (settings.unknownAfterSeconds * 1000) / 2)),
 ): void {
-  if (globalForReconciler.__reconciler) return;
+  if (reconciler.timer) return;
   let running = false;
   let woken: NodeJS.Timeout | undefined;
   const pass = (due: ReconcileSettings) => {
@@ -137,9 +136,9 @@ export function startReconciler(
   };
   const timer = setInterval(() => pass(settings), intervalMs);
   timer.unref();
-  globalForReconciler.__reconciler = timer;
+  reconciler.timer = timer;
   // An outcome that matched nothing: look at the requests waiting with an unknown outcome now.
-  globalForReconciler.__reconcilerWake = () => {
+  reconciler.wake = () => {
     if (woken) return;
     woken = setTimeout(() => {
       woken = undefined;
@@ -151,5 +150,5 @@ export function startReconciler(
 
 /** Asks the running reconciler (if any in this process) for a pass over unknown outcomes soon. */
 export function wakeReconciler(): void {
-  globalForReconciler.__reconcilerWake?.();
+  reconciler.wake?.();
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, isServiceError, type ServiceClient, type UserAccount } from '@/lib/service';
+import { singleton } from '@/lib/singleton';
 
 /** How long a system's user list and a user's authorizations are reused. */
 export const RESIDENT_CACHE_MS = 60_000;
@@ -10,10 +11,7 @@ interface Cached<T> {
   value: Promise<T>;
 }
 
-const globalForResidents = globalThis as typeof globalThis & {
-  __residentCache?: Map<string, Cached<unknown>>;
-};
-const cache: Map<string, Cached<unknown>> = (globalForResidents.__residentCache ??= new Map<string, Cached<unknown>>());
+const cache = singleton('resident-cache', () => new Map<string, Cached<unknown>>());
 
 function cached<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
   const hit = cache.get(key) as Cached<T> | undefined;

@@ -17,6 +17,7 @@ import {
 } from 'cockatiel';
 import { log } from '@/lib/log';
 import { isServiceError, ServiceUnavailableError } from './errors';
+import { singleton } from '@/lib/singleton';
 
 /** Retries of reads: capped exponential backoff with decorrelated jitter, honouring Retry-After. */
 export interface RetrySettings {
@@ -84,9 +85,8 @@ export class BreakerRegistry {
   }
 }
 
-const globalBreakers = globalThis as unknown as { __serviceBreakers?: BreakerRegistry };
-/** The process-wide registry (kept on globalThis so dev-mode module reloads share it). */
-export const defaultBreakerRegistry: BreakerRegistry = (globalBreakers.__serviceBreakers ??= new BreakerRegistry());
+/** The process-wide registry. */
+export const defaultBreakerRegistry: BreakerRegistry = singleton('service-breakers', () => new BreakerRegistry());
 
 function safeOrigin(url: string): string {
   try {

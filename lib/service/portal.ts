@@ -5,6 +5,7 @@ import { log } from '@/lib/log';
 import { createServiceClient, type FetchLike, type ServiceClient } from './client';
 import { ServiceContractError, ServiceUnavailableError } from './errors';
 import { withTimeout } from './policies';
+import { singletonPromise } from '@/lib/singleton';
 
 /** The part of the sandbox's `/_sandbox/fixtures` the client needs. */
 const SandboxCredentialsSchema = z.object({
@@ -100,20 +101,14 @@ async function readSandboxCredentials(base: string, fetchFn: FetchLike, timeoutM
   return parsed.data;
 }
 
-const holder = globalThis as unknown as { __portalServiceClient?: Promise<ServiceClient> };
-
-/** The portal's one client per process (kept on globalThis so dev-mode reloads share it). */
+/** The portal's one client per process. A failed start (sandbox not up yet) is not kept: the next caller tries again. */
 export function getServiceClient(): Promise<ServiceClient> {
-  if (!holder.__portalServiceClient) {
-    const created = createPortalServiceClient(env);
-    holder.__portalServiceClient = created;
-    // A failed start (sandbox not up yet) must not be cached: the next caller tries again.
-    created.catch((error: unknown) => {
-      if (holder.__portalServiceClient === created) holder.__portalServiceClient = undefined;
+  return singletonPromise('service-client', () =>
+    createPortalServiceClient(env).catch((error: unknown) => {
       log.warn('could not configure the reservation service client', {
         error: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error',
       });
-    });
-  }
-  return holder.__portalServiceClient;
+      throw error;
+    }),
+  );
 }

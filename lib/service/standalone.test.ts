@@ -13,6 +13,7 @@ import { createPortalServiceClient, getServiceClient } from './portal';
 import { BreakerRegistry } from './policies';
 import { clearFaults, clientFor, putFaults, recording } from './test-support';
 import type { FetchLike } from './transport';
+import { forgetSingleton } from '@/lib/singleton';
 
 const PORT = Number(process.env.SERVICE_TEST_PORT ?? 4020);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -132,7 +133,7 @@ describe('over HTTP against npm run sandbox', () => {
       expect((await client.users.byApartment(apiKey, resident.apartmentId)).map((u) => u.userId)).toContain(resident.userId);
     } finally {
       env.PORTAL_URL = portalUrl;
-      (globalThis as { __portalServiceClient?: unknown }).__portalServiceClient = undefined;
+      forgetSingleton('service-client');
       await new Promise((resolve) => mount.close(resolve));
     }
   });

@@ -6,6 +6,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
 import type { MirrorState } from '@/lib/mirror/types';
 import type { SkippedItemsView, SystemOverview } from './types';
+import { singleton } from '@/lib/singleton';
 
 export const HEATMAP_WEEKS = 8;
 /**
@@ -14,8 +15,7 @@ export const HEATMAP_WEEKS = 8;
  */
 export const HEATMAP_CACHE_MS = 5 * 60_000;
 
-const heatmapCache = ((globalThis as typeof globalThis & { __heatmapCache?: Map<string, { at: number; heatmap: Heatmap }> }).__heatmapCache ??=
-  new Map<string, { at: number; heatmap: Heatmap }>());
+const heatmapCache = singleton('heatmap-cache', () => new Map<string, { at: number; heatmap: Heatmap }>());
 
 function cachedHeatmapAt(key: string, nowMs: number): Heatmap | null {
   const hit = heatmapCache.get(key);

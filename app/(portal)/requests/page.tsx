@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { RequestsList } from '@/components/booking/requests-list';
-import { listAccessibleSystems } from '@/lib/auth/access';
+import { listAccessibleSystems, visibleDeviceIds } from '@/lib/auth/access';
 import { requirePageUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
 import { listRequests, REQUESTS_LIMIT_DEFAULT } from '@/lib/reservations';
@@ -16,7 +16,7 @@ export default async function RequestsPage({ searchParams }: Props) {
   const wanted = Array.isArray(raw) ? raw[0] : raw;
   // Only a system this user may see can be a filter; anything else shows all of theirs.
   const deviceId = systems.some((s) => s.deviceId === wanted) ? (wanted ?? null) : null;
-  const scope = deviceId ? [deviceId] : user.role === 'admin' ? ('all' as const) : systems.map((s) => s.deviceId);
+  const scope = deviceId ? [deviceId] : await visibleDeviceIds(user, systems);
   const requests = await listRequests((await getDb()).sql, scope, REQUESTS_LIMIT_DEFAULT);
   return (
     <div className="flex flex-col gap-4">

@@ -1,5 +1,5 @@
 import { withErrors } from '@/lib/api/errors';
-import { listAccessibleSystems, requireSystemAccess } from '@/lib/auth/access';
+import { requireSystemAccess, visibleDeviceIds } from '@/lib/auth/access';
 import { requireUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
 import { listRequests, requestsQuerySchema } from '@/lib/reservations';
@@ -13,7 +13,7 @@ export const GET = withErrors(async (request: Request) => {
   const query = requestsQuerySchema.parse({ deviceId: params.get('deviceId') ?? undefined, limit: params.get('limit') ?? undefined });
   let deviceIds: string[] | 'all';
   if (query.deviceId) deviceIds = [(await requireSystemAccess(user, query.deviceId)).deviceId];
-  else deviceIds = user.role === 'admin' ? 'all' : (await listAccessibleSystems(user)).map((s) => s.deviceId);
+  else deviceIds = await visibleDeviceIds(user);
   const requests = await listRequests((await getDb()).sql, deviceIds, query.limit);
   return Response.json({ requests });
 });
