@@ -30,6 +30,34 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox stands for the upstream service: it meets the portal only over HTTP.
+    files: ['sandbox/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@/*', '../*'], message: 'The sandbox imports nothing from the portal; they meet over HTTP.' }] },
+      ],
+    },
+  },
+  {
+    // Components run in the browser (or render its HTML): no server module, no secret, no upstream.
+    files: ['components/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|reservations/reasons$)',
+              allowTypeImports: true,
+              message: 'Components import browser-safe modules only (lib/schedule, lib/client, and types).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Test files, tooling and the standalone sandbox entry point may read their own variables.
     files: ['**/*.test.ts', 'e2e/**', 'scripts/**', 'sandbox/server.ts', '*.config.*', 'lib/db/test-db.ts'],
     rules: { 'no-restricted-properties': 'off' },
