@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { HttpError } from '@/lib/client/fetch-json';
+import { isHttpError } from '@/lib/client/fetch-json';
 
 /** Data counts as fresh for this long; the server's mirror refreshes on its own schedule. */
 export const QUERY_STALE_TIME_MS = 10_000;
@@ -15,7 +15,7 @@ export function makeQueryClient(): QueryClient {
         staleTime: QUERY_STALE_TIME_MS,
         refetchOnWindowFocus: true,
         // A 4xx will not change by asking again; network errors and 5xx get two more tries.
-        retry: (failureCount, error) => !(error instanceof HttpError && error.status >= 400 && error.status < 500) && failureCount < 2,
+        retry: (failureCount, error) => !(isHttpError(error) && error.status >= 400 && error.status < 500) && failureCount < 2,
       },
     },
   });

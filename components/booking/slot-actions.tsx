@@ -4,7 +4,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { buttonClass, inputClass, secondaryButtonClass } from '@/components/ui/styles';
 import type { RequestView } from '@/lib/events/types';
 import type { StatefulSlot } from '@/lib/schedule';
-import { fetchJson, HttpError } from '@/lib/client/fetch-json';
+import { fetchJson, HttpError, isHttpError } from '@/lib/client/fetch-json';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
 import { useAnnounceRequest } from './live-events';
 
@@ -181,7 +181,7 @@ function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }: { devi
       setResults(here);
       if (here.length === 0) setMessage(`No resident of this system found for “${q}”.`);
     } catch (error) {
-      const failed = error instanceof HttpError ? error : new HttpError(0, 'The portal could not be reached. Check the connection and try again.');
+      const failed = isHttpError(error) ? error : new HttpError(0, 'The portal could not be reached. Check the connection and try again.');
       setMessage(failed.message);
       // An answer that was an error replaces the results; an unreachable portal leaves them.
       if (failed.status !== 0) setResults(null);

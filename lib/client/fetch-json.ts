@@ -3,6 +3,7 @@
 /** A failed call to one of our route handlers, with the message the handler chose to show. */
 export class HttpError extends Error {
   override name = 'HttpError';
+  readonly kind = 'http' as const;
   constructor(
     readonly status: number,
     message: string,
@@ -30,4 +31,9 @@ export async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T
     throw new HttpError(response.status, message);
   }
   return (await response.json()) as T;
+}
+
+/** An answer of the portal that was not 2xx (or no answer: status 0), recognised by its `kind`. */
+export function isHttpError(error: unknown): error is HttpError {
+  return error instanceof Error && (error as { kind?: unknown }).kind === 'http';
 }

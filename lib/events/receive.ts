@@ -4,7 +4,7 @@ import type { SqlRunner } from '@/lib/db/sql-runner';
 import { log } from '@/lib/log';
 import type { EventBus } from './bus';
 import { recordWebhookDelivery, type OutcomeApplier } from './store';
-import { MAX_WEBHOOK_BODY_BYTES, verifyWebhook, WebhookRejectedError } from './webhook';
+import { isWebhookRejected, MAX_WEBHOOK_BODY_BYTES, verifyWebhook } from './webhook';
 
 export interface WebhookDeps {
   sql: SqlRunner;
@@ -31,7 +31,7 @@ export async function handleWebhookRequest(request: Request, deps: WebhookDeps):
   try {
     delivery = verifyWebhook(raw, request.headers, deps.secret);
   } catch (error) {
-    if (!(error instanceof WebhookRejectedError)) throw error;
+    if (!isWebhookRejected(error)) throw error;
     log.warn('webhook refused', { reason: error.message, webhookId: request.headers.get('webhook-id') });
     return errorResponse(error.reason === 'unauthenticated' ? 'unauthorized' : 'bad_request', error.message);
   }

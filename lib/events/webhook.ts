@@ -41,6 +41,7 @@ const resultDataSchema = z
 
 export class WebhookRejectedError extends Error {
   override name = 'WebhookRejectedError';
+  readonly kind = 'webhook-rejected' as const;
   /** 'unauthenticated': unsigned, forged or stale; 'malformed': authentic but unusable. */
   constructor(
     message: string,
@@ -48,6 +49,11 @@ export class WebhookRejectedError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A refused delivery, recognised by its `kind` (not `instanceof`, which a bundler's module copies break). */
+export function isWebhookRejected(error: unknown): error is WebhookRejectedError {
+  return error instanceof Error && (error as { kind?: unknown }).kind === 'webhook-rejected';
 }
 
 /**
