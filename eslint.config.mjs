@@ -3,6 +3,14 @@ import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+// What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
+const browserSafeOnly = {
+  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|reservations/reasons$)',
+  allowTypeImports: true,
+  message: 'Components import browser-safe modules only (lib/schedule, lib/client, and types).',
+};
+const testHelpersOnlyInTests = { group: ['@/tests/*'], message: 'tests/ holds test helpers; only tests import them.' };
+
 export default tseslint.config(
   {
     ignores: ['.next/**', 'node_modules/**', '.data/**', 'next-env.d.ts', 'bench/**', 'test-results/**', 'playwright-report/**'],
@@ -40,6 +48,14 @@ export default tseslint.config(
     },
   },
   {
+    // Test helpers live in tests/ and are for tests only.
+    files: ['lib/**', 'app/**', 'instrumentation.ts', 'proxy.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [testHelpersOnlyInTests] }],
+    },
+  },
+  {
     // Components run in the browser (or render its HTML): no server module, no secret, no upstream.
     files: ['components/**'],
     rules: {
@@ -47,11 +63,22 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|reservations/reasons$)',
-              allowTypeImports: true,
-              message: 'Components import browser-safe modules only (lib/schedule, lib/client, and types).',
-            },
+            browserSafeOnly,
+            testHelpersOnlyInTests,
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A component's own test may use the shared test helpers.
+    files: ['components/**/*.test.tsx', 'components/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            browserSafeOnly,
           ],
         },
       ],
@@ -59,7 +86,7 @@ export default tseslint.config(
   },
   {
     // Test files, tooling and the standalone sandbox entry point may read their own variables.
-    files: ['**/*.test.ts', 'e2e/**', 'scripts/**', 'sandbox/server.ts', '*.config.*', 'lib/db/test-db.ts'],
+    files: ['**/*.test.ts', 'e2e/**', 'scripts/**', 'sandbox/server.ts', '*.config.*', 'tests/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

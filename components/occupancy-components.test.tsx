@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { type Heatmap, occupancyHeatmap, resourceNowStatus, weekOccupancy } from '@/lib/schedule';
-import { daily, reservation } from '@/lib/schedule/test-fixtures';
+import { daily, reservation } from '@/tests/schedule-fixtures';
 import { NowStatusBadge } from './now-status-badge';
 import { OccupancyBar } from './occupancy-bar';
 import { OccupancyHeatmap, heatmapLevel, heatmapSummary } from './occupancy-heatmap';

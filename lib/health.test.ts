@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPostgresTestDb } from '@/lib/db/test-db';
+import { createPostgresTestDb } from '@/tests/db';
 
 // Each case loads the route afresh under its own environment, as a new server process would.
 async function loadRoute(vars: Record<string, string>) {

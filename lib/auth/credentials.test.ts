@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { ACCOUNT_ATTEMPTS, createSignInThrottle } from './throttle';
 import { verifyCredentials } from './credentials';
 import { hashPassword } from './passwords';

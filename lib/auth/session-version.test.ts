@@ -1,7 +1,7 @@
 import { getServerSession } from 'next-auth';
 import { encode } from 'next-auth/jwt';
 import { beforeAll, expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { createAuthOptions } from './options';
 import { hashPassword } from './passwords';
 import { createSignInThrottle } from './throttle';

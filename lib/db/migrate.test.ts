@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { describeWithDb } from './test-db';
+import { describeWithDb } from '@/tests/db';
 import { loadMigrations, migrate } from './migrate';
 
 describeWithDb('migrations', (ctx) => {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '@/lib/db/client';
-import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/lib/db/test-db';
+import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/tests/db';
 import { env } from '@/lib/env';
 import { PgEventBus } from './pg-bus';
 import { markRequestAccepted } from '@/lib/reservations/lifecycle';
 import { appendRequestEvent } from './store';
 import type { PortalEvent } from './types';
-import { pendingRequestView as view } from './test-events';
+import { pendingRequestView as view } from '@/tests/request-views';
 
 const until = async (check: () => boolean, timeoutMs = 10_000) => {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
-import { createPgliteTestDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
+import { createPgliteTestDb } from '@/tests/db';
 import { InProcessEventBus } from './bus';
 import { handleWebhookRequest } from './receive';
 import { applyWebhookOutcome, markRequestAccepted } from '@/lib/reservations/lifecycle';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from './bus';
 import { createEventStream, parseLastEventId } from './sse';
 import { appendRequestEvent, latestEventId, loadEventsAfter } from './store';
 import type { PortalEvent } from './types';
-import { pendingRequestView as view } from './test-events';
+import { pendingRequestView as view } from '@/tests/request-views';
 
 /** Reads SSE frames from a stream until `count` events have arrived. */
 async function readEvents(stream: ReadableStream<Uint8Array>, count: number, timeoutMs = 3_000) {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeEach, expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from './bus';
 import { handleWebhookRequest } from './receive';
 import { applyWebhookOutcome, markRequestAccepted } from '@/lib/reservations/lifecycle';
 import { appendRequestEvent } from './store';
 import { eventStreamResponse } from './stream-route';
 import type { PortalEvent } from './types';
-import { pendingRequestView as view } from './test-events';
+import { pendingRequestView as view } from '@/tests/request-views';
 
 const secret = `whsec_${Buffer.from('another-test-secret-of-32-bytes!').toString('base64')}`;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '@/lib/db/client';
-import { createPostgresTestDb, type TestDatabase } from '@/lib/db/test-db';
+import { createPostgresTestDb, type TestDatabase } from '@/tests/db';
 import { env } from '@/lib/env';
 import { claimRefresh, completeRefresh, failRefresh, readState } from './store';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
-import { startTestSandbox } from '@/lib/service/test-sandbox';
+import { startTestSandbox } from '@/tests/sandbox-service';
 import { type ServiceClient } from '@/lib/service';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { ensureFresh, refreshSystem, waitForRefresh } from './refresh';
 import { serviceMirrorSource } from './service-source';
 import {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { SqlRunner } from '@/lib/db/sql-runner';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { mirrorSnapshot } from './snapshot';
 import { claimRefresh, completeRefresh, insertPage, readState } from './store';
 import type { MirrorResource, MirrorTimeSchedule, MirrorUserGroup } from './types';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import type { PortalEvent } from '@/lib/events/types';
@@ -11,12 +11,12 @@ import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror
 import { expandRange } from '@/lib/schedule';
 import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/service';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
-import { startTestSandbox } from '@/lib/service/test-sandbox';
+import { startTestSandbox } from '@/tests/sandbox-service';
 import { reconcilePending } from './reconcile';
 import { applyWebhookOutcome, listOpenRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
-import { startHttpReceiver } from './test-support';
+import { startHttpReceiver } from '@/tests/http-receiver';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const DAY = 86_400_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { expandWeek } from './expand';
 import { type HeatmapCell, occupancyByResourceWeek, occupancyHeatmap, weekOccupancy } from './occupancy';
 import { overlayReservations } from './overlay';
-import { daily, laundry, reservation, serviceWindow } from './test-fixtures';
+import { daily, laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { type ScheduleReservation } from './types';
 
 const SE = 'Europe/Stockholm';

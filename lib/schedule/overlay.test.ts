@@ -3,7 +3,7 @@ import { expandWeek } from './expand';
 import { slotAccessibleName, slotStateText, slotTimeRange } from './labels';
 import { type StatefulSlot, applyBookingHorizon, bookingHorizonEnd, overlayReservations } from './overlay';
 import { createOwnerLabeler } from './owner-label';
-import { laundry, reservation, serviceWindow } from './test-fixtures';
+import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 
 const SE = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { expandRange } from './expand';
 import { overlayReservations } from './overlay';
 import { applyOpenRequests, type SlotRequest } from './pending';
-import { laundry, reservation } from './test-fixtures';
+import { laundry, reservation } from '@/tests/schedule-fixtures';
 
 const from = Date.parse('2030-01-07T00:00:00Z');
 const now = Date.parse('2030-01-01T00:00:00Z');

@@ -3,7 +3,7 @@ import { expandRange } from './expand';
 import { overlayReservations } from './overlay';
 import { createOwnerLabeler } from './owner-label';
 import { currentStatus, resourceNowStatus } from './status';
-import { laundry, reservation, serviceWindow } from './test-fixtures';
+import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 
 const SE = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);

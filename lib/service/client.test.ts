@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
-import { createPgliteTestDb, type TestDatabase } from '@/lib/db/test-db';
+import { createPgliteTestDb, type TestDatabase } from '@/tests/db';
 import { handleApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import {
@@ -18,7 +18,7 @@ import { createPortalServiceClient, type ServiceClient } from './index';
 import { BreakerRegistry } from './policies';
 import { ASSUMED_TOKEN_LIFETIME_S, tokenLifetimeSeconds } from './token-provider';
 import type { FetchLike } from './transport';
-import { clearFaults, clientFor, errorText, putFaults, recording } from './test-support';
+import { clearFaults, clientFor, errorText, putFaults, recording } from '@/tests/service';
 
 const BASE = 'http://sandbox.test';
 

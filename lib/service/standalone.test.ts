@@ -11,7 +11,7 @@ import { type ServiceAuthError, ServiceUnavailableError } from './errors';
 import { env } from '@/lib/env';
 import { createPortalServiceClient, getServiceClient } from './portal';
 import { BreakerRegistry } from './policies';
-import { clearFaults, clientFor, putFaults, recording } from './test-support';
+import { clearFaults, clientFor, putFaults, recording } from '@/tests/service';
 import type { FetchLike } from './transport';
 import { forgetSingleton } from '@/lib/singleton';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseDateTime, parseItems, ReservationSchema, ResourceSchema, TimeScheduleSchema, UserAccountSchema, UserGroupSchema } from './schemas';
-import { craftedClient } from './test-crafted';
+import { craftedClient } from '@/tests/crafted-service';
 
 const DEVICE = '6a1d1f7e-3b1c-4c2d-9e8f-0a1b2c3d4e5f';
 const RES = '7b2e2a8f-4c2d-4d3e-8f90-1b2c3d4e5f60';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_MANAGER_EMAIL, seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { findUserByEmail } from '@/lib/auth/users';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { createServiceClient, type ServiceClient } from '@/lib/service';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { connectApproval } from './connect';

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { checkSystemAccess, listAccessibleSystemsIn } from '@/lib/auth/access';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { connectApproval, type ApiKeyGenerator } from './connect';
 import { listSystemsWithKeys, readSystemApiKey, updateSystem } from './store';
 

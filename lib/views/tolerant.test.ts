@@ -1,9 +1,9 @@
 import { expect, it } from 'vitest';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { refreshBackoffMs, waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readReservations, readResources, readState, readUserGroups } from '@/lib/mirror/store';
-import { craftedClient, type CraftedBody } from '@/lib/service/test-crafted';
+import { craftedClient, type CraftedBody } from '@/tests/crafted-service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { REFUSED_MESSAGE, systemMirror, UNREACHABLE_MESSAGE, UNREADABLE_MESSAGE, type ViewDeps } from './freshness';
 import { loadSystemOverview } from './system-overview';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
-import { startTestSandbox } from '@/lib/service/test-sandbox';
+import { startTestSandbox } from '@/tests/sandbox-service';
 import { type ServiceClient, type UserGroup, type Reservation, type Resource } from '@/lib/service';
 import { ApiError } from '@/lib/api/errors';
-import { describeWithDb } from '@/lib/db/test-db';
+import { describeWithDb } from '@/tests/db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';

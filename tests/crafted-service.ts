@@ -1,9 +1,9 @@
 // Tests only: a hand-written reservation service answering crafted JSON, for shapes the sandbox
 // never sends (nulls, odd date-times, unknown values). Bodies are keyed by path, plus `?<token>`
 // for a continuation page; a function body may answer anything (a fault, a count).
-import { createServiceClient, type FetchLike } from './client';
-import { BreakerRegistry } from './policies';
-import type { SkippedItem } from './schemas';
+import { createServiceClient, type FetchLike } from '@/lib/service/client';
+import { BreakerRegistry } from '@/lib/service/policies';
+import type { SkippedItem } from '@/lib/service/schemas';
 
 /** JSON to answer with, or a function answering anything (a fault, a count). */
 export type CraftedBody = unknown;

@@ -1,5 +1,5 @@
 // Shared builders for the schedule tests (imported only by *.test.ts files).
-import type { ScheduleReservation } from './types';
+import type { ScheduleReservation } from '@/lib/schedule/types';
 
 let counter = 0;
 

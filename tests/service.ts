@@ -1,8 +1,8 @@
 // Test helpers for lib/service: instrumentation around the real sandbox, never a stand-in for it.
 import { expect } from 'vitest';
 import type { Faults } from '@/sandbox';
-import { createServiceClient, type FetchLike, type ServiceClientConfig } from './client';
-import { BreakerRegistry } from './policies';
+import { createServiceClient, type FetchLike, type ServiceClientConfig } from '@/lib/service/client';
+import { BreakerRegistry } from '@/lib/service/policies';
 
 export interface Sent {
   method: string;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { env } from '@/lib/env';
-import { openDatabase, type DbHandle, type OpenOptions } from './client';
+import { openDatabase, type DbHandle, type OpenOptions } from '@/lib/db/client';
 
 /** File that .ci/run reads to prove the PostgreSQL runs happened. */
 // Under .data/, not test-results/: Playwright empties test-results/ when it starts.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestView } from './types';
+import type { RequestView } from '@/lib/events/types';
 
 /** Test helper: a pending booking request of the given system, as the event log stores it. */
 export function pendingRequestView(deviceId: string): RequestView {

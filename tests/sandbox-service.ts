@@ -1,5 +1,5 @@
 import { createSandbox, type Sandbox, type SandboxFixtures, type SandboxOptions } from '@/sandbox';
-import { createServiceClient, type ServiceClient } from './client';
+import { createServiceClient, type ServiceClient } from '@/lib/service/client';
 
 export interface TestSandbox {
   sandbox: Sandbox;
