@@ -1,4 +1,5 @@
-// One file per area; each migration in lib/db/migrations creates what its file here describes.
+// One file per area; each migration in lib/db/migrations creates what its file here describes,
+// and lib/db/schema.test.ts fails when the two disagree (columns, types, defaults, keys, indexes).
 export * from './app-settings';
 export * from './auth';
 export * from './systems';

@@ -1,6 +1,6 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-// Written and read with raw SQL in lib/mirror (bulk unnest inserts); declared here for reference.
+// Owned by lib/mirror (the only code that reads or writes these tables).
 export const mirrorState = pgTable('mirror_state', {
   deviceId: uuid('device_id').primaryKey(),
   generation: bigint('generation', { mode: 'number' }).notNull().default(0),
@@ -32,7 +32,12 @@ export const mirrorReservations = pgTable(
     startTime: timestamp('start_time', { withTimezone: true }).notNull(),
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.generation, t.id] }),
+    index('mirror_reservations_resource_time').on(t.deviceId, t.generation, t.resourceId, t.startTime),
+    index('mirror_reservations_time').on(t.deviceId, t.generation, t.startTime),
+    index('mirror_reservations_user').on(t.deviceId, t.generation, t.userId),
+  ],
 );
 
 export const mirrorResources = pgTable(
