@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, bookingHorizonEnd } from '@/lib/schedule';
+import { bookingHorizonEnd } from '@/lib/reservations/rules';
+import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { SlotGrid } from './slot-grid';
 import { defaultActiveSlotId, slotGridLayout, slotVisibleState } from './slot-grid-layout';

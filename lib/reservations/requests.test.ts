@@ -16,6 +16,7 @@ import { reconcilePending } from './reconcile';
 import { applyWebhookOutcome, listOpenRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
+import { bookingInputSchema, cancellationInputSchema } from './schemas';
 import { startHttpReceiver } from '@/tests/http-receiver';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -140,7 +141,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
     // Cancelling it frees the slot again.
     const cancel = requestOf(
-      await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: { deviceId, reservationId: rows[0]?.reservation_id } }),
+      await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: cancellationInputSchema.parse({ deviceId, reservationId: rows[0]?.reservation_id }) }),
     );
     expect(cancel).toMatchObject({ status: 'pending', kind: 'cancel' });
     expect(writes).toEqual(['POST /v1/reservations', `DELETE /v1/reservations/${String(rows[0]?.reservation_id)}`]);
@@ -161,7 +162,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const upper = requestOf(
       await requestBooking(deps(), {
         requester: manager, system: system(), idempotencyKey,
-        input: { deviceId: deviceId.toUpperCase(), resourceId: s.resource.id.toUpperCase(), residentUserId: s.resident.userId.toUpperCase(), startTime: slot?.startTime, endTime: slot?.endTime },
+        input: bookingInputSchema.parse({ deviceId: deviceId.toUpperCase(), resourceId: s.resource.id.toUpperCase(), residentUserId: s.resident.userId.toUpperCase(), startTime: slot?.startTime, endTime: slot?.endTime }),
       }),
     );
     expect(upper.id).toBe(first.id);
@@ -246,7 +247,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const slot = s.free[0];
     const error = await requestBooking(deps(), {
       requester: manager, system: system(), idempotencyKey: key(),
-      input: { deviceId, resourceId: s.resource.id, residentUserId: randomUUID(), startTime: slot?.startTime, endTime: slot?.endTime },
+      input: bookingInputSchema.parse({ deviceId, resourceId: s.resource.id, residentUserId: randomUUID(), startTime: slot?.startTime, endTime: slot?.endTime }),
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a user of Test system/) as unknown });
 
@@ -260,7 +261,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
       const free = expandRange(schedule?.schedule ?? [], Date.now() + 21 * DAY, Date.now() + 25 * DAY, 'UTC')[0];
       const refused = await requestBooking(deps(), {
         requester: manager, system: system(), idempotencyKey: key(),
-        input: { deviceId, resourceId: excluded.missing.id, residentUserId: excluded.r.userId, startTime: free?.startTime, endTime: free?.endTime },
+        input: bookingInputSchema.parse({ deviceId, resourceId: excluded.missing.id, residentUserId: excluded.r.userId, startTime: free?.startTime, endTime: free?.endTime }),
       }).catch((e: unknown) => e);
       expect(refused).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not allowed to book/) as unknown });
     }
@@ -369,7 +370,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const request = requestOf(
       await requestBooking({ ...deps(), client: garbling }, {
         requester: manager, system: system(), idempotencyKey: key(),
-        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot?.startTime, endTime: slot?.endTime },
+        input: bookingInputSchema.parse({ deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot?.startTime, endTime: slot?.endTime }),
       }),
     );
     expect(request).toMatchObject({ status: 'pending', outcomeUnknown: true });
@@ -472,7 +473,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const request = requestOf(
       await requestBooking({ ...deps(), client: interfaceOnly }, {
         requester: manager, system: system(), idempotencyKey: key(),
-        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot?.startTime, endTime: slot?.endTime },
+        input: bookingInputSchema.parse({ deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot?.startTime, endTime: slot?.endTime }),
       }),
     );
     expect(request.status).toBe('pending');

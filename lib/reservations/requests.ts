@@ -7,19 +7,24 @@ import { log } from '@/lib/log';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
 import { expandRange, formatDayTime, formatClock } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
-import { DEFAULT_BOOKING_HORIZON_DAYS } from '@/lib/systems/schemas';
 import { claimRequest, findByKey, markNotSent, markOutcomeUnknown, markRequestAccepted, readRequest, toRequestView, type NewRequest, type RequestRow } from './lifecycle';
 import { NOT_SENT } from './reasons';
-import { beyondBookingHorizon } from './rules/within-booking-horizon';
-import { findResident, findUserName } from './residents';
 import {
-  IDEMPOTENCY_KEY_MAX,
-  IDEMPOTENCY_KEY_PATTERN,
-  bookingInputSchema,
-  cancellationInputSchema,
-  type BookingInput,
-  type CancellationInput,
-} from './schemas';
+  DEFAULT_BOOKING_HORIZON_DAYS,
+  bookingHorizonEnd,
+  cancellationRefusedFor,
+  alreadyStarted,
+  hasStarted,
+  isBeyondHorizon,
+  isResidentAuthorized,
+  isScheduledSlot,
+  notAuthorized,
+  notOnSchedule,
+  slotRefusal,
+  type Refusal,
+} from './rules';
+import { findResident, findUserName } from './residents';
+import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, type BookingInput, type CancellationInput } from './schemas';
 
 export interface ReservationDeps {
   sql: SqlRunner;
@@ -97,6 +102,10 @@ function slotWords(startMs: number, endMs: number, timeZone: string): string {
   return `${formatDayTime(startMs, timeZone)}–${formatClock(endMs, timeZone)}`;
 }
 
+function refuse(refusal: Refusal): never {
+  throw new ApiError(refusal.code, refusal.message);
+}
+
 function publish(deps: ReservationDeps, events: PortalEvent[]) {
   if (events.length > 0) deps.bus.publish(events);
 }
@@ -134,10 +143,9 @@ async function claimAndSend(deps: ReservationDeps, request: NewRequest, expected
 
 export async function requestBooking(
   deps: ReservationDeps,
-  args: { requester: Requester; system: SystemContext; input: unknown; idempotencyKey: string },
+  args: { requester: Requester; system: SystemContext; input: BookingInput; idempotencyKey: string },
 ): Promise<RequestAnswer> {
-  const { requester, system, idempotencyKey } = args;
-  const input: BookingInput = bookingInputSchema.parse(args.input);
+  const { requester, system, idempotencyKey, input } = args;
   if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', 'deviceId does not match the checked system.');
   const startMs = Date.parse(input.startTime);
   const endMs = Date.parse(input.endTime);
@@ -151,15 +159,18 @@ export async function requestBooking(
   const resource = (await readResources(deps.sql, input.deviceId)).find((r) => r.id === input.resourceId);
   if (!resource) throw new ApiError('not_found', `No resource ${input.resourceId} in ${system.name}.`);
   const schedule = (await readTimeSchedules(deps.sql, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
-  const words = slotWords(startMs, endMs, system.timeZone);
-  const slot = schedule ? expandRange(schedule.schedule, startMs, startMs + 1, 'UTC').find((s) => s.startMs === startMs && s.endMs === endMs) : undefined;
-  if (!slot) throw new ApiError('unprocessable_entity', `${words} is not a booking slot of ${resource.name}.`);
+  const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
+  const slot = schedule ? expandRange(schedule.schedule, startMs, startMs + 1, 'UTC').find((s) => isScheduledSlot(s, startMs, endMs)) : undefined;
+  if (!slot) refuse(notOnSchedule(words));
+  // The same rules, in the same order, as the grid's `bookable` (lib/reservations/rules).
   const now = (deps.now?.() ?? new Date()).getTime();
-  if (startMs <= now) throw new ApiError('unprocessable_entity', `The slot ${words} has already started; it can no longer be booked.`);
-  const tooFar = beyondBookingHorizon(slot, now, system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS, { slot: `The slot ${words}`, resource: resource.name });
-  if (tooFar) throw new ApiError('unprocessable_entity', tooFar);
+  const horizonDays = system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
+  const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));
+  const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon }, now, words, horizonDays);
+  if (notYet) refuse(notYet);
   const taken = await readReservations(deps.sql, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
-  if (taken.length > 0) throw new ApiError('conflict', `The slot ${words} in ${resource.name} is already booked.`);
+  const refusal = slotRefusal({ startMs, overlapping: taken.length, beyondHorizon }, now, words, horizonDays);
+  if (refusal) refuse(refusal);
 
   // The resident: one of the system's users, authorized for this resource.
   const apiKey = await deps.apiKeyFor(input.deviceId);
@@ -168,10 +179,7 @@ export async function requestBooking(
   const group = resident.userGroupId ? (await readUserGroups(deps.sql, input.deviceId, [resident.userGroupId]))[0] : undefined;
   const apartment = group?.apartmentId || null;
   const who = apartment ? `Apartment ${apartment} (${resident.name})` : resident.name;
-  // Unknown authorizations are not a refusal: the service checks them and answers UserNotAuthorized.
-  if (resident.reservationResources && !resident.reservationResources.includes(resource.id)) {
-    throw new ApiError('unprocessable_entity', `${who} is not allowed to book ${resource.name}.`);
-  }
+  if (!isResidentAuthorized(resident.reservationResources, resource.id)) refuse(notAuthorized(who, resource.name));
 
   return claimAndSend(
     deps,
@@ -192,7 +200,7 @@ export async function requestBooking(
       resourceName: resource.name,
     },
     expected,
-    `A booking of ${words} in ${resource.name} is already on its way; wait for its outcome.`,
+    `A booking of ${words.slot} in ${resource.name} is already on its way; wait for its outcome.`,
     () => deps.client.reservations.create(apiKey, { userId: resident.userId, resourceId: resource.id, startTime: slot.startTime, endTime: slot.endTime }),
   );
 }
@@ -200,10 +208,9 @@ export async function requestBooking(
 /** DELETE /api/reservations/{id}: the same flow for cancelling a future booking. */
 export async function requestCancellation(
   deps: ReservationDeps,
-  args: { requester: Requester; system: SystemContext; input: unknown; idempotencyKey: string },
+  args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string },
 ): Promise<RequestAnswer> {
-  const { requester, system, idempotencyKey } = args;
-  const input: CancellationInput = cancellationInputSchema.parse(args.input);
+  const { requester, system, idempotencyKey, input } = args;
   if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', 'deviceId does not match the checked system.');
   const expected = { kind: 'cancel' as const, deviceId: input.deviceId, reservationId: input.reservationId };
   const replay = await replayIfSeen(deps.sql, requester.id, idempotencyKey, expected);
@@ -215,12 +222,10 @@ export async function requestCancellation(
   const startMs = Date.parse(reservation.startTime);
   const endMs = Date.parse(reservation.endTime);
   const words = slotWords(startMs, endMs, system.timeZone);
-  if (reservation.ownerType === 'Service') throw new ApiError('unprocessable_entity', `${words} is a maintenance window; it cannot be cancelled here.`);
-  if (reservation.ownerType === 'Unknown') {
-    throw new ApiError('unprocessable_entity', `${words} is held by an owner of a kind the portal does not know; cancel it in the service's own admin tool.`);
-  }
+  const ownerRefusal = cancellationRefusedFor(reservation.ownerType, words);
+  if (ownerRefusal) refuse(ownerRefusal);
   const now = (deps.now?.() ?? new Date()).getTime();
-  if (startMs <= now) throw new ApiError('unprocessable_entity', `The booking ${words} has already started; it can no longer be cancelled.`);
+  if (hasStarted({ startMs }, now)) refuse(alreadyStarted('cancel', words));
 
   const apiKey = await deps.apiKeyFor(input.deviceId);
   const resource = (await readResources(deps.sql, input.deviceId)).find((r) => r.id === reservation.resourceId);

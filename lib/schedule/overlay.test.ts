@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { expandWeek } from './expand';
 import { slotAccessibleName, slotStateText, slotTimeRange } from './labels';
-import { type StatefulSlot, applyBookingHorizon, bookingHorizonEnd, overlayReservations } from './overlay';
+import { bookingHorizonEnd } from '@/lib/reservations/rules';
+import { type StatefulSlot, applyBookingHorizon, overlayReservations } from './overlay';
 import { createOwnerLabeler } from './owner-label';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 

@@ -1,9 +1,7 @@
+import { bookingHorizonEnd, isBeyondHorizon, isBookable } from '@/lib/reservations/rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
 import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, UNKNOWN_OWNER_LABEL, requireMs, toMs } from './types';
-
-export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
-const DAY_MS = 86_400_000;
 
 /** 'pending': a booking of the free slot was requested and its outcome has not arrived yet. */
 export type SlotState = 'past' | 'free' | 'booked' | 'maintenance' | 'used' | 'pending';
@@ -64,16 +62,7 @@ export interface OverlayOptions {
   resourceId?: string;
 }
 
-/** The instant after which slots cannot be booked: now + days (24-hour days). */
-export function bookingHorizonEnd(now: InstantInput, horizonDays: number = DEFAULT_BOOKING_HORIZON_DAYS): number {
-  if (!Number.isFinite(horizonDays) || horizonDays < 0) throw new RangeError('horizonDays must be a non-negative number');
-  return requireMs(now, 'now') + horizonDays * DAY_MS;
-}
-
-/**
- * Marks slots that end after now + horizonDays as not bookable. A slot must lie wholly within
- * the horizon: the stricter reading, so the portal never offers a slot the service may refuse.
- */
+/** Marks slots that end after now + horizonDays as not bookable (the rules in lib/reservations/rules). */
 export function applyBookingHorizon<T extends StatefulSlot>(
   slots: readonly T[],
   options: { now: InstantInput; horizonDays?: number; horizonEnd?: InstantInput },
@@ -82,8 +71,8 @@ export function applyBookingHorizon<T extends StatefulSlot>(
   const horizonMs =
     options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
   return slots.map((slot) => {
-    const beyondHorizon = slot.endMs > horizonMs;
-    return { ...slot, beyondHorizon, bookable: slot.state === 'free' && slot.startMs > nowMs && !beyondHorizon };
+    const beyondHorizon = isBeyondHorizon(slot, horizonMs);
+    return { ...slot, beyondHorizon, bookable: isBookable({ startMs: slot.startMs, overlapping: slot.reservations.length, beyondHorizon }, nowMs) };
   });
 }
 
@@ -121,7 +110,7 @@ export function overlayReservations(
         : 'free';
     // The horizon is applied here rather than by applyBookingHorizon: one object per slot, not two
     // (a week grid is built on every warm read).
-    const beyondHorizon = slot.endMs > horizonMs;
+    const beyondHorizon = isBeyondHorizon(slot, horizonMs);
     result.push({
       // Field by field: `{ ...slot, state, … }` cost ~15 µs per slot in V8 (the spread's copy then
       // takes a slow path for each added property), 1 ms of every week grid; this costs ~0.05 µs.
@@ -149,7 +138,7 @@ export function overlayReservations(
       isPast,
       isCurrent: slot.startMs <= nowMs && nowMs < slot.endMs,
       beyondHorizon,
-      bookable: state === 'free' && slot.startMs > nowMs && !beyondHorizon,
+      bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon }, nowMs),
     });
   }
   return result;

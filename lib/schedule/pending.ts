@@ -1,3 +1,4 @@
+import { isBookable } from '@/lib/reservations/rules';
 import type { StatefulSlot } from './overlay';
 
 /** The fields of a portal request (lib/events RequestView) this module reads. */
@@ -40,13 +41,14 @@ export function applyOpenRequests<T extends StatefulSlot>(slots: readonly T[], r
       if (r.reservationId && slot.reservation?.id === r.reservationId) {
         if (r.status === 'succeeded') {
           const isPast = slot.endMs <= nowMs;
+          const reservations = slot.reservations.filter((x) => x.id !== r.reservationId);
           return {
             ...slot,
             state: isPast ? 'past' : 'free',
             ownerLabel: null,
             reservation: null,
-            reservations: slot.reservations.filter((x) => x.id !== r.reservationId),
-            bookable: !isPast && slot.startMs > nowMs && !slot.beyondHorizon,
+            reservations,
+            bookable: isBookable({ startMs: slot.startMs, overlapping: reservations.length, beyondHorizon: slot.beyondHorizon }, nowMs),
             pending: null,
           };
         }

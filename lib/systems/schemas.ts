@@ -4,7 +4,6 @@ import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
 export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
 export const SYSTEM_NAME_MAX_LENGTH = 120;
 export const APPROVAL_ID_MAX_LENGTH = 200;
-export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
 export const BOOKING_HORIZON_MAX_DAYS = 365;
 
 // IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).

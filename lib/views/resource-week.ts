@@ -4,8 +4,8 @@ import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/li
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { listOpenRequests } from '@/lib/reservations/lifecycle';
+import { bookingHorizonEnd } from '@/lib/reservations/rules';
 import {
-  bookingHorizonEnd,
   expandWeek,
   overlayReservations,
   shiftWeekKey,

@@ -1,11 +1,26 @@
-import { bookingHorizonEnd } from '@/lib/schedule/overlay';
+import type { Refusal, SlotWords } from './types';
+
+export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
+const DAY_MS = 86_400_000;
+
+/** The instant after which slots cannot be booked: now + the system's days (24-hour days). */
+export function bookingHorizonEnd(nowMs: number, horizonDays: number = DEFAULT_BOOKING_HORIZON_DAYS): number {
+  if (!Number.isFinite(horizonDays) || horizonDays < 0) throw new RangeError('horizonDays must be a non-negative number');
+  return nowMs + horizonDays * DAY_MS;
+}
 
 /**
- * A slot can be booked only if it ends within the system's horizon (now + days). The grid shows
- * slots beyond it as not bookable (lib/schedule/overlay.ts, with the same end); the booking handler
- * refuses them with this sentence. Returns null when the slot is within the horizon.
+ * A slot must lie wholly within the horizon: the stricter reading, so the portal never offers a
+ * slot the service may refuse (OutsideBookingWindow).
  */
-export function beyondBookingHorizon(slot: { endMs: number }, nowMs: number, horizonDays: number, words: { slot: string; resource: string }): string | null {
-  if (slot.endMs <= bookingHorizonEnd(nowMs, horizonDays)) return null;
-  return `${words.slot} is too far ahead: ${words.resource} can be booked at most ${horizonDays} day${horizonDays === 1 ? '' : 's'} in advance.`;
+export function isBeyondHorizon(slot: { endMs: number }, horizonEndMs: number): boolean {
+  return slot.endMs > horizonEndMs;
+}
+
+export function tooFarAhead(words: SlotWords, horizonDays: number): Refusal {
+  return {
+    rule: 'within-booking-horizon',
+    code: 'unprocessable_entity',
+    message: `The slot ${words.slot} is too far ahead: ${words.resource} can be booked at most ${horizonDays} day${horizonDays === 1 ? '' : 's'} in advance.`,
+  };
 }

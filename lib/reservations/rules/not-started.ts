@@ -1,0 +1,17 @@
+import type { Refusal, SlotWords } from './types';
+
+/** A slot that has started can no longer be booked, nor a booking in it cancelled. */
+export function hasStarted(slot: { startMs: number }, nowMs: number): boolean {
+  return slot.startMs <= nowMs;
+}
+
+export function alreadyStarted(kind: 'create' | 'cancel', slot: SlotWords['slot']): Refusal {
+  return {
+    rule: 'not-started',
+    code: 'unprocessable_entity',
+    message:
+      kind === 'create'
+        ? `The slot ${slot} has already started; it can no longer be booked.`
+        : `The booking ${slot} has already started; it can no longer be cancelled.`,
+  };
+}

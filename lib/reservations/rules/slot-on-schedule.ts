@@ -1,0 +1,10 @@
+import type { Refusal, SlotWords } from './types';
+
+/** A booking must name exactly one slot of the resource's schedule: its start and its end. */
+export function isScheduledSlot(slot: { startMs: number; endMs: number } | undefined, startMs: number, endMs: number): boolean {
+  return slot !== undefined && slot.startMs === startMs && slot.endMs === endMs;
+}
+
+export function notOnSchedule(words: SlotWords): Refusal {
+  return { rule: 'slot-on-schedule', code: 'unprocessable_entity', message: `${words.slot} is not a booking slot of ${words.resource}.` };
+}
