@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { USER_ROLES } from '@/lib/db/schema/auth';
+import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './limits';
+import { passwordWeakness } from './password-policy';
 
-export const PASSWORD_MIN_LENGTH = 10;
-/** bcrypt ignores everything after 72 bytes; longer passwords would silently be truncated. */
-export const PASSWORD_MAX_BYTES = 72;
-export const NAME_MAX_LENGTH = 120;
-export const EMAIL_MAX_LENGTH = 254;
+export { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from './limits';
 
 export const emailSchema = z
   .string()
@@ -14,10 +12,11 @@ export const emailSchema = z
   .pipe(z.email('must be an e-mail address'))
   .transform((v) => v.toLowerCase());
 
-export const passwordSchema = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .refine((v) => Buffer.byteLength(v, 'utf8') <= PASSWORD_MAX_BYTES, `must be at most ${PASSWORD_MAX_BYTES} bytes`);
+/** A new password: long enough, not common, not the account's own name (lib/auth/password-policy.ts). */
+export const passwordSchema = z.string().superRefine((v, ctx) => {
+  const weakness = passwordWeakness(v);
+  if (weakness) ctx.addIssue({ code: 'custom', message: weakness });
+});
 
 export const roleSchema = z.enum(USER_ROLES);
 
@@ -27,11 +26,14 @@ export const signInSchema = z.object({
   password: z.string().max(1024),
 });
 
-export const newManagerSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`),
-  email: emailSchema,
-  password: passwordSchema,
-});
+export const nameSchema = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
+
+export const newManagerSchema = z
+  .object({ name: nameSchema, email: emailSchema, password: passwordSchema })
+  .superRefine((v, ctx) => {
+    const weakness = passwordWeakness(v.password, v);
+    if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness });
+  });
 
 /** The user a session stands for, as the server sees it after checking the database. */
 export const sessionUserSchema = z.object({

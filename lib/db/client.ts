@@ -4,6 +4,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
 import { migrate } from './migrate';
+import { lockDataDir } from './pglite-lock';
 import * as schema from './schema';
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from './sql-runner';
 
@@ -53,14 +54,27 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
   ]);
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  let unlock = () => undefined as void;
+  if (!dataDir.startsWith('memory://')) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   return {
     kind: 'pglite',
     db: drizzle({ client, schema }) as unknown as Database,
     sql: pgliteRunner(client),
     driver: { kind: 'pglite', client },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
 }
 

@@ -1,0 +1,108 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+import { openDatabase } from '@/lib/db/client';
+import { describeWithDb } from '@/tests/db';
+import { runAdminCommand } from './admin-cli';
+import { verifyPassword } from './passwords';
+import { findUserByEmail } from './users';
+
+function io(password = 'a-long-enough-secret') {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { readPassword: () => Promise.resolve(password), out: (l: string) => out.push(l), err: (l: string) => err.push(l) } };
+}
+
+describeWithDb('npm run admin', (ctx) => {
+  it('creates the first admin, who can then sign in with that password', async () => {
+    const { db } = ctx().handle;
+    const run = io('kaffe-och-tvätt-2026');
+    expect(await runAdminCommand(db, ['create', '--email', 'Ops@Example.se', '--name', 'Olga Ops'], run.io)).toBe(0);
+    expect(run.out).toEqual(['Created admin Olga Ops <ops@example.se>. They can sign in now.']);
+    const user = await findUserByEmail(db, 'ops@example.se');
+    expect(user?.role).toBe('admin');
+    expect(await verifyPassword('kaffe-och-tvätt-2026', user?.passwordHash)).toBe(true);
+  });
+
+  it('refuses weak passwords and duplicates with a reason, changing nothing', async () => {
+    const { db } = ctx().handle;
+    const weak = io('password123');
+    expect(await runAdminCommand(db, ['create', '--email', 'weak@example.se', '--name', 'Weak'], weak.io)).toBe(1);
+    expect(weak.err).toEqual(['The password is one of the most common passwords; choose another. Nothing was changed.']);
+    expect(await findUserByEmail(db, 'weak@example.se')).toBeUndefined();
+    const twice = io();
+    expect(await runAdminCommand(db, ['create', '--email', 'ops@example.se', '--name', 'Again'], twice.io)).toBe(1);
+    expect(twice.err[0]).toMatch(/already exists; use reset-password/);
+  });
+
+  it('resets a password and signs the account out everywhere', async () => {
+    const { db } = ctx().handle;
+    const before = await findUserByEmail(db, 'ops@example.se');
+    const run = io('ny-lösen-för-olga');
+    expect(await runAdminCommand(db, ['reset-password', '--email', 'ops@example.se'], run.io)).toBe(0);
+    const after = await findUserByEmail(db, 'ops@example.se');
+    expect(await verifyPassword('ny-lösen-för-olga', after?.passwordHash)).toBe(true);
+    expect(after?.sessionVersion).toBe((before?.sessionVersion ?? 0) + 1);
+    const missing = io();
+    expect(await runAdminCommand(db, ['reset-password', '--email', 'nobody@example.se'], missing.io)).toBe(1);
+    expect(missing.err).toEqual(['No account has the e-mail nobody@example.se.']);
+  });
+
+  it('says what is wrong with a command line (exit 2)', async () => {
+    const { db } = ctx().handle;
+    for (const [argv, message] of [
+      [['create', '--name', 'X'], '--email is required.'],
+      [['create', '--email', 'not-an-address', '--name', 'X'], '--email must be an e-mail address.'],
+      [['create', '--email', 'x@example.se', '--name', 'X', '--role', 'root'], /--role /],
+      [['create', '--email', 'x@example.se', '--name', 'X', '--colour', 'red'], 'create takes no --colour.'],
+      [['frobnicate'], /^Unknown command "frobnicate"/],
+    ] as const) {
+      const run = io();
+      expect(await runAdminCommand(db, [...argv], run.io)).toBe(2);
+      expect(run.err[0]).toMatch(typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}$`) : message);
+    }
+    const list = io();
+    expect(await runAdminCommand(db, ['list'], list.io)).toBe(0);
+    expect(list.out).toEqual([expect.stringMatching(/^admin +ops@example\.se +Olga Ops$/)]);
+  });
+});
+
+const run = promisify(execFile);
+const tsx = ['node_modules/tsx/dist/cli.mjs', '--conditions=react-server', 'scripts/admin.ts'];
+
+it('works as a command on a fresh embedded database, and will not open one a running portal holds', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admin-cli-'));
+  const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+  const created = spawn(process.execPath, [...tsx, 'create', '--email', 'first@example.se', '--name', 'First Admin', '--password-stdin'], { env });
+  created.stdin.end('correct-horse-battery\n');
+  let out = '';
+  created.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => created.on('close', resolve));
+  expect(out.trim()).toBe('Created admin First Admin <first@example.se>. They can sign in now.');
+  expect(code).toBe(0);
+
+  const handle = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+  try {
+    expect(await verifyPassword('correct-horse-battery', (await findUserByEmail(handle.db, 'first@example.se'))?.passwordHash)).toBe(true);
+    // While this process holds the database, the command refuses to open it.
+    const refused = await run(process.execPath, [...tsx, 'list'], { env }).catch((e: { code: number; stderr: string }) => e);
+    expect('code' in refused && refused.code).toBe(1);
+    expect('stderr' in refused && refused.stderr).toMatch(new RegExp(`in use by process ${process.pid} \\(a running portal\\?\\)`));
+  } finally {
+    await handle.close();
+  }
+  const listed = await run(process.execPath, [...tsx, 'list'], { env });
+  expect(listed.stdout).toMatch(/^admin +first@example\.se +First Admin$/m);
+}, 60_000);
+
+it('takes over the lock of a process that is gone', async () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admin-lock-'));
+  writeFileSync(path.join(dataDir, 'pglite.lock'), '999999\n');
+  const handle = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
+  expect(readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8').trim()).toBe(String(process.pid));
+  await handle.close();
+  expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+});
