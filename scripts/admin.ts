@@ -43,15 +43,15 @@ async function readPassword(): Promise<string> {
 
 let code = 1;
 try {
-  const { db, close } = await getDb();
+  const handle = await getDb();
   try {
-    code = await runAdminCommand(db, process.argv.slice(2), {
+    code = await runAdminCommand(handle.db, process.argv.slice(2), {
       readPassword,
       out: (line) => console.log(line),
       err: (line) => console.error(line),
     });
   } finally {
-    await close();
+    await handle.close();
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));

@@ -1,6 +1,6 @@
 import 'server-only';
 import { asc } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Database } from '@/lib/db';
 import { users } from '@/lib/db/schema';
 import { passwordWeakness } from './password-policy';
