@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from './env';
+import { EnvError, parseEnv, startupProblem } from './env';
 
 describe('parseEnv', () => {
   it('runs with no configuration in sandbox mode on PGlite', () => {
@@ -63,5 +63,23 @@ describe('parseEnv', () => {
     });
     expect(env.serviceMode).toBe('remote');
     expect(env.databaseKind).toBe('postgres');
+  });
+});
+
+describe('startupProblem', () => {
+  it('stops a production start with no service configured, naming what to set', () => {
+    const problem = startupProblem(parseEnv({ NODE_ENV: 'production' }));
+    expect(problem).toMatch(/SERVICE_BASE_URL, SERVICE_TOKEN_URL, SERVICE_CLIENT_ID, SERVICE_CLIENT_SECRET, SERVICE_SCOPE, WEBHOOK_SECRET/);
+    expect(problem).toMatch(/DEMO_MODE=1/);
+  });
+
+  it('lets development run the sandbox with no configuration, and production only when asked', () => {
+    expect(startupProblem(parseEnv({}))).toBeNull();
+    expect(parseEnv({}).demoMode).toBe(true);
+    const demo = parseEnv({ NODE_ENV: 'production', DEMO_MODE: '1' });
+    expect(startupProblem(demo)).toBeNull();
+    expect(demo.demoMode).toBe(true);
+    expect(parseEnv({ NODE_ENV: 'production' }).demoMode).toBe(false);
+    expect(() => parseEnv({ DEMO_MODE: 'perhaps' })).toThrowError(/DEMO_MODE/);
   });
 });

@@ -58,6 +58,12 @@ export const envSchema = z
     ENTRA_CLIENT_ID: z.string().min(1).optional(),
     ENTRA_CLIENT_SECRET: z.string().min(1).optional(),
 
+    /**
+     * Runs the built-in sandbox with demo logins under `next start` (production). Without it a
+     * production start with no service configured stops (see startupProblem); `npm run dev` needs it not.
+     */
+    DEMO_MODE: z.stringbool({ truthy: ['1', 'true', 'yes', 'on'], falsy: ['0', 'false', 'no', 'off'] }).default(false),
+
     // Behaviour
     MIRROR_FRESHNESS_S: positiveInt(30),
     RECONCILE_AFTER_S: positiveInt(120),
@@ -99,9 +105,24 @@ export const envSchema = z
     ...v,
     serviceMode: v.SERVICE_BASE_URL === undefined ? ('sandbox' as const) : ('remote' as const),
     databaseKind: v.DATABASE_URL === undefined ? ('pglite' as const) : ('postgres' as const),
+    /** The built-in sandbox and its demo data are in use, with its control routes reachable. */
+    demoMode: v.SERVICE_BASE_URL === undefined && (v.NODE_ENV !== 'production' || v.DEMO_MODE),
   }));
 
 export type Env = z.infer<typeof envSchema>;
+
+/**
+ * Why this process must not start, or null. In production a missing service configuration is a
+ * mistake, not a wish for the sandbox: the sandbox hands anyone its client secret and lets anyone
+ * reset its data, so it runs there only when DEMO_MODE says so.
+ */
+export function startupProblem(settings: Pick<Env, 'NODE_ENV' | 'serviceMode' | 'DEMO_MODE'>): string | null {
+  if (settings.NODE_ENV !== 'production' || settings.serviceMode !== 'sandbox' || settings.DEMO_MODE) return null;
+  return (
+    `No reservation service is configured: set ${serviceVariables.join(', ')} (and AUTH_SECRET, ENCRYPTION_KEY) ` +
+    'to connect the real service, or DEMO_MODE=1 to run the built-in sandbox with demo logins (never for real residents).'
+  );
+}
 
 export class EnvError extends Error {
   override name = 'EnvError';

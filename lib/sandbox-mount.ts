@@ -1,6 +1,7 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
+import { withApiHeaders } from '@/lib/api/errors';
 import { createSandbox, type Sandbox } from '@/sandbox';
 import { singletonPromise } from '@/lib/singleton';
 
@@ -23,17 +24,46 @@ export function getMountedSandbox(): Promise<Sandbox> {
   });
 }
 
-/** Forwards a request under /sandbox to the sandbox with the prefix stripped; 404 with a real service. */
+function problem(status: number, title: string, detail: string): Response {
+  return new Response(JSON.stringify({ type: 'about:blank', title, status, detail }), {
+    status,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+}
+
+/**
+ * A browser on another site must not drive the sandbox's control routes (reset, faults, shapes):
+ * a state change there needs a JSON body — which a cross-site form or a "simple" fetch cannot
+ * send without a preflight — and no foreign Origin.
+ */
+function crossSiteControl(request: Request, url: URL): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD' || !url.pathname.startsWith('/_sandbox/')) return false;
+  const origin = request.headers.get('origin');
+  if (origin !== null && origin !== new URL(request.url).origin) return true;
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return true;
+  const type = request.headers.get('content-type');
+  return type !== null && !/^application\/json\b/i.test(type);
+}
+
+/**
+ * Forwards a request under /sandbox to the sandbox with the prefix stripped. 404 unless the
+ * sandbox is in use (development with no service, or DEMO_MODE in production). Every answer
+ * carries the portal's API security headers (CSP included).
+ */
 export async function handleSandboxRequest(request: Request): Promise<Response> {
-  if (env.serviceMode !== 'sandbox') {
-    return new Response(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'The sandbox is not mounted: a real service is configured.' }), {
-      status: 404,
-      headers: { 'content-type': 'application/problem+json' },
-    });
+  return withApiHeaders(await forwardToSandbox(request));
+}
+
+async function forwardToSandbox(request: Request): Promise<Response> {
+  if (!env.demoMode) {
+    return problem(404, 'Not Found', env.serviceMode === 'remote' ? 'The sandbox is not mounted: a real service is configured.' : 'The sandbox is not mounted: it runs in production only with DEMO_MODE=1.');
   }
   const url = new URL(request.url);
   // Strip on the raw pathname so percent-encoded segments (%2F in apartment ids) survive.
   url.pathname = url.pathname.startsWith(SANDBOX_MOUNT) ? url.pathname.slice(SANDBOX_MOUNT.length) || '/' : url.pathname;
+  if (crossSiteControl(request, url)) {
+    return problem(403, 'Forbidden', "The sandbox's control routes take JSON from this site only.");
+  }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const forwarded = new Request(url, {
     method: request.method,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { getDb } from '@/lib/db';
-import { env } from '@/lib/env';
+import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
 import { registerSandboxWebhook } from '@/lib/events/register';
 import { log } from '@/lib/log';
@@ -20,6 +20,16 @@ const DEMO_CONNECT_DELAY_MS = 2_000;
  * A failure is logged, not fatal: /api/health reports it and the next request retries.
  */
 export async function startPortal(): Promise<void> {
+  const problem = startupProblem(env);
+  if (problem) {
+    // Printed as well as logged: this is the line an operator must see before the process ends.
+    log.error('refusing to start', { reason: problem });
+    console.error(`\nThe portal will not start: ${problem}\n`);
+    process.exit(1);
+  }
+  if (env.demoMode && env.NODE_ENV === 'production') {
+    log.warn('DEMO MODE: serving the built-in sandbox and demo logins in production; never use this for real residents');
+  }
   try {
     const handle = await getDb();
     log.info('database ready', { database: handle.kind, service: env.serviceMode });
@@ -33,7 +43,7 @@ export async function startPortal(): Promise<void> {
   } catch (error) {
     log.error('event bus did not start; it retries on first use', { error });
   }
-  if (env.serviceMode === 'sandbox') {
+  if (env.demoMode) {
     // Seeds the demo data on the first start only, then runs the sandbox's queue and webhook workers.
     try {
       await getMountedSandbox();

@@ -13,6 +13,8 @@ if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
 fi
 export DATA_DIR="$data_dir"
 export PORTAL_URL="http://localhost:${port}"
+# The built-in sandbox under next start (production) only when asked for.
+export DEMO_MODE=1
 # Short enough that e2e/booking.spec.ts can watch a booking whose answer timed out be settled.
 export SERVICE_TIMEOUT_MS="${SERVICE_TIMEOUT_MS:-4000}"
 export RECONCILE_UNKNOWN_AFTER_S="${RECONCILE_UNKNOWN_AFTER_S:-5}"

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+
+// The production build, started as an operator who forgot the service settings would start it.
+test('next start with no service configured refuses to start and says what to set', async () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'no-config-')), PORTAL_URL: 'http://localhost:3197' };
+  for (const name of Object.keys(env)) if (name.startsWith('SERVICE_') || name === 'DEMO_MODE' || name === 'DATABASE_URL' || name === 'WEBHOOK_SECRET') delete env[name];
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', '3197'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const code = await Promise.race([
+    new Promise<number | null>((resolve) => child.on('exit', resolve)),
+    new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 45_000)),
+  ]);
+  if (code === 'still running') child.kill('SIGKILL');
+  expect(code).toBe(1);
+  expect(output).toContain('The portal will not start: No reservation service is configured');
+  expect(output).toContain('DEMO_MODE=1');
+});
+
+test("the sandbox's control routes refuse another site, and carry the security headers", async ({ request }) => {
+  // What a cross-site form post looks like: text/plain, a foreign Origin.
+  const forged = await request.post('/sandbox/_sandbox/reset', {
+    headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+    data: '{"seed":2}',
+  });
+  expect(forged.status()).toBe(403);
+  expect(((await forged.json()) as { detail: string }).detail).toBe("The sandbox's control routes take JSON from this site only.");
+  const plain = await request.post('/sandbox/_sandbox/reset', { headers: { 'content-type': 'text/plain' }, data: '{"seed":2}' });
+  expect(plain.status()).toBe(403);
+
+  const fixtures = await request.get('/sandbox/_sandbox/fixtures');
+  expect(fixtures.status()).toBe(200);
+  expect(fixtures.headers()['content-security-policy']).toContain("default-src 'none'");
+  expect(fixtures.headers()['x-content-type-options']).toBe('nosniff');
+});
+
+test('demo mode says so on the sign-in page', async ({ page }) => {
+  await page.goto('/sign-in');
+  await expect(page.getByRole('heading', { name: 'Demo mode' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Demo mode' })).toContainText('not a real booking system');
+});
