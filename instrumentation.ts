@@ -2,6 +2,9 @@
 export async function register() {
   // eslint-disable-next-line no-restricted-properties -- set by Next itself, read literally so the edge bundle drops this branch
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // First, so that every request carries its socket's address (lib/http/client-address.ts).
+    const { installPeerAddressHeader } = await import('./lib/http/peer-address');
+    installPeerAddressHeader();
     const { startPortal } = await import('./lib/startup');
     await startPortal();
   }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Page } from '@playwright/test';
 import { BASE_URL, DEMO, expect, sandboxFixtures, signInWithApi, test, uniqueEmail } from './utils';
 
@@ -39,6 +40,40 @@ test('the sixth rapid failure for one account is throttled', async ({ page }) =>
   }
   await submitSignIn(page, email, 'wrong-6');
   await expect(formError(page)).toHaveText(/Too many sign-in attempts/);
+});
+
+/** Sign-in attempts allowed per client address in 15 minutes (lib/auth/throttle.ts, not importable here). */
+const IP_ATTEMPTS = 50;
+
+// The per-IP limit keys on the socket's address: a client cannot escape it by writing its own
+// X-Forwarded-For. This test comes from the machine's network address, not loopback, so the
+// budget it spends is not the one the other tests sign in with.
+test('a forged X-Forwarded-For does not escape the per-address sign-in limit', async ({ playwright }) => {
+  const address = Object.values(os.networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+  test.skip(!address, 'no non-loopback IPv4 address on this machine');
+  test.setTimeout(180_000);
+  const origin = `http://${address}:${new URL(BASE_URL).port}`;
+  const context = await playwright.request.newContext({ baseURL: origin });
+  try {
+    const attempt = async (forged: string) => {
+      const csrf = (await (await context.get('/api/auth/csrf')).json()) as { csrfToken: string };
+      const response = await context.post('/api/auth/callback/credentials', {
+        form: { csrfToken: csrf.csrfToken, email: uniqueEmail('flood'), password: 'wrong-password', json: 'true' },
+        headers: { origin, 'x-forwarded-for': forged, 'x-portal-peer-address': forged },
+      });
+      return new URL(((await response.json()) as { url: string }).url).searchParams.get('error');
+    };
+    let first: number | null = null;
+    for (let i = 0; i < IP_ATTEMPTS + 1 && first === null; i += 1) {
+      if ((await attempt(`203.0.113.${i % 250}`)) === 'Throttled') first = i;
+    }
+    expect(first).toBe(IP_ATTEMPTS);
+    for (let i = 0; i < 5; i += 1) expect(await attempt(`198.51.100.${i}`)).toBe('Throttled');
+  } finally {
+    await context.dispose();
+  }
 });
 
 test('the admin connects a system and assigns it; that manager sees only it and gets 403 for another', async ({ page, signedInAs, browser, request }) => {

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-address';
 
 /**
  * Every setting of the portal, read and validated once. Nothing else reads `process.env`.
@@ -57,6 +58,19 @@ export const envSchema = z
     ENTRA_TENANT_ID: z.string().min(1).optional(),
     ENTRA_CLIENT_ID: z.string().min(1).optional(),
     ENTRA_CLIENT_SECRET: z.string().min(1).optional(),
+
+    /** Proxies in front of the portal whose X-Forwarded-For is believed: a hop count or addresses/CIDRs (default none). */
+    TRUSTED_PROXIES: z
+      .string()
+      .optional()
+      .transform((v, ctx): TrustedProxies => {
+        const parsed = parseTrustedProxies(v);
+        if (typeof parsed === 'string') {
+          ctx.addIssue({ code: 'custom', message: `${parsed} (give a hop count such as 1, or addresses and CIDRs separated by commas)` });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
 
     /**
      * Runs the built-in sandbox with demo logins under `next start` (production). Without it a

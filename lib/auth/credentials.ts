@@ -1,5 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
+import { env } from '@/lib/env';
+import { clientAddress, type TrustedProxies } from '@/lib/http/client-address';
 import { log } from '@/lib/log';
 import { verifyPassword } from './passwords';
 import { signInSchema, type SessionUser } from './schemas';
@@ -41,13 +43,12 @@ export async function verifyCredentials(
   return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion } };
 }
 
-/** The client address for throttling: the first X-Forwarded-For hop (set by the load balancer). */
-export function clientIp(headers: Headers | Record<string, string | string[] | undefined>): string {
+/** The client address for throttling: the socket's, or the proxies' word for it when TRUSTED_PROXIES says so. */
+export function clientIp(headers: Headers | Record<string, string | string[] | undefined>, trusted: TrustedProxies = env.TRUSTED_PROXIES): string {
   const get = (name: string): string | undefined => {
     if (headers instanceof Headers) return headers.get(name) ?? undefined;
     const v = headers[name];
-    return Array.isArray(v) ? v[0] : v;
+    return Array.isArray(v) ? v.join(', ') : v;
   };
-  const forwarded = get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || get('x-real-ip')?.trim() || 'unknown';
+  return clientAddress(get, trusted);
 }
