@@ -6,7 +6,7 @@ import type { RequestView } from '@/lib/events/types';
 import type { StatefulSlot } from '@/lib/schedule';
 import { fetchJson, HttpError, isHttpError } from '@/lib/client/fetch-json';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
-import { useAnnounceRequest } from './live-events';
+import { useAnnounceRequest } from '@/components/booking/live-events';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
