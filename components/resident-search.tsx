@@ -4,12 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type FormEvent, useId, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
 import { buttonClass, inputClass } from './ui/styles';
 import { QueryError } from './query-error';
 import { ResultsSkeleton } from './skeletons';
-
-export const residentsQueryKey = (q: string) => ['residents', q] as const;
 
 export interface ResidentSearchProps {
   /** The search in the URL when the page was loaded, with its server-side results. */
@@ -26,7 +25,7 @@ export function ResidentSearch({ initialQuery, initialResult, initialError }: Re
   const hintId = useId();
   const errorId = useId();
   const query = useQuery({
-    queryKey: residentsQueryKey(q),
+    queryKey: queryKeys.residents(q),
     queryFn: ({ signal }) => fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`, signal),
     enabled: q !== '' && !(q === initialQuery && initialError),
     initialData: q === initialQuery && initialResult ? initialResult : undefined,

@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import type { SystemOverview } from '@/lib/views/types';
 import { FreshnessNote } from './freshness-note';
 import { OccupancyHeatmap } from './occupancy-heatmap';
@@ -9,13 +10,11 @@ import { QueryError } from './query-error';
 import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
 
-export const overviewQueryKey = (deviceId: string) => ['system-overview', deviceId] as const;
-
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
   const deviceId = initial.system.deviceId;
   const query = useQuery({
-    queryKey: overviewQueryKey(deviceId),
+    queryKey: queryKeys.systemOverview(deviceId),
     queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, signal),
     initialData: initial,
     initialDataUpdatedAt: initial.generatedAt,

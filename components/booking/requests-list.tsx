@@ -3,9 +3,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
-import { requestsQueryKey } from './live-events';
 
 const STATUS_WORDS: Record<RequestView['status'], string> = {
   sending: 'Sending',
@@ -25,7 +25,7 @@ export function RequestsList({ systems, initialDeviceId, initial }: RequestsList
   const [deviceId, setDeviceId] = useState<string | null>(initialDeviceId);
   const selectId = useId();
   const query = useQuery({
-    queryKey: requestsQueryKey(deviceId),
+    queryKey: queryKeys.requests(deviceId),
     queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, signal),
     initialData: deviceId === initialDeviceId ? { requests: initial } : undefined,
   });

@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import { SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
@@ -13,8 +14,6 @@ import { QueryError } from '@/components/query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
-
-export const resourceWeekQueryKey = (deviceId: string, resourceId: string, week: string) => ['resource-week', deviceId, resourceId, week] as const;
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -33,7 +32,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
   const deviceId = initial.system.deviceId;
   const weekKey = initial.week.key;
   const query = useQuery({
-    queryKey: resourceWeekQueryKey(deviceId, resourceId, weekKey),
+    queryKey: queryKeys.resourceWeek(deviceId, resourceId, weekKey),
     queryFn: ({ signal }) =>
       fetchJson<ResourceWeekView>(`/api/systems/${deviceId}/resources/${resourceId}/week?week=${encodeURIComponent(weekKey)}`, signal),
     initialData: initial,
