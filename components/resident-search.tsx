@@ -26,7 +26,7 @@ export function ResidentSearch({ initialQuery, initialResult, initialError }: Re
   const errorId = useId();
   const query = useQuery({
     queryKey: queryKeys.residents(q),
-    queryFn: ({ signal }) => fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`, signal),
+    queryFn: ({ signal }) => fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`, { signal }),
     enabled: q !== '' && !(q === initialQuery && initialError),
     initialData: q === initialQuery && initialResult ? initialResult : undefined,
   });

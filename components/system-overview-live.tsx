@@ -15,7 +15,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
   const deviceId = initial.system.deviceId;
   const query = useQuery({
     queryKey: queryKeys.systemOverview(deviceId),
-    queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, signal),
+    queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, { signal }),
     initialData: initial,
     initialDataUpdatedAt: initial.generatedAt,
     // Poll while a never-loaded system loads; afterwards follow the mirror's freshness.

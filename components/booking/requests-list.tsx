@@ -26,7 +26,7 @@ export function RequestsList({ systems, initialDeviceId, initial }: RequestsList
   const selectId = useId();
   const query = useQuery({
     queryKey: queryKeys.requests(deviceId),
-    queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, signal),
+    queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, { signal }),
     initialData: deviceId === initialDeviceId ? { requests: initial } : undefined,
   });
   const byId = new Map(systems.map((s) => [s.deviceId, s]));

@@ -34,7 +34,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
   const query = useQuery({
     queryKey: queryKeys.resourceWeek(deviceId, resourceId, weekKey),
     queryFn: ({ signal }) =>
-      fetchJson<ResourceWeekView>(`/api/systems/${deviceId}/resources/${resourceId}/week?week=${encodeURIComponent(weekKey)}`, signal),
+      fetchJson<ResourceWeekView>(`/api/systems/${deviceId}/resources/${resourceId}/week?week=${encodeURIComponent(weekKey)}`, { signal }),
     initialData: initial,
     initialDataUpdatedAt: initial.generatedAt,
     refetchInterval: (q) => (q.state.data?.freshness.status === 'loading' ? 1000 : 30_000),

@@ -2,11 +2,10 @@
 
 import { type FormEvent, useId, useState } from 'react';
 import { buttonClass, inputClass, secondaryButtonClass } from '@/components/ui/styles';
-import type { RequestView } from '@/lib/events/types';
 import type { StatefulSlot } from '@/lib/schedule';
 import { fetchJson, HttpError, isHttpError } from '@/lib/client/fetch-json';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
-import { useAnnounceRequest } from '@/components/booking/live-events';
+import { useReservationRequest } from './reservation-request';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
@@ -25,67 +24,28 @@ export interface SlotActionsProps {
   close: () => void;
 }
 
-async function send(url: string, init: RequestInit, key: string): Promise<{ ok: true; request: RequestView } | { ok: false; message: string }> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, headers: { ...init.headers, accept: 'application/json', 'idempotency-key': key } });
-  } catch {
-    return { ok: false, message: 'The portal could not be reached. Check the connection and try again.' };
-  }
-  const body = (await response.json().catch(() => null)) as { request?: RequestView; error?: { message?: string } } | null;
-  if (response.status === 202 && body?.request) return { ok: true, request: body.request };
-  return { ok: false, message: body?.error?.message ?? `The portal answered ${response.status}.` };
-}
-
-const newKey = () => crypto.randomUUID();
 const residentWords = (r: ChosenResident) => (r.apartmentId ? `${r.name}, apartment ${r.apartmentId}` : r.name);
 
 /**
  * What can be done with the open slot, inside the slot dialog: book a free slot for a resident
- * (found here if none was preselected), or cancel a future booking after a confirmation. One
- * Idempotency-Key per dialog opening, so a double click books once.
+ * (found here if none was preselected), or cancel a future booking after a confirmation. Both go
+ * through one mutation (useReservationRequest): one Idempotency-Key per intent, so a double click
+ * or a retry books once.
  */
 export function SlotActions({ slot, deviceId, resourceId, resourceName, preselected, close }: SlotActionsProps) {
-  const [key, setKey] = useState(newKey);
   const [resident, setResident] = useState<ChosenResident | null>(preselected);
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const announce = useAnnounceRequest();
+  const { send, pending: submitting, error } = useReservationRequest({ onAccepted: close });
   const errorId = useId();
-
-  const finish = (answer: Awaited<ReturnType<typeof send>>) => {
-    setSubmitting(false);
-    if (answer.ok) {
-      announce(answer.request);
-      close();
-      return;
-    }
-    setError(answer.message);
-    // That attempt is over; another one is a new request.
-    setKey(newKey());
-  };
 
   if (slot.pending) {
     return <p className="text-sm font-medium">A {slot.pending.kind === 'create' ? 'booking' : 'cancellation'} of this slot is waiting for its outcome.</p>;
   }
 
   if (slot.bookable) {
-    const book = async () => {
-      if (!resident || submitting) return;
-      setSubmitting(true);
-      setError(null);
-      finish(
-        await send(
-          '/api/reservations',
-          {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime }),
-          },
-          key,
-        ),
-      );
+    const book = () => {
+      if (!resident) return;
+      send({ kind: 'book', deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime });
     };
     return (
       <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
@@ -108,7 +68,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
           </p>
         ) : null}
         <div className="flex justify-end">
-          <button type="button" className={buttonClass} disabled={!resident || submitting} onClick={() => void book()} aria-describedby={error ? errorId : undefined}>
+          <button type="button" className={buttonClass} disabled={!resident || submitting} onClick={book} aria-describedby={error ? errorId : undefined}>
             {submitting ? 'Booking…' : 'Book'}
           </button>
         </div>
@@ -119,12 +79,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
   const reservation = slot.reservation;
   // A booking whose owner type the service did not name in a known way is shown, never cancelled here.
   if (slot.state === 'booked' && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
-    const cancel = async () => {
-      if (submitting) return;
-      setSubmitting(true);
-      setError(null);
-      finish(await send(`/api/reservations/${reservation.id}?deviceId=${encodeURIComponent(deviceId)}`, { method: 'DELETE' }, key));
-    };
+    const cancel = () => send({ kind: 'cancel', deviceId, reservationId: reservation.id });
     return (
       <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
         {error ? (
@@ -139,7 +94,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
               <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(false)} disabled={submitting}>
                 Keep the booking
               </button>
-              <button type="button" className={buttonClass} onClick={() => void cancel()} disabled={submitting}>
+              <button type="button" className={buttonClass} onClick={cancel} disabled={submitting}>
                 {submitting ? 'Cancelling…' : 'Yes, cancel the booking'}
               </button>
             </div>
