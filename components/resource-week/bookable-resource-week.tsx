@@ -6,7 +6,8 @@ import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
 import type { ResourceWeekView } from '@/lib/views/types';
 import { useRequestUpdates } from '@/components/booking/live-events';
-import { type ChosenResident, SlotActions } from './slot-actions';
+import type { ChosenResident } from './resident-picker';
+import { SlotActions } from './slot-actions';
 
 const MAX_NOTICES = 5;
 

@@ -1,18 +1,10 @@
 'use client';
 
-import { type FormEvent, useId, useState } from 'react';
-import { buttonClass, inputClass, secondaryButtonClass } from '@/components/ui/styles';
+import { useId, useState } from 'react';
+import { buttonClass, secondaryButtonClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
-import { fetchJson, HttpError, isHttpError } from '@/lib/client/fetch-json';
-import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
 import { useReservationRequest } from './reservation-request';
-
-/** The resident a booking is for, as the dialog shows them. */
-export interface ChosenResident {
-  userId: string;
-  name: string;
-  apartmentId: string | null;
-}
+import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
 
 export interface SlotActionsProps {
   slot: StatefulSlot;
@@ -23,8 +15,6 @@ export interface SlotActionsProps {
   preselected: ChosenResident | null;
   close: () => void;
 }
-
-const residentWords = (r: ChosenResident) => (r.apartmentId ? `${r.name}, apartment ${r.apartmentId}` : r.name);
 
 /**
  * What can be done with the open slot, inside the slot dialog: book a free slot for a resident
@@ -110,84 +100,4 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
     );
   }
   return null;
-}
-
-/** Finds a resident of this system inside the dialog (apartment, e-mail or reference id). */
-function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }: { deviceId: string; resourceId: string; resourceName: string; onChoose: (r: ChosenResident) => void }) {
-  const [text, setText] = useState('');
-  const [results, setResults] = useState<ResidentResult[] | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const inputId = useId();
-
-  const search = async (event: FormEvent) => {
-    event.preventDefault();
-    event.stopPropagation();
-    const q = text.trim();
-    if (q === '') {
-      setMessage('Type an apartment number, e-mail address or reference id.');
-      return;
-    }
-    setBusy(true);
-    setMessage(null);
-    try {
-      const body = await fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`);
-      const here = body.residents.filter((r) => r.deviceId === deviceId);
-      setResults(here);
-      if (here.length === 0) setMessage(`No resident of this system found for “${q}”.`);
-    } catch (error) {
-      const failed = isHttpError(error) ? error : new HttpError(0, 'The portal could not be reached. Check the connection and try again.');
-      setMessage(failed.message);
-      // An answer that was an error replaces the results; an unreachable portal leaves them.
-      if (failed.status !== 0) setResults(null);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <div className="flex flex-col gap-2">
-      <form role="search" aria-label="Find the resident" onSubmit={(e) => void search(e)} className="flex flex-col gap-1" noValidate>
-        <label htmlFor={inputId} className="text-sm font-medium">
-          Resident (apartment, e-mail or reference id)
-        </label>
-        <div className="flex gap-2">
-          <input id={inputId} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} maxLength={RESIDENT_QUERY_MAX_LENGTH} autoComplete="off" />
-          <button type="submit" className={secondaryButtonClass} disabled={busy}>
-            {busy ? 'Searching…' : 'Search'}
-          </button>
-        </div>
-      </form>
-      {message ? (
-        <p role="status" className="text-sm">
-          {message}
-        </p>
-      ) : null}
-      {results && results.length > 0 ? (
-        <ul aria-label="Residents found" className="flex max-h-48 flex-col gap-1 overflow-auto">
-          {results.map((r) => {
-            const allowed = r.resources.some((x) => x.id === resourceId);
-            const words = residentWords({ userId: r.userId, name: r.name, apartmentId: r.apartmentId });
-            return (
-              <li key={r.userId} className="flex items-center justify-between gap-2 text-sm">
-                <span>
-                  {words}
-                  {allowed ? '' : ` — not allowed to book ${resourceName}`}
-                </span>
-                <button
-                  type="button"
-                  className={secondaryButtonClass}
-                  disabled={!allowed}
-                  aria-label={`Choose ${words}`}
-                  onClick={() => onChoose({ userId: r.userId, name: r.name, apartmentId: r.apartmentId })}
-                >
-                  Choose
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
-    </div>
-  );
 }
