@@ -5,7 +5,8 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentSearchResult } from '@/lib/views/types';
-import { buttonClass, inputClass, secondaryButtonClass } from './ui/styles';
+import { Button } from './ui/button';
+import { errorTextClass, inputClass, mutedTextClass } from './ui/styles';
 
 export const EMPTY_SEARCH_MESSAGE = 'Type an apartment number, e-mail address or reference id.';
 
@@ -116,22 +117,22 @@ export function ResidentFinder({
             placeholder={placeholder}
           />
           {compact ? (
-            <button type="submit" className={secondaryButtonClass} disabled={query.isFetching}>
+            <Button type="submit" variant="secondary" disabled={query.isFetching}>
               {query.isFetching ? 'Searching…' : 'Search'}
-            </button>
+            </Button>
           ) : (
-            <button type="submit" className={`${buttonClass} min-h-11`}>
+            <Button type="submit" className="min-h-11">
               Search
-            </button>
+            </Button>
           )}
         </div>
         {hint ? (
-          <p id={hintId} className="text-sm text-slate-700 dark:text-slate-300">
+          <p id={hintId} className={mutedTextClass}>
             {hint}
           </p>
         ) : null}
         {formError && !compact ? (
-          <p id={errorId} role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+          <p id={errorId} role="alert" className={errorTextClass}>
             {formError}
           </p>
         ) : null}

@@ -5,6 +5,9 @@ import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
 import { QueryError } from './query-error';
 import { ResidentFinder } from './resident-finder';
 import { ResultsSkeleton } from './skeletons';
+import { Badge } from './ui/badge';
+import { Card } from './ui/card';
+import { mutedTextClass, termClass } from './ui/styles';
 
 export interface ResidentSearchProps {
   /** The search in the URL when the page was loaded, with its server-side results. */
@@ -51,27 +54,25 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
           : `${residents.length} resident${residents.length === 1 ? '' : 's'} found for “${q}”`}
       </h2>
       {residents.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Check the spelling, or try the apartment number or reference id instead.</p>
+        <p className={mutedTextClass}>Check the spelling, or try the apartment number or reference id instead.</p>
       ) : (
         <ul aria-label="Residents" className="grid gap-3 lg:grid-cols-2">
           {residents.map((r) => (
-            <li key={r.userId} aria-label={r.name} className="flex flex-col gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+            <Card as="li" key={r.userId} aria-label={r.name} className="flex flex-col gap-3">
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h3 className="font-semibold">{r.name}</h3>
-                <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-800 dark:bg-slate-800 dark:text-slate-200">
-                  {r.systemName}
-                </span>
+                <Badge tone="neutral">{r.systemName}</Badge>
               </div>
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-                <dt className="text-slate-600 dark:text-slate-400">Apartment</dt>
+                <dt className={termClass}>Apartment</dt>
                 <dd>{r.apartmentId ?? 'none'}</dd>
-                <dt className="text-slate-600 dark:text-slate-400">E-mail</dt>
+                <dt className={termClass}>E-mail</dt>
                 <dd className="break-all">{r.email}</dd>
               </dl>
               <div className="flex flex-col gap-1">
                 <h4 className="text-sm font-medium">May book</h4>
                 {r.resources.length === 0 ? (
-                  <p className="text-sm text-slate-700 dark:text-slate-300">No resources.</p>
+                  <p className={mutedTextClass}>No resources.</p>
                 ) : (
                   <ul className="flex flex-col divide-y divide-slate-200 text-sm dark:divide-slate-800">
                     {r.resources.map((res) => (
@@ -89,7 +90,7 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
                   </ul>
                 )}
               </div>
-            </li>
+            </Card>
           ))}
         </ul>
       )}

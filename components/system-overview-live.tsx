@@ -9,6 +9,8 @@ import { OccupancyHeatmap } from './occupancy-heatmap';
 import { QueryError } from './query-error';
 import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
+import { Card } from './ui/card';
+import { mutedTextClass } from './ui/styles';
 
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
@@ -43,7 +45,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
               <h2 id="resources-heading" className="text-lg font-semibold">
                 Resources
               </h2>
-              <p className="text-sm text-slate-700 dark:text-slate-300">Booked share of this week’s slots</p>
+              <p className={mutedTextClass}>Booked share of this week’s slots</p>
             </div>
             {data.resources.length === 0 ? (
               <p className="text-slate-700 dark:text-slate-300">This system has no bookable resources.</p>
@@ -64,9 +66,9 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
             )}
           </section>
           {data.heatmap ? (
-            <section className="rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+            <Card as="section">
               <OccupancyHeatmap heatmap={data.heatmap} />
-            </section>
+            </Card>
           ) : null}
         </div>
       )}

@@ -1,7 +1,7 @@
 'use client';
 
 import { ResidentFinder } from '@/components/resident-finder';
-import { secondaryButtonClass } from '@/components/ui/styles';
+import { Button } from '@/components/ui/button';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
@@ -51,9 +51,9 @@ export function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }:
                         {words}
                         {allowed ? '' : ` — not allowed to book ${resourceName}`}
                       </span>
-                      <button type="button" className={secondaryButtonClass} disabled={!allowed} aria-label={`Choose ${words}`} onClick={() => onChoose(chosen)}>
+                      <Button variant="secondary" disabled={!allowed} aria-label={`Choose ${words}`} onClick={() => onChoose(chosen)}>
                         Choose
-                      </button>
+                      </Button>
                     </li>
                   );
                 })}

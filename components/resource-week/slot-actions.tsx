@@ -1,7 +1,8 @@
 'use client';
 
 import { useId, useState } from 'react';
-import { buttonClass, secondaryButtonClass } from '@/components/ui/styles';
+import { Button } from '@/components/ui/button';
+import { errorTextClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
 import { useReservationRequest } from './reservation-request';
 import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
@@ -15,6 +16,9 @@ export interface SlotActionsProps {
   preselected: ChosenResident | null;
   close: () => void;
 }
+
+/** The dialog's part below the slot's details. */
+const SECTION = 'flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700';
 
 /**
  * What can be done with the open slot, inside the slot dialog: book a free slot for a resident
@@ -38,29 +42,29 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
       send({ kind: 'book', deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime });
     };
     return (
-      <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+      <div className={SECTION}>
         <h3 className="text-base font-semibold">Book {resourceName}</h3>
         {resident ? (
           <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
             <p>
               For <strong>{residentWords(resident)}</strong>
             </p>
-            <button type="button" className={secondaryButtonClass} onClick={() => setResident(null)} disabled={submitting}>
+            <Button variant="secondary" onClick={() => setResident(null)} disabled={submitting}>
               Choose another resident
-            </button>
+            </Button>
           </div>
         ) : (
           <ResidentPicker deviceId={deviceId} resourceId={resourceId} resourceName={resourceName} onChoose={setResident} />
         )}
         {error ? (
-          <p id={errorId} role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+          <p id={errorId} role="alert" className={errorTextClass}>
             {error}
           </p>
         ) : null}
         <div className="flex justify-end">
-          <button type="button" className={buttonClass} disabled={!resident || submitting} onClick={book} aria-describedby={error ? errorId : undefined}>
+          <Button disabled={!resident || submitting} onClick={book} aria-describedby={error ? errorId : undefined}>
             {submitting ? 'Booking…' : 'Book'}
-          </button>
+          </Button>
         </div>
       </div>
     );
@@ -71,9 +75,9 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
   if (slot.state === 'booked' && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
     const cancel = () => send({ kind: 'cancel', deviceId, reservationId: reservation.id });
     return (
-      <div className="flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+      <div className={SECTION}>
         {error ? (
-          <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
+          <p role="alert" className={errorTextClass}>
             {error}
           </p>
         ) : null}
@@ -81,19 +85,19 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
           <div role="group" aria-label="Confirm cancellation" className="flex flex-col gap-2">
             <p className="text-sm">Cancel the booking of {slot.ownerLabel ?? 'this resident'}? The slot becomes free for others.</p>
             <div className="flex flex-wrap justify-end gap-2">
-              <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(false)} disabled={submitting}>
+              <Button variant="secondary" onClick={() => setConfirming(false)} disabled={submitting}>
                 Keep the booking
-              </button>
-              <button type="button" className={buttonClass} onClick={cancel} disabled={submitting}>
+              </Button>
+              <Button onClick={cancel} disabled={submitting}>
                 {submitting ? 'Cancelling…' : 'Yes, cancel the booking'}
-              </button>
+              </Button>
             </div>
           </div>
         ) : (
           <div className="flex justify-end">
-            <button type="button" className={secondaryButtonClass} onClick={() => setConfirming(true)}>
+            <Button variant="secondary" onClick={() => setConfirming(true)}>
               Cancel booking
-            </button>
+            </Button>
           </div>
         )}
       </div>
