@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { formatClock } from '@/lib/schedule/labels';
 import type { Freshness, FreshnessErrorKind, SkippedItemsView } from '@/lib/views/types';
+import { mutedTextClass } from './ui/styles';
 
 function ago(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -77,7 +78,7 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
   const refreshedMs = Date.parse(freshness.refreshedAt);
   return (
     <div className="flex flex-col gap-2">
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p className={mutedTextClass}>
         <span suppressHydrationWarning>Updated {ago(now - refreshedMs)}</span>
         {freshness.refreshing ? <span> · refreshing…</span> : null}
       </p>

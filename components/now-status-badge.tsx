@@ -1,4 +1,5 @@
 import type { NowStatus } from '@/lib/schedule';
+import { Badge } from './ui/badge';
 
 const STYLES: Record<NowStatus['kind'], { className: string; icon: string }> = {
   free: {
@@ -20,16 +21,13 @@ export function NowStatusBadge({ status, showOwner = false }: { status: NowStatu
   const style = STYLES[status.kind];
   const owner = showOwner && status.ownerLabel ? ` (${status.ownerLabel})` : '';
   return (
-    <span
-      data-kind={status.kind}
-      className={`inline-flex items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-medium ${style.className}`}
-    >
+    <Badge data-kind={status.kind} size="sm" className={`border ${style.className}`}>
       <span aria-hidden="true">{style.icon}</span>
       <span>
         <span className="sr-only">Now: </span>
         {status.text}
         {owner}
       </span>
-    </span>
+    </Badge>
   );
 }

@@ -1,5 +1,6 @@
 import { Fragment, useId } from 'react';
 import type { Heatmap, HeatmapCell } from '@/lib/schedule';
+import { mutedTextClass } from './ui/styles';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
@@ -75,7 +76,7 @@ export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: Occupancy
         {heading}
       </Heading>
       {heatmap.minutes.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">{summary}</p>
+        <p className={mutedTextClass}>{summary}</p>
       ) : (
         <>
           <div className="overflow-x-auto">
@@ -131,7 +132,7 @@ export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: Occupancy
             </table>
           </div>
           <HeatmapLegend />
-          <figcaption className="text-sm text-slate-700 dark:text-slate-300">{summary}</figcaption>
+          <figcaption className={mutedTextClass}>{summary}</figcaption>
         </>
       )}
     </figure>

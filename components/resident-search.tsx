@@ -1,15 +1,13 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { type FormEvent, useId, useState } from 'react';
-import { fetchJson } from '@/lib/client/fetch-json';
-import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult, type ResidentSearchResult } from '@/lib/views/types';
-import { buttonClass, inputClass } from './ui/styles';
+import type { ResidentResult, ResidentSearchResult } from '@/lib/views/types';
 import { QueryError } from './query-error';
+import { ResidentFinder } from './resident-finder';
 import { ResultsSkeleton } from './skeletons';
-
-export const residentsQueryKey = (q: string) => ['residents', q] as const;
+import { Badge } from './ui/badge';
+import { Card } from './ui/card';
+import { mutedTextClass, termClass } from './ui/styles';
 
 export interface ResidentSearchProps {
   /** The search in the URL when the page was loaded, with its server-side results. */
@@ -20,81 +18,30 @@ export interface ResidentSearchProps {
 
 /** One search box for apartment number, e-mail address or reference id; the search is kept in the URL. */
 export function ResidentSearch({ initialQuery, initialResult, initialError }: ResidentSearchProps) {
-  const [text, setText] = useState(initialQuery);
-  const [q, setQ] = useState(initialQuery);
-  const [formError, setFormError] = useState<string | null>(null);
-  const hintId = useId();
-  const errorId = useId();
-  const query = useQuery({
-    queryKey: residentsQueryKey(q),
-    queryFn: ({ signal }) => fetchJson<ResidentSearchResult>(`/api/residents?q=${encodeURIComponent(q)}`, signal),
-    enabled: q !== '' && !(q === initialQuery && initialError),
-    initialData: q === initialQuery && initialResult ? initialResult : undefined,
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const value = text.trim();
-    if (value === '') {
-      setFormError('Type an apartment number, e-mail address or reference id.');
-      return;
-    }
-    if (value.length > RESIDENT_QUERY_MAX_LENGTH) {
-      setFormError(`The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`);
-      return;
-    }
-    setFormError(null);
-    setQ(value);
-    // Next keeps useSearchParams in step with the native history API.
-    window.history.replaceState(null, '', `/residents?q=${encodeURIComponent(value)}`);
-    if (value === q) void query.refetch();
-  };
-
-  const serverError = q === initialQuery && initialError ? initialError : null;
   return (
-    <div className="flex flex-col gap-5">
-      <form role="search" onSubmit={submit} className="flex flex-col gap-2" noValidate>
-        <label htmlFor="resident-q" className="text-sm font-medium">
-          Find a resident
-        </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input
-            id="resident-q"
-            name="q"
-            type="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            maxLength={RESIDENT_QUERY_MAX_LENGTH}
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby={formError ? `${hintId} ${errorId}` : hintId}
-            aria-invalid={formError ? true : undefined}
-            className={`${inputClass} sm:max-w-md`}
-            placeholder="e.g. 1203, anna@example.com or REF-01-123456"
-          />
-          <button type="submit" className={`${buttonClass} min-h-11`}>
-            Search
-          </button>
-        </div>
-        <p id={hintId} className="text-sm text-slate-700 dark:text-slate-300">
-          Apartment number, e-mail address or reference id, in every system you manage.
-        </p>
-        {formError ? (
-          <p id={errorId} role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
-            {formError}
-          </p>
-        ) : null}
-      </form>
-      {q === '' ? null : serverError ? (
-        <QueryError title="The search failed" message={serverError} onRetry={() => window.location.reload()} />
-      ) : query.isError ? (
-        <QueryError title="The search failed" message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-      ) : query.isPending ? (
-        <ResultsSkeleton />
-      ) : (
-        <Results q={q} residents={query.data.residents} />
-      )}
-    </div>
+    <ResidentFinder
+      variant="page"
+      label="Find a resident"
+      hint="Apartment number, e-mail address or reference id, in every system you manage."
+      placeholder="e.g. 1203, anna@example.com or REF-01-123456"
+      initialQuery={initialQuery}
+      initialResult={initialResult}
+      initialError={initialError}
+      // Next keeps useSearchParams in step with the native history API.
+      onSearch={(q) => window.history.replaceState(null, '', `/residents?q=${encodeURIComponent(q)}`)}
+    >
+      {({ q, query }) => {
+        if (q === '') return null;
+        if (q === initialQuery && initialError) {
+          return <QueryError title="The search failed" message={initialError} onRetry={() => window.location.reload()} />;
+        }
+        if (query.isError) {
+          return <QueryError title="The search failed" message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+        }
+        if (query.isPending) return <ResultsSkeleton />;
+        return <Results q={q} residents={query.data.residents} />;
+      }}
+    </ResidentFinder>
   );
 }
 
@@ -107,27 +54,25 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
           : `${residents.length} resident${residents.length === 1 ? '' : 's'} found for “${q}”`}
       </h2>
       {residents.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">Check the spelling, or try the apartment number or reference id instead.</p>
+        <p className={mutedTextClass}>Check the spelling, or try the apartment number or reference id instead.</p>
       ) : (
         <ul aria-label="Residents" className="grid gap-3 lg:grid-cols-2">
           {residents.map((r) => (
-            <li key={r.userId} aria-label={r.name} className="flex flex-col gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+            <Card as="li" key={r.userId} aria-label={r.name} className="flex flex-col gap-3">
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <h3 className="font-semibold">{r.name}</h3>
-                <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-800 dark:bg-slate-800 dark:text-slate-200">
-                  {r.systemName}
-                </span>
+                <Badge tone="neutral">{r.systemName}</Badge>
               </div>
               <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-                <dt className="text-slate-600 dark:text-slate-400">Apartment</dt>
+                <dt className={termClass}>Apartment</dt>
                 <dd>{r.apartmentId ?? 'none'}</dd>
-                <dt className="text-slate-600 dark:text-slate-400">E-mail</dt>
+                <dt className={termClass}>E-mail</dt>
                 <dd className="break-all">{r.email}</dd>
               </dl>
               <div className="flex flex-col gap-1">
                 <h4 className="text-sm font-medium">May book</h4>
                 {r.resources.length === 0 ? (
-                  <p className="text-sm text-slate-700 dark:text-slate-300">No resources.</p>
+                  <p className={mutedTextClass}>No resources.</p>
                 ) : (
                   <ul className="flex flex-col divide-y divide-slate-200 text-sm dark:divide-slate-800">
                     {r.resources.map((res) => (
@@ -145,7 +90,7 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
                   </ul>
                 )}
               </div>
-            </li>
+            </Card>
           ))}
         </ul>
       )}

@@ -2,6 +2,8 @@ import Link from 'next/link';
 import type { NowStatus, OccupancyStats } from '@/lib/schedule';
 import { NowStatusBadge } from './now-status-badge';
 import { OccupancyBar } from './occupancy-bar';
+import { Card } from './ui/card';
+import { mutedTextClass } from './ui/styles';
 
 export interface ResourceSummaryProps {
   name: string;
@@ -19,7 +21,7 @@ export interface ResourceSummaryProps {
 export function ResourceSummary({ name, description, href, stats, status, headingLevel = 3 }: ResourceSummaryProps) {
   const Heading = `h${headingLevel}` as 'h3';
   return (
-    <article className="flex flex-col gap-3 rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+    <Card as="article" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <Heading className="text-base font-semibold">
@@ -30,11 +32,11 @@ export function ResourceSummary({ name, description, href, stats, status, headin
               {name}
             </Link>
           </Heading>
-          {description ? <p className="text-sm text-slate-700 dark:text-slate-300">{description}</p> : null}
+          {description ? <p className={mutedTextClass}>{description}</p> : null}
         </div>
         <NowStatusBadge status={status} />
       </div>
       <OccupancyBar label={name} stats={stats} showLabel={false} />
-    </article>
+    </Card>
   );
 }

@@ -2,21 +2,22 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import type { SystemOverview } from '@/lib/views/types';
 import { FreshnessNote } from './freshness-note';
 import { OccupancyHeatmap } from './occupancy-heatmap';
 import { QueryError } from './query-error';
 import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
-
-export const overviewQueryKey = (deviceId: string) => ['system-overview', deviceId] as const;
+import { Card } from './ui/card';
+import { mutedTextClass } from './ui/styles';
 
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
   const deviceId = initial.system.deviceId;
   const query = useQuery({
-    queryKey: overviewQueryKey(deviceId),
-    queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, signal),
+    queryKey: queryKeys.systemOverview(deviceId),
+    queryFn: ({ signal }) => fetchJson<SystemOverview>(`/api/systems/${deviceId}/overview`, { signal }),
     initialData: initial,
     initialDataUpdatedAt: initial.generatedAt,
     // Poll while a never-loaded system loads; afterwards follow the mirror's freshness.
@@ -44,7 +45,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
               <h2 id="resources-heading" className="text-lg font-semibold">
                 Resources
               </h2>
-              <p className="text-sm text-slate-700 dark:text-slate-300">Booked share of this week’s slots</p>
+              <p className={mutedTextClass}>Booked share of this week’s slots</p>
             </div>
             {data.resources.length === 0 ? (
               <p className="text-slate-700 dark:text-slate-300">This system has no bookable resources.</p>
@@ -65,9 +66,9 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
             )}
           </section>
           {data.heatmap ? (
-            <section className="rounded-lg border border-slate-300 p-4 dark:border-slate-700">
+            <Card as="section">
               <OccupancyHeatmap heatmap={data.heatmap} />
-            </section>
+            </Card>
           ) : null}
         </div>
       )}

@@ -1,7 +1,8 @@
 'use client';
 
 import { useActionState, type ReactNode } from 'react';
-import { buttonClass } from '@/components/ui/styles';
+import { Button } from '@/components/ui/button';
+import { errorTextClass } from '@/components/ui/styles';
 
 export interface ActionState {
   ok?: string;
@@ -29,12 +30,12 @@ export function ActionForm({
     <form action={formAction} className={className}>
       {children}
       <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" className={buttonClass} disabled={pending} aria-label={submitAriaLabel}>
+        <Button type="submit" disabled={pending} aria-label={submitAriaLabel}>
           {pending ? 'Working…' : submitLabel}
-        </button>
+        </Button>
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">{state.ok}</p>
       </div>
-      {state.error ? <p role="alert" className="text-sm text-red-700 dark:text-red-300">{state.error}</p> : null}
+      {state.error ? <p role="alert" className={errorTextClass}>{state.error}</p> : null}
     </form>
   );
 }

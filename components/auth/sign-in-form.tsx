@@ -2,7 +2,8 @@
 
 import { signIn } from 'next-auth/react';
 import { useState, type FormEvent } from 'react';
-import { buttonClass, inputClass, labelClass, secondaryButtonClass } from '@/components/ui/styles';
+import { Button } from '@/components/ui/button';
+import { inputClass, labelClass } from '@/components/ui/styles';
 
 const MESSAGES: Record<string, string> = {
   CredentialsSignin: 'The e-mail address or password is wrong.',
@@ -60,14 +61,14 @@ export function SignInForm({ callbackUrl, initialError, entra }: { callbackUrl?:
           <label htmlFor="password" className={labelClass}>Password</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
         </div>
-        <button type="submit" className={buttonClass} disabled={pending}>
+        <Button type="submit" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
-        </button>
+        </Button>
       </form>
       {entra ? (
-        <button type="button" className={secondaryButtonClass} onClick={() => void signIn('azure-ad', { callbackUrl: target })}>
+        <Button variant="secondary" onClick={() => void signIn('azure-ad', { callbackUrl: target })}>
           Sign in with Microsoft
-        </button>
+        </Button>
       ) : null}
     </div>
   );

@@ -2,6 +2,7 @@
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
+import { queryKeys } from '@/lib/client/query-keys';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import type { ResourceWeekView } from '@/lib/views/types';
 
@@ -11,8 +12,6 @@ interface LiveEventsValue {
   emit: (request: RequestView) => void;
 }
 const LiveEventsContext = createContext<LiveEventsValue | null>(null);
-
-export const requestsQueryKey = (deviceId: string | null) => ['requests', deviceId ?? 'all'] as const;
 
 function upsert(list: readonly RequestView[], request: RequestView): RequestView[] {
   const index = list.findIndex((r) => r.id === request.id);
@@ -32,12 +31,12 @@ function upsert(list: readonly RequestView[], request: RequestView): RequestView
  */
 export function applyRequestUpdate(client: QueryClient, request: RequestView): void {
   if (request.resourceId) {
-    const key = ['resource-week', request.deviceId, request.resourceId];
+    const key = queryKeys.resourceWeeks(request.deviceId, request.resourceId);
     client.setQueriesData<ResourceWeekView>({ queryKey: key }, (old) => (old ? { ...old, requests: upsert(old.requests, request) } : old));
     if (request.status === 'succeeded' || request.status === 'failed') void client.invalidateQueries({ queryKey: key });
   }
   for (const deviceId of [request.deviceId, null]) {
-    client.setQueryData<{ requests: RequestView[] }>(requestsQueryKey(deviceId), (old) => (old ? { requests: upsert(old.requests, request) } : old));
+    client.setQueryData<{ requests: RequestView[] }>(queryKeys.requests(deviceId), (old) => (old ? { requests: upsert(old.requests, request) } : old));
   }
 }
 

@@ -3,9 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
-import { requestsQueryKey } from './live-events';
+import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
 
 const STATUS_WORDS: Record<RequestView['status'], string> = {
   sending: 'Sending',
@@ -13,6 +14,10 @@ const STATUS_WORDS: Record<RequestView['status'], string> = {
   succeeded: 'Done',
   failed: 'Failed',
 };
+
+/** Table cells, and the smaller second line some of them have. */
+const CELL = 'py-2 pr-3';
+const SUBLINE = 'block text-xs text-slate-600 dark:text-slate-400';
 
 export interface RequestsListProps {
   systems: { deviceId: string; name: string; timeZone: string }[];
@@ -25,8 +30,8 @@ export function RequestsList({ systems, initialDeviceId, initial }: RequestsList
   const [deviceId, setDeviceId] = useState<string | null>(initialDeviceId);
   const selectId = useId();
   const query = useQuery({
-    queryKey: requestsQueryKey(deviceId),
-    queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, signal),
+    queryKey: queryKeys.requests(deviceId),
+    queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, { signal }),
     initialData: deviceId === initialDeviceId ? { requests: initial } : undefined,
   });
   const byId = new Map(systems.map((s) => [s.deviceId, s]));
@@ -56,24 +61,24 @@ export function RequestsList({ systems, initialDeviceId, initial }: RequestsList
         </select>
       </div>
       {query.isError ? (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+        <p role="alert" className={errorTextClass}>
           {query.error.message}
         </p>
       ) : null}
       {requests.length === 0 ? (
-        <p className="text-sm text-slate-700 dark:text-slate-300">{query.isPending ? 'Loading…' : 'No requests yet.'}</p>
+        <p className={mutedTextClass}>{query.isPending ? 'Loading…' : 'No requests yet.'}</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Recent requests</caption>
             <thead>
               <tr className="border-b border-slate-300 dark:border-slate-700">
-                <th scope="col" className="py-2 pr-3">Status</th>
-                <th scope="col" className="py-2 pr-3">What</th>
-                <th scope="col" className="py-2 pr-3">For</th>
-                <th scope="col" className="py-2 pr-3">Slot</th>
-                <th scope="col" className="py-2 pr-3">Asked by</th>
-                <th scope="col" className="py-2 pr-3">When</th>
+                <th scope="col" className={CELL}>Status</th>
+                <th scope="col" className={CELL}>What</th>
+                <th scope="col" className={CELL}>For</th>
+                <th scope="col" className={CELL}>Slot</th>
+                <th scope="col" className={CELL}>Asked by</th>
+                <th scope="col" className={CELL}>When</th>
               </tr>
             </thead>
             <tbody>
@@ -82,21 +87,21 @@ export function RequestsList({ systems, initialDeviceId, initial }: RequestsList
                 const slot = r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz)}–${formatClock(Date.parse(r.endTime), tz)}` : '—';
                 return (
                   <tr key={r.id} className="border-b border-slate-200 align-top dark:border-slate-800">
-                    <td className="py-2 pr-3">
+                    <td className={CELL}>
                       <span className="font-medium">{STATUS_WORDS[r.status]}</span>
                       {r.status === 'failed' && r.reason ? <span className="block text-xs text-red-800 dark:text-red-200">{r.reason}</span> : null}
                     </td>
-                    <td className="py-2 pr-3">
+                    <td className={CELL}>
                       {r.kind === 'create' ? 'Book' : 'Cancel'} {r.resourceName ?? 'a resource'}
-                      <span className="block text-xs text-slate-600 dark:text-slate-400">{byId.get(r.deviceId)?.name ?? ''}</span>
+                      <span className={SUBLINE}>{byId.get(r.deviceId)?.name ?? ''}</span>
                     </td>
-                    <td className="py-2 pr-3">
+                    <td className={CELL}>
                       {r.residentName ?? 'a resident'}
-                      {r.residentApartment ? <span className="block text-xs text-slate-600 dark:text-slate-400">apartment {r.residentApartment}</span> : null}
+                      {r.residentApartment ? <span className={SUBLINE}>apartment {r.residentApartment}</span> : null}
                     </td>
-                    <td className="py-2 pr-3">{slot}</td>
-                    <td className="py-2 pr-3">{r.requestedByName ?? 'someone'}</td>
-                    <td className="py-2 pr-3">{formatDayTime(Date.parse(r.createdAt), tz)}</td>
+                    <td className={CELL}>{slot}</td>
+                    <td className={CELL}>{r.requestedByName ?? 'someone'}</td>
+                    <td className={CELL}>{formatDayTime(Date.parse(r.createdAt), tz)}</td>
                   </tr>
                 );
               })}

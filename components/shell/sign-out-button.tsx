@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { secondaryButtonClass } from '@/components/ui/styles';
+import { Button } from '@/components/ui/button';
 
 /**
  * Signs out with the two requests next-auth's own `signOut()` makes (CSRF token, then POST),
@@ -19,9 +19,8 @@ async function signOut(): Promise<void> {
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
   return (
-    <button
-      type="button"
-      className={secondaryButtonClass}
+    <Button
+      variant="secondary"
       disabled={pending}
       onClick={() => {
         setPending(true);
@@ -30,6 +29,6 @@ export function SignOutButton() {
       }}
     >
       {pending ? 'Signing out…' : 'Sign out'}
-    </button>
+    </Button>
   );
 }

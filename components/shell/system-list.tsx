@@ -1,15 +1,14 @@
 import Link from 'next/link';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { termClass } from '@/components/ui/styles';
 import type { SystemPublic } from '@/lib/systems/schemas';
 
 const STATUS_LABEL: Record<SystemPublic['status'], string> = { active: 'Active', error: 'Error', disconnected: 'Disconnected' };
-const STATUS_CLASS: Record<SystemPublic['status'], string> = {
-  active: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200',
-  error: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200',
-  disconnected: 'bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
-};
+const STATUS_TONE: Record<SystemPublic['status'], BadgeTone> = { active: 'success', error: 'danger', disconnected: 'neutral' };
 
 export function StatusBadge({ status }: { status: SystemPublic['status'] }) {
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[status]}`}>{STATUS_LABEL[status]}</span>;
+  return <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>;
 }
 
 /** Systems as a list of cards: readable at 375 px without horizontal scrolling. */
@@ -17,7 +16,7 @@ export function SystemList({ systems, label }: { systems: SystemPublic[]; label:
   return (
     <ul aria-label={label} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
       {systems.map((s) => (
-        <li key={s.deviceId} className="rounded-lg border border-slate-200 p-4 dark:border-slate-700">
+        <Card as="li" key={s.deviceId}>
           <h2 className="font-medium">
             <Link
               href={`/systems/${s.deviceId}`}
@@ -27,12 +26,12 @@ export function SystemList({ systems, label }: { systems: SystemPublic[]; label:
             </Link>
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className="text-slate-500 dark:text-slate-400">Time zone</dt>
+            <dt className={termClass}>Time zone</dt>
             <dd>{s.timeZone}</dd>
-            <dt className="text-slate-500 dark:text-slate-400">Status</dt>
+            <dt className={termClass}>Status</dt>
             <dd><StatusBadge status={s.status} /></dd>
           </dl>
-        </li>
+        </Card>
       ))}
     </ul>
   );

@@ -1,36 +1,74 @@
-// Browser-side JSON reads from the portal's own route handlers.
+// Browser-side JSON calls to the portal's own route handlers: reads, and mutations, which always
+// carry an Idempotency-Key (lib/client/idempotency.ts says which key).
 
-/** A failed call to one of our route handlers, with the message the handler chose to show. */
+/**
+ * A failed call to one of our route handlers, with the message the handler chose to show.
+ * `code` is the portal's own error code (`{ error: { code, message } }`, lib/api/errors.ts) when
+ * the portal answered; null when nothing answered (status 0) or the answer was not the portal's
+ * (a proxy's error page, an unreadable body).
+ */
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly kind = 'http' as const;
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string | null = null,
   ) {
     super(message);
   }
 }
 
-export async function fetchJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+const UNREACHABLE = 'The portal could not be reached. Check the connection and try again.';
+
+export type MutationMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A read, or a mutation: a mutation must name its Idempotency-Key (one per user intent). */
+export type FetchJsonInit =
+  | { method?: 'GET'; signal?: AbortSignal }
+  | { method: MutationMethod; idempotencyKey: string; body?: unknown; signal?: AbortSignal };
+
+/**
+ * The one way the browser calls the portal's JSON routes. Reads send `accept` only; mutations add
+ * `Idempotency-Key` (and a JSON body when given). Any failure is an HttpError whose message can
+ * be shown as it is; an aborted call rejects with the abort itself.
+ */
+export async function fetchJson<T>(url: string, init: FetchJsonInit = {}): Promise<T> {
+  const { signal } = init;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if ('idempotencyKey' in init) {
+    headers['Idempotency-Key'] = init.idempotencyKey;
+    if (init.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.body);
+    }
+  }
   let response: Response;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, signal, cache: 'no-store' });
+    response = await fetch(url, { method: init.method ?? 'GET', headers, body, signal, cache: 'no-store' });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new HttpError(0, 'The portal could not be reached. Check the connection and try again.');
+    throw new HttpError(0, UNREACHABLE);
   }
   if (!response.ok) {
     let message = `The portal answered ${response.status}.`;
+    let code: string | null = null;
     try {
-      const body = (await response.json()) as { error?: { message?: string } };
-      if (body.error?.message) message = body.error.message;
+      const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+      if (typeof answer.error?.message === 'string' && answer.error.message !== '') message = answer.error.message;
+      if (typeof answer.error?.code === 'string') code = answer.error.code;
     } catch {
       // Not JSON (e.g. a proxy's error page): keep the status line.
     }
-    throw new HttpError(response.status, message);
+    throw new HttpError(response.status, message, code);
   }
-  return (await response.json()) as T;
+  try {
+    return (await response.json()) as T;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new HttpError(response.status, `The portal answered ${response.status}, but its answer could not be read.`);
+  }
 }
 
 /** An answer of the portal that was not 2xx (or no answer: status 0), recognised by its `kind`. */

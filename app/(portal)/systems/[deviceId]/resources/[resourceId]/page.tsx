@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound, redirect } from 'next/navigation';
-import { BookableResourceWeek } from '@/components/booking/bookable-resource-week';
+import { BookableResourceWeek } from '@/components/resource-week/bookable-resource-week';
 import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
 import { readUserGroups } from '@/lib/mirror/store';

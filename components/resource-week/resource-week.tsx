@@ -3,18 +3,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
 import { SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
-import { FreshnessNote } from './freshness-note';
-import { GridSkeleton } from './skeletons';
-import { QueryError } from './query-error';
+import { FreshnessNote } from '@/components/freshness-note';
+import { GridSkeleton } from '@/components/skeletons';
+import { QueryError } from '@/components/query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
-
-export const resourceWeekQueryKey = (deviceId: string, resourceId: string, week: string) => ['resource-week', deviceId, resourceId, week] as const;
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -33,9 +32,9 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
   const deviceId = initial.system.deviceId;
   const weekKey = initial.week.key;
   const query = useQuery({
-    queryKey: resourceWeekQueryKey(deviceId, resourceId, weekKey),
+    queryKey: queryKeys.resourceWeek(deviceId, resourceId, weekKey),
     queryFn: ({ signal }) =>
-      fetchJson<ResourceWeekView>(`/api/systems/${deviceId}/resources/${resourceId}/week?week=${encodeURIComponent(weekKey)}`, signal),
+      fetchJson<ResourceWeekView>(`/api/systems/${deviceId}/resources/${resourceId}/week?week=${encodeURIComponent(weekKey)}`, { signal }),
     initialData: initial,
     initialDataUpdatedAt: initial.generatedAt,
     refetchInterval: (q) => (q.state.data?.freshness.status === 'loading' ? 1000 : 30_000),

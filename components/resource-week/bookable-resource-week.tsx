@@ -1,12 +1,13 @@
 'use client';
 
 import { useState } from 'react';
-import { ResourceWeek } from '@/components/resource-week';
+import { ResourceWeek } from './resource-week';
 import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
 import type { ResourceWeekView } from '@/lib/views/types';
-import { useRequestUpdates } from './live-events';
-import { type ChosenResident, SlotActions } from './slot-actions';
+import { useRequestUpdates } from '@/components/booking/live-events';
+import type { ChosenResident } from './resident-picker';
+import { SlotActions } from './slot-actions';
 
 const MAX_NOTICES = 5;
 

@@ -4,6 +4,7 @@ import { type CSSProperties, type KeyboardEvent, useCallback, useMemo, useRef, u
 // Runtime imports come from the module files, not the index, to keep zod out of the browser bundle.
 import { formatDayTime, slotAccessibleName, slotTimeRange } from '@/lib/schedule/labels';
 import type { SlotState, StatefulSlot, WeekInfo } from '@/lib/schedule';
+import { mutedTextClass } from '@/components/ui/styles';
 import { type GridPosition, isGridKey, moveInGrid } from './slot-grid-nav';
 import { type GridColumn, defaultActiveSlotId, slotGridLayout, slotVisibleState } from './slot-grid-layout';
 
@@ -98,12 +99,12 @@ export function SlotGrid({
   return (
     <section aria-label={label} className="flex flex-col gap-3">
       {horizonEnd != null && (
-        <p className="text-sm text-slate-700 dark:text-slate-300">
+        <p className={mutedTextClass}>
           Bookable until <strong className="font-semibold">{formatDayTime(horizonEnd, week.timeZone)}</strong>; later slots are
           marked “Not yet bookable”.
         </p>
       )}
-      {slots.length === 0 && <p className="text-sm text-slate-700 dark:text-slate-300">No slots this week.</p>}
+      {slots.length === 0 && <p className={mutedTextClass}>No slots this week.</p>}
       <div
         className="flex flex-col gap-4 sm:grid sm:grid-cols-[2.75rem_repeat(7,minmax(0,1fr))] sm:gap-x-1 sm:gap-y-0"
         style={gridStyle}

@@ -1,0 +1,107 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { errorTextClass } from '@/components/ui/styles';
+import type { StatefulSlot } from '@/lib/schedule';
+import { useReservationRequest } from './reservation-request';
+import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
+
+export interface SlotActionsProps {
+  slot: StatefulSlot;
+  deviceId: string;
+  resourceId: string;
+  resourceName: string;
+  /** `?resident=` preselection, when the page was opened from the residents page. */
+  preselected: ChosenResident | null;
+  close: () => void;
+}
+
+/** The dialog's part below the slot's details. */
+const SECTION = 'flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700';
+
+/**
+ * What can be done with the open slot, inside the slot dialog: book a free slot for a resident
+ * (found here if none was preselected), or cancel a future booking after a confirmation. Both go
+ * through one mutation (useReservationRequest): one Idempotency-Key per intent, so a double click
+ * or a retry books once.
+ */
+export function SlotActions({ slot, deviceId, resourceId, resourceName, preselected, close }: SlotActionsProps) {
+  const [resident, setResident] = useState<ChosenResident | null>(preselected);
+  const [confirming, setConfirming] = useState(false);
+  const { send, pending: submitting, error } = useReservationRequest({ onAccepted: close });
+  const errorId = useId();
+
+  if (slot.pending) {
+    return <p className="text-sm font-medium">A {slot.pending.kind === 'create' ? 'booking' : 'cancellation'} of this slot is waiting for its outcome.</p>;
+  }
+
+  if (slot.bookable) {
+    const book = () => {
+      if (!resident) return;
+      send({ kind: 'book', deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime });
+    };
+    return (
+      <div className={SECTION}>
+        <h3 className="text-base font-semibold">Book {resourceName}</h3>
+        {resident ? (
+          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <p>
+              For <strong>{residentWords(resident)}</strong>
+            </p>
+            <Button variant="secondary" onClick={() => setResident(null)} disabled={submitting}>
+              Choose another resident
+            </Button>
+          </div>
+        ) : (
+          <ResidentPicker deviceId={deviceId} resourceId={resourceId} resourceName={resourceName} onChoose={setResident} />
+        )}
+        {error ? (
+          <p id={errorId} role="alert" className={errorTextClass}>
+            {error}
+          </p>
+        ) : null}
+        <div className="flex justify-end">
+          <Button disabled={!resident || submitting} onClick={book} aria-describedby={error ? errorId : undefined}>
+            {submitting ? 'Booking…' : 'Book'}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const reservation = slot.reservation;
+  // A booking whose owner type the service did not name in a known way is shown, never cancelled here.
+  if (slot.state === 'booked' && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
+    const cancel = () => send({ kind: 'cancel', deviceId, reservationId: reservation.id });
+    return (
+      <div className={SECTION}>
+        {error ? (
+          <p role="alert" className={errorTextClass}>
+            {error}
+          </p>
+        ) : null}
+        {confirming ? (
+          <div role="group" aria-label="Confirm cancellation" className="flex flex-col gap-2">
+            <p className="text-sm">Cancel the booking of {slot.ownerLabel ?? 'this resident'}? The slot becomes free for others.</p>
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="secondary" onClick={() => setConfirming(false)} disabled={submitting}>
+                Keep the booking
+              </Button>
+              <Button onClick={cancel} disabled={submitting}>
+                {submitting ? 'Cancelling…' : 'Yes, cancel the booking'}
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <div className="flex justify-end">
+            <Button variant="secondary" onClick={() => setConfirming(true)}>
+              Cancel booking
+            </Button>
+          </div>
+        )}
+      </div>
+    );
+  }
+  return null;
+}

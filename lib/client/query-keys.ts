@@ -1,0 +1,16 @@
+// Every React Query key of the portal, in one place: each useQuery, setQueryData,
+// setQueriesData and invalidateQueries takes its key from here, so a reader and a writer of the
+// same cache entry cannot drift apart.
+
+export const queryKeys = {
+  /** Every cached week of one resource (a prefix: live updates touch all of its weeks). */
+  resourceWeeks: (deviceId: string, resourceId: string) => ['resource-week', deviceId, resourceId] as const,
+  /** One week of a resource: GET /api/systems/{deviceId}/resources/{resourceId}/week?week= */
+  resourceWeek: (deviceId: string, resourceId: string, week: string) => [...queryKeys.resourceWeeks(deviceId, resourceId), week] as const,
+  /** A system page's overview: GET /api/systems/{deviceId}/overview */
+  systemOverview: (deviceId: string) => ['system-overview', deviceId] as const,
+  /** The requests list of one system, or of all the user's systems (null): GET /api/requests */
+  requests: (deviceId: string | null) => ['requests', deviceId ?? 'all'] as const,
+  /** A resident search: GET /api/residents?q= */
+  residents: (q: string) => ['residents', q] as const,
+};
