@@ -71,7 +71,9 @@ function Results({ q, residents }: { q: string; residents: ResidentResult[] }) {
               </dl>
               <div className="flex flex-col gap-1">
                 <h4 className="text-sm font-medium">May book</h4>
-                {r.resources.length === 0 ? (
+                {r.resources === null ? (
+                  <p className={mutedTextClass}>The service did not say; it decides when a booking is sent.</p>
+                ) : r.resources.length === 0 ? (
                   <p className={mutedTextClass}>No resources.</p>
                 ) : (
                   <ul className="flex flex-col divide-y divide-slate-200 text-sm dark:divide-slate-800">

@@ -2,6 +2,7 @@
 
 import { ResidentFinder } from '@/components/resident-finder';
 import { Button } from '@/components/ui/button';
+import { isResidentAuthorized } from '@/lib/reservations/rules/resident-authorized';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
@@ -42,7 +43,8 @@ export function ResidentPicker({ deviceId, resourceId, resourceName, onChoose }:
             {here && here.length > 0 ? (
               <ul aria-label="Residents found" className="flex max-h-48 flex-col gap-1 overflow-auto">
                 {here.map((r) => {
-                  const allowed = r.resources.some((x) => x.id === resourceId);
+                  // The same rule the booking handler applies (unknown authorizations are the service's to judge).
+                  const allowed = isResidentAuthorized(r.resources?.map((x) => x.id) ?? null, resourceId);
                   const chosen = { userId: r.userId, name: r.name, apartmentId: r.apartmentId };
                   const words = residentWords(chosen);
                   return (

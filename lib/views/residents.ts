@@ -138,10 +138,11 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
         // The apartment lookup names it exactly; otherwise the mirrored group says which.
         apartmentId: (groupId ? groupApartments.get(groupId) : undefined) ?? (byApartment.has(account.userId) ? query : null),
         userGroupId: groupId,
-        resources: (account.reservationResources ?? []).map((id) => ({
-          id: id.toLowerCase(),
-          name: resourceNames.get(id.toLowerCase()) ?? 'Unnamed resource',
-        })),
+        resources:
+          account.reservationResources?.map((id) => ({
+            id: id.toLowerCase(),
+            name: resourceNames.get(id.toLowerCase()) ?? 'Unnamed resource',
+          })) ?? null,
       };
     })
     .sort((a, b) => a.systemName.localeCompare(b.systemName) || (a.apartmentId ?? '').localeCompare(b.apartmentId ?? '') || a.name.localeCompare(b.name));

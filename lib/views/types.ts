@@ -81,7 +81,8 @@ export interface ResidentResult {
   systemName: string;
   apartmentId: string | null;
   userGroupId: string | null;
-  resources: { id: string; name: string }[];
+  /** The resources the service lists for them; null when it did not say (the service decides at booking). */
+  resources: { id: string; name: string }[] | null;
 }
 
 export interface ResidentSearchResult {
