@@ -1,4 +1,5 @@
 import 'server-only';
+import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
@@ -16,7 +17,7 @@ const PING_TIMEOUT_MS = 5_000;
 export async function checkHealth(): Promise<HealthReport> {
   const base = { database: env.databaseKind, service: env.serviceMode } as const;
   try {
-    const ping = getDb().then((handle) => handle.sql.query('SELECT 1'));
+    const ping = getDb().then((handle) => handle.db.execute(sql`SELECT 1`));
     await Promise.race([
       ping,
       new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), PING_TIMEOUT_MS).unref()),

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { env } from '@/lib/env';
-import { openDatabase, type DbHandle, type OpenOptions } from '@/lib/db/client';
+import { openDatabase, type Database, type DbHandle, type OpenOptions } from '@/lib/db/client';
+import * as schema from '@/lib/db/schema';
 
 /** File that .ci/run reads to prove the PostgreSQL runs happened. */
 // Under .data/, not test-results/: Playwright empties test-results/ when it starts.
@@ -53,6 +54,24 @@ export async function createPostgresTestDb(
       await drop.end();
     },
   };
+}
+
+/**
+ * A second drizzle instance over the same driver client that counts the statements it sends.
+ * It is an object of its own, so caches kept per database handle start empty for it.
+ */
+export async function countingDb(handle: DbHandle): Promise<{ db: Database; queries: () => number }> {
+  let queries = 0;
+  const logger = { logQuery: () => void (queries += 1) };
+  let db: Database;
+  if (handle.driver.kind === 'pglite') {
+    const { drizzle } = await import('drizzle-orm/pglite');
+    db = drizzle({ client: handle.driver.client, schema, logger });
+  } else {
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    db = drizzle({ client: handle.driver.client, schema, logger });
+  }
+  return { db, queries: () => queries };
 }
 
 export type DbTarget = 'pglite' | 'postgres';

@@ -12,7 +12,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   const user = await requirePageUser();
   // The live stream starts after the newest event this render could reflect.
   const lastEventId = await getDb()
-    .then(({ sql }) => latestEventId(sql))
+    .then(({ db }) => latestEventId(db))
     .catch(() => 0);
   const items: NavItem[] = [
     { href: '/systems', label: 'Systems' },

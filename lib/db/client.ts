@@ -14,9 +14,9 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 export interface DbHandle {
   kind: DatabaseKind;
-  /** Typed queries. */
+  /** Every query of the portal: typed, or hand-written with drizzle's `sql` (see ./raw.ts). */
   db: Database;
-  /** Raw SQL: scripts, advisory locks, LISTEN/NOTIFY helpers. */
+  /** Raw SQL runner for multi-statement scripts: migrations, and the sandbox mounted on this database. */
   sql: SqlRunner;
   /** The driver's own client, for what neither surface offers (LISTEN on PostgreSQL). */
   driver: { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; client: Pool };

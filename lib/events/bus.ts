@@ -54,7 +54,7 @@ export function getEventBus(): EventBus {
   return singleton<EventBus>('event-bus', () =>
     env.databaseKind === 'postgres' && env.DATABASE_URL
       ? new PgEventBus({
-          sql: async () => (await getDb()).sql,
+          db: async () => (await getDb()).db,
           connection: { connectionString: env.DATABASE_URL },
         })
       : new InProcessEventBus(),

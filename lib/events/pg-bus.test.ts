@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { openDatabase, type DbHandle } from '@/lib/db/client';
 import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/tests/db';
 import { env } from '@/lib/env';
@@ -32,14 +33,14 @@ describeWithDb('portal_events notify trigger', (ctx) => {
       await listener.query('LISTEN portal_events');
       stopListening = () => listener.end();
     }
-    const committed = await handle.sql.transaction((tx) => appendRequestEvent(tx, view(randomUUID())));
+    const committed = await handle.db.transaction((tx) => appendRequestEvent(tx, view(randomUUID())));
     await expect(
-      handle.sql.transaction(async (tx) => {
+      handle.db.transaction(async (tx) => {
         await appendRequestEvent(tx, view(randomUUID()));
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    const after = await handle.sql.transaction((tx) => appendRequestEvent(tx, view(randomUUID())));
+    const after = await handle.db.transaction((tx) => appendRequestEvent(tx, view(randomUUID())));
     await until(() => received.length >= 2);
     await new Promise((r) => setTimeout(r, 100));
     await stopListening();
@@ -56,7 +57,7 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
 
   function newBus(handle: DbHandle, options: { safetyIntervalMs?: number } = {}) {
     const bus = new PgEventBus({
-      sql: () => Promise.resolve(handle.sql),
+      db: () => Promise.resolve(handle.db),
       connection: { connectionString: url() },
       reconnectDelaysMs: [20, 50, 100],
       // Long, so that the tests prove recovery by LISTEN and catch-up, not by the safety poll.
@@ -71,7 +72,7 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
     return got;
   };
   const append = (handle: DbHandle, deviceId = randomUUID()) =>
-    handle.sql.transaction((tx) => appendRequestEvent(tx, view(deviceId)));
+    handle.db.transaction((tx) => appendRequestEvent(tx, view(deviceId)));
 
   beforeAll(async () => {
     if (!env.TEST_DATABASE_URL) return;
@@ -89,7 +90,7 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
     const firstHolds = new Promise<void>((r) => (releaseFirst = r));
     let firstAppended = () => undefined as void;
     const firstIn = new Promise<void>((r) => (firstAppended = r));
-    const first = db.handle.sql.transaction(async (tx) => {
+    const first = db.handle.db.transaction(async (tx) => {
       const e = await appendRequestEvent(tx, view(randomUUID()));
       firstAppended();
       await firstHolds;
@@ -127,14 +128,14 @@ describe.skipIf(!env.TEST_DATABASE_URL)('PgEventBus across instances [postgres]'
     // row first (applying its outcome), the event log last.
     let rowLocked = () => undefined as void;
     const locked = new Promise<void>((r) => (rowLocked = r));
-    const webhook = second.sql.transaction(async (tx) => {
-      await tx.query('UPDATE mirror_state SET pages_fetched = pages_fetched WHERE device_id = $1', [device]);
+    const webhook = second.db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE mirror_state SET pages_fetched = pages_fetched WHERE device_id = ${device}`);
       rowLocked();
       await new Promise((r) => setTimeout(r, 300));
       return appendRequestEvent(tx, view(device));
     });
     await locked;
-    const accepted = markRequestAccepted(db.handle.sql, rows[0]?.id ?? '', correlationId);
+    const accepted = markRequestAccepted(db.handle.db, rows[0]?.id ?? '', correlationId);
     const [events] = await Promise.all([accepted, webhook]);
     expect(events.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
   });

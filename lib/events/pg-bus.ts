@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Client, ClientConfig, Notification } from 'pg';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { EventBus, EventListener } from './bus';
 import { latestEventId, loadEventsAfter } from './store';
@@ -17,7 +17,7 @@ const PING_TIMEOUT_MS = 5_000;
 
 export interface PgEventBusOptions {
   /** Pooled queries for loading events (the listener connection only listens). */
-  sql: () => Promise<SqlRunner>;
+  db: () => Promise<Database>;
   /** Settings for the dedicated LISTEN connection. */
   connection: ClientConfig;
   reconnectDelaysMs?: readonly number[];
@@ -74,8 +74,8 @@ export class PgEventBus implements EventBus {
    */
   start(): Promise<void> {
     this.started ??= (async () => {
-      const sql = await this.options.sql();
-      this.lastDelivered = Math.max(this.lastDelivered, await latestEventId(sql));
+      const db = await this.options.db();
+      this.lastDelivered = Math.max(this.lastDelivered, await latestEventId(db));
       void this.listenLoop();
       this.safetyTimer = setInterval(() => this.safetyCheck(), this.safetyMs);
       this.safetyTimer.unref();
@@ -228,9 +228,9 @@ export class PgEventBus implements EventBus {
     while (this.dirty && !this.stopped) {
       this.dirty = false;
       try {
-        const sql = await this.options.sql();
+        const db = await this.options.db();
         for (;;) {
-          const batch = await loadEventsAfter(sql, this.lastDelivered, 'all', CATCH_UP_BATCH);
+          const batch = await loadEventsAfter(db, this.lastDelivered, 'all', CATCH_UP_BATCH);
           for (const event of batch) {
             if (event.id <= this.lastDelivered) continue;
             this.lastDelivered = event.id;

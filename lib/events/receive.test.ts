@@ -38,7 +38,7 @@ function signedRequest(body: string, opts: { id?: string; at?: Date; signWith?: 
 describeWithDb('POST /api/webhooks', (ctx) => {
   let bus: InProcessEventBus;
   let published: PortalEvent[];
-  const deps = () => ({ sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome });
+  const deps = () => ({ db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome });
   const count = async (table: string) =>
     Number((await ctx().handle.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
 
@@ -48,7 +48,7 @@ describeWithDb('POST /api/webhooks', (ctx) => {
       [deviceId, randomUUID()],
     );
     const correlationId = randomUUID();
-    await markRequestAccepted(ctx().handle.sql, rows[0]?.id ?? '', correlationId);
+    await markRequestAccepted(ctx().handle.db, rows[0]?.id ?? '', correlationId);
     return { requestId: rows[0]?.id ?? '', correlationId, deviceId };
   }
 
@@ -133,7 +133,7 @@ describeWithDb('POST /api/webhooks', (ctx) => {
       `INSERT INTO reservation_requests (kind, device_id, requested_by) VALUES ('create', $1, 'u1') RETURNING id`,
       [randomUUID()],
     );
-    const events = await markRequestAccepted(ctx().handle.sql, rows[0]?.id ?? '', correlationId);
+    const events = await markRequestAccepted(ctx().handle.db, rows[0]?.id ?? '', correlationId);
     expect(events.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
   });
 
@@ -165,7 +165,7 @@ it('answers 503 when the database fails, so that the sender retries', async () =
   await broken.dispose();
   const response = await handleWebhookRequest(
     signedRequest(JSON.stringify(resultEnvelope(randomUUID(), true))),
-    { sql: broken.handle.sql, bus: new InProcessEventBus(), secret, applyOutcome: applyWebhookOutcome },
+    { db: broken.handle.db, bus: new InProcessEventBus(), secret, applyOutcome: applyWebhookOutcome },
   );
   expect(response.status).toBe(503);
 });

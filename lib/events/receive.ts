@@ -1,13 +1,13 @@
 import 'server-only';
 import { errorResponse, readTextCapped } from '@/lib/api/errors';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { EventBus } from './bus';
 import { recordWebhookDelivery, type OutcomeApplier } from './store';
 import { isWebhookRejected, MAX_WEBHOOK_BODY_BYTES, verifyWebhook } from './webhook';
 
 export interface WebhookDeps {
-  sql: SqlRunner;
+  db: Database;
   bus: EventBus;
   secret: string;
   /** Applies an outcome to its booking request (lib/reservations owns them), in the webhook's transaction. */
@@ -37,7 +37,7 @@ export async function handleWebhookRequest(request: Request, deps: WebhookDeps):
   }
   let result;
   try {
-    result = await recordWebhookDelivery(deps.sql, delivery, deps.applyOutcome);
+    result = await recordWebhookDelivery(deps.db, delivery, deps.applyOutcome);
   } catch (error) {
     log.error('webhook not stored: database error', { error, webhookId: delivery.webhookId });
     return errorResponse('service_unavailable', 'The event could not be stored; please retry.', {}, { 'Retry-After': '5' });

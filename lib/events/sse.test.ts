@@ -42,7 +42,7 @@ describeWithDb('SSE event stream', (ctx) => {
   let bus: InProcessEventBus;
 
   const append = (deviceId: string) =>
-    ctx().handle.sql.transaction((tx) => appendRequestEvent(tx, view(deviceId)));
+    ctx().handle.db.transaction((tx) => appendRequestEvent(tx, view(deviceId)));
   const open = (lastEventId: number | undefined, deviceIds: string[] | 'all', signal?: AbortSignal, heartbeatMs?: number) =>
     createEventStream({
       bus,
@@ -50,8 +50,8 @@ describeWithDb('SSE event stream', (ctx) => {
       lastEventId,
       signal,
       heartbeatMs,
-      loadAfter: (after, ids, limit) => loadEventsAfter(ctx().handle.sql, after, ids, limit),
-      latestId: () => latestEventId(ctx().handle.sql),
+      loadAfter: (after, ids, limit) => loadEventsAfter(ctx().handle.db, after, ids, limit),
+      latestId: () => latestEventId(ctx().handle.db),
     });
 
   beforeEach(() => {

@@ -43,14 +43,14 @@ async function readEvents(body: ReadableStream<Uint8Array> | null, count: number
 describeWithDb('GET /api/events', (ctx) => {
   const device = randomUUID();
   let bus: InProcessEventBus;
-  const append = () => ctx().handle.sql.transaction((tx) => appendRequestEvent(tx, view(device)));
+  const append = () => ctx().handle.db.transaction((tx) => appendRequestEvent(tx, view(device)));
   const open = (init: { header?: string; query?: string }, controller: AbortController) =>
     eventStreamResponse(
       new Request(`http://portal.test/api/events${init.query ? `?lastEventId=${init.query}` : ''}`, {
         headers: init.header ? { 'last-event-id': init.header } : {},
         signal: controller.signal,
       }),
-      { sql: ctx().handle.sql, bus, deviceIds: [device] },
+      { db: ctx().handle.db, bus, deviceIds: [device] },
     );
 
   beforeEach(() => {
@@ -96,7 +96,7 @@ describeWithDb('GET /api/events', (ctx) => {
       [device],
     );
     const correlationId = randomUUID();
-    await markRequestAccepted(ctx().handle.sql, rows[0]?.id ?? '', correlationId);
+    await markRequestAccepted(ctx().handle.db, rows[0]?.id ?? '', correlationId);
     const controller = new AbortController();
     const response = open({}, controller);
     await new Promise((r) => setTimeout(r, 50));
@@ -114,7 +114,7 @@ describeWithDb('GET /api/events', (ctx) => {
           headers: { 'content-type': 'application/json', 'webhook-id': webhookId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
           body,
         }),
-        { sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome },
+        { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome },
       ),
     );
     expect((await Promise.all(deliveries)).map((r) => r.status)).toEqual(Array(10).fill(200));

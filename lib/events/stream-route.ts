@@ -1,11 +1,11 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import type { EventBus } from './bus';
 import { createEventStream, parseLastEventId, SSE_HEADERS } from './sse';
 import { latestEventId, loadEventsAfter } from './store';
 
 export interface EventStreamRouteDeps {
-  sql: SqlRunner;
+  db: Database;
   bus: EventBus;
   /** Systems the signed-in user may see ('all' for admins). */
   deviceIds: readonly string[] | 'all';
@@ -26,8 +26,8 @@ export function eventStreamResponse(request: Request, deps: EventStreamRouteDeps
     lastEventId,
     signal: request.signal,
     heartbeatMs: deps.heartbeatMs,
-    loadAfter: (after, ids, limit) => loadEventsAfter(deps.sql, after, ids, limit),
-    latestId: () => latestEventId(deps.sql),
+    loadAfter: (after, ids, limit) => loadEventsAfter(deps.db, after, ids, limit),
+    latestId: () => latestEventId(deps.db),
   });
   return new Response(stream, { headers: SSE_HEADERS });
 }

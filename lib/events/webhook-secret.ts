@@ -1,6 +1,8 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { getDb } from '@/lib/db';
+import { appSettings } from '@/lib/db/schema';
 import { env } from '@/lib/env';
 import { singletonPromise } from '@/lib/singleton';
 
@@ -13,17 +15,13 @@ const SETTING_KEY = 'sandbox_webhook_secret';
 export function getWebhookSecret(): Promise<string> {
   if (env.serviceMode === 'remote' && env.WEBHOOK_SECRET) return Promise.resolve(env.WEBHOOK_SECRET);
   return singletonPromise('webhook-secret', async () => {
-    const { sql } = await getDb();
+    const { db } = await getDb();
     const candidate = `whsec_${randomBytes(32).toString('base64')}`;
-    await sql.query(
-      `INSERT INTO app_settings (key, value) VALUES ($1, to_jsonb($2::text)) ON CONFLICT (key) DO NOTHING`,
-      [SETTING_KEY, candidate],
-    );
-    const { rows } = await sql.query<{ value: string }>('SELECT value #>> \'{}\' AS value FROM app_settings WHERE key = $1', [
-      SETTING_KEY,
-    ]);
-    const secret = rows[0]?.value;
-    if (!secret) throw new Error('webhook secret missing after insert');
+    // Stored as a JSON string; the first instance to start wins, the others read its secret.
+    await db.insert(appSettings).values({ key: SETTING_KEY, value: candidate }).onConflictDoNothing({ target: appSettings.key });
+    const [row] = await db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, SETTING_KEY));
+    const secret = row?.value;
+    if (typeof secret !== 'string' || !secret) throw new Error('webhook secret missing after insert');
     return secret;
   });
 }

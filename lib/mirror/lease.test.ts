@@ -24,32 +24,32 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
     for (let round = 0; round < 5; round += 1) {
       const deviceId = randomUUID();
       const claims = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => claimRefresh((i % 2 === 0 ? db.handle : other).sql, deviceId, 300)),
+        Array.from({ length: 20 }, (_, i) => claimRefresh((i % 2 === 0 ? db.handle : other).db, deviceId, 300)),
       );
       expect(claims.filter((c) => c !== null)).toEqual([0]);
-      expect((await readState(other.sql, deviceId))?.refreshing).toBe(true);
+      expect((await readState(other.db, deviceId))?.refreshing).toBe(true);
     }
   });
 
   it('hands the system to another instance once the refresh completed, and takes over a dead one', async () => {
     const deviceId = randomUUID();
-    expect(await claimRefresh(db.handle.sql, deviceId, 300)).toBe(0);
-    expect(await claimRefresh(other.sql, deviceId, 300)).toBeNull();
-    await completeRefresh(db.handle.sql, deviceId, 1, new Date(), 3);
-    expect(await claimRefresh(other.sql, deviceId, 300)).toBe(1);
+    expect(await claimRefresh(db.handle.db, deviceId, 300)).toBe(0);
+    expect(await claimRefresh(other.db, deviceId, 300)).toBeNull();
+    await completeRefresh(db.handle.db, deviceId, 1, new Date(), 3);
+    expect(await claimRefresh(other.db, deviceId, 300)).toBe(1);
     // The holder "crashed": after the lease ran out, the other instance may claim it again.
     await new Promise((r) => setTimeout(r, 1_100));
-    expect(await claimRefresh(db.handle.sql, deviceId, 300)).toBeNull();
-    expect(await claimRefresh(db.handle.sql, deviceId, 1)).toBe(1);
+    expect(await claimRefresh(db.handle.db, deviceId, 300)).toBeNull();
+    expect(await claimRefresh(db.handle.db, deviceId, 1)).toBe(1);
   });
 
   it('keeps every instance from claiming a system during the backoff after a failure', async () => {
     const deviceId = randomUUID();
-    expect(await claimRefresh(db.handle.sql, deviceId, 300)).toBe(0);
-    await failRefresh(db.handle.sql, deviceId, 1, { message: 'down', kind: 'unreachable', backoff: { baseSeconds: 60, capSeconds: 300 } });
+    expect(await claimRefresh(db.handle.db, deviceId, 300)).toBe(0);
+    await failRefresh(db.handle.db, deviceId, 1, { message: 'down', kind: 'unreachable', backoff: { baseSeconds: 60, capSeconds: 300 } });
     // A page view on the other instance, which read the state before the failure was recorded.
-    expect(await claimRefresh(other.sql, deviceId, 300, { notBefore: new Date() })).toBeNull();
-    expect(await claimRefresh(other.sql, deviceId, 300, { notBefore: new Date(Date.now() + 61_000) })).toBe(0);
-    expect((await readState(other.sql, deviceId))?.consecutiveFailures).toBe(1);
+    expect(await claimRefresh(other.db, deviceId, 300, { notBefore: new Date() })).toBeNull();
+    expect(await claimRefresh(other.db, deviceId, 300, { notBefore: new Date(Date.now() + 61_000) })).toBe(0);
+    expect((await readState(other.db, deviceId))?.consecutiveFailures).toBe(1);
   });
 });

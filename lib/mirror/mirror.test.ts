@@ -40,10 +40,10 @@ describeWithDb('system mirror', (ctx) => {
   const source = (): MirrorSource => serviceMirrorSource(client, apiKey);
 
   it('copies every collection exactly as the upstream lists it', async () => {
-    const outcome = await refreshSystem(ctx().handle.sql, deviceId, source());
+    const outcome = await refreshSystem(ctx().handle.db, deviceId, source());
     expect(outcome.status).toBe('refreshed');
     const upstream = await client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
-    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    const mirrored = await readReservations(ctx().handle.db, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
     expect(mirrored.length).toBe(upstream.length);
     expect(new Set(mirrored.map((r) => r.id))).toEqual(new Set(upstream.map((r) => r.id)));
     const sample = upstream[Math.floor(upstream.length / 2)];
@@ -54,24 +54,24 @@ describeWithDb('system mirror', (ctx) => {
     );
 
     const resources = await client.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
-    expect((await readResources(ctx().handle.sql, deviceId)).map((r) => r.id).sort()).toEqual(resources.map((r) => r.id).sort());
+    expect((await readResources(ctx().handle.db, deviceId)).map((r) => r.id).sort()).toEqual(resources.map((r) => r.id).sort());
     const schedules = await client.timeSchedules.list(apiKey, deviceId).toArray({ limit: 1000 });
-    expect(await readTimeSchedules(ctx().handle.sql, deviceId)).toEqual(expect.arrayContaining(schedules));
+    expect(await readTimeSchedules(ctx().handle.db, deviceId)).toEqual(expect.arrayContaining(schedules));
     const groups = await client.userGroups.list(apiKey, deviceId).toArray({ limit: 10_000 });
-    expect((await readUserGroups(ctx().handle.sql, deviceId)).length).toBe(groups.length);
+    expect((await readUserGroups(ctx().handle.db, deviceId)).length).toBe(groups.length);
 
-    const state = await readState(ctx().handle.sql, deviceId);
+    const state = await readState(ctx().handle.db, deviceId);
     expect(state?.refreshing).toBe(false);
     expect(state?.pagesFetched).toBeGreaterThan(2);
   });
 
   it('reads one resource and one time range from the current generation only', async () => {
-    const all = await readReservations(ctx().handle.sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    const all = await readReservations(ctx().handle.db, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
     const first = all[0];
     if (!first) throw new Error('demo data has no reservations');
     const from = new Date(first.startTime);
     const to = new Date(from.getTime() + 7 * 86_400_000);
-    const week = await readReservations(ctx().handle.sql, deviceId, { from, to, resourceId: first.resourceId });
+    const week = await readReservations(ctx().handle.db, deviceId, { from, to, resourceId: first.resourceId });
     const expected = all.filter(
       (r) => r.resourceId === first.resourceId && new Date(r.startTime) < to && new Date(r.endTime) > from,
     );
@@ -102,20 +102,20 @@ describeWithDb('system mirror', (ctx) => {
         };
       return { reservations: wrap('reservations'), resources: wrap('resources'), timeSchedules: wrap('timeSchedules'), userGroups: wrap('userGroups') };
     };
-    await refreshSystem(ctx().handle.sql, deviceId, slow());
+    await refreshSystem(ctx().handle.db, deviceId, slow());
     // One after the other, only one page fetch would ever be in flight.
     expect(most).toBeGreaterThanOrEqual(3);
     const all = fetched.reservations ?? 0;
     expect(all).toBeGreaterThan(3);
     for (const k of Object.keys(fetched)) delete fetched[k];
-    await expect(refreshSystem(ctx().handle.sql, deviceId, slow('resources'))).rejects.toThrow('resources went away');
+    await expect(refreshSystem(ctx().handle.db, deviceId, slow('resources'))).rejects.toThrow('resources went away');
     // The failure of the one-page collection ends the reservations' paging early.
     expect(fetched.reservations ?? 0).toBeLessThan(all);
   });
 
   it('runs one refresh however many callers ask at once', async () => {
     requests = 0;
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => refreshSystem(ctx().handle.sql, deviceId, source())));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => refreshSystem(ctx().handle.db, deviceId, source())));
     const pages = outcomes[0]?.status === 'refreshed' ? outcomes[0].pages : -1;
     expect(outcomes.every((o) => o === outcomes[0])).toBe(true);
     // One pass over the pages (plus at most one token request), not twenty.
@@ -123,17 +123,17 @@ describeWithDb('system mirror', (ctx) => {
   });
 
   it('lets a second instance wait its turn instead of refreshing in parallel', async () => {
-    const { sql } = ctx().handle;
+    const { db, sql } = ctx().handle;
     await sql.query('UPDATE mirror_state SET refresh_started_at = now() WHERE device_id = $1', [deviceId]);
     // This process has no refresh in flight, but the lease says another instance has one.
-    expect(await refreshSystem(sql, deviceId, source())).toEqual({ status: 'busy' });
+    expect(await refreshSystem(db, deviceId, source())).toEqual({ status: 'busy' });
     await sql.query(`UPDATE mirror_state SET refresh_started_at = now() - interval '1 hour' WHERE device_id = $1`, [deviceId]);
-    expect((await refreshSystem(sql, deviceId, source())).status).toBe('refreshed');
+    expect((await refreshSystem(db, deviceId, source())).status).toBe('refreshed');
   });
 
   it('keeps serving the last complete copy when a refresh fails midway', async () => {
-    const { sql } = ctx().handle;
-    const before = await readReservations(sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    const { db, sql } = ctx().handle;
+    const before = await readReservations(db, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
     const failing: MirrorSource = {
       ...source(),
       async *reservations(id) {
@@ -144,10 +144,10 @@ describeWithDb('system mirror', (ctx) => {
         }
       },
     };
-    await expect(refreshSystem(sql, deviceId, failing)).rejects.toThrow('upstream went away');
-    const after = await readReservations(sql, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
+    await expect(refreshSystem(db, deviceId, failing)).rejects.toThrow('upstream went away');
+    const after = await readReservations(db, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
     expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
-    const state = await readState(sql, deviceId);
+    const state = await readState(db, deviceId);
     expect(state?.lastError).toContain('upstream went away');
     expect(state?.refreshing).toBe(false);
     const { rows } = await sql.query<{ n: number }>(
@@ -158,17 +158,17 @@ describeWithDb('system mirror', (ctx) => {
   });
 
   it('serves a stale copy at once and refreshes it in the background', async () => {
-    const { sql } = ctx().handle;
-    const state = await readState(sql, deviceId);
+    const { db } = ctx().handle;
+    const state = await readState(db, deviceId);
     const later = new Date((state?.refreshedAt?.getTime() ?? 0) + 60_000);
-    const status = await ensureFresh(sql, deviceId, source, 30_000, later);
+    const status = await ensureFresh(db, deviceId, source, 30_000, later);
     expect(status).toMatchObject({ status: 'ready', refreshing: true });
     await waitForRefresh(deviceId);
-    const after = await readState(sql, deviceId);
+    const after = await readState(db, deviceId);
     expect(after?.refreshedAt?.getTime()).toBeGreaterThan(state?.refreshedAt?.getTime() ?? 0);
     // Within the freshness window nothing is fetched.
     requests = 0;
-    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(after?.refreshedAt?.getTime() ?? 0))).toMatchObject({
+    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(after?.refreshedAt?.getTime() ?? 0))).toMatchObject({
       status: 'ready',
       refreshing: false,
     });
@@ -176,37 +176,37 @@ describeWithDb('system mirror', (ctx) => {
   });
 
   it('waits a freshness window after a refresh ends before the next, however long it took', async () => {
-    const { sql } = ctx().handle;
+    const { db, sql } = ctx().handle;
     await waitForRefresh(deviceId);
     // A refresh that read its data 60 s ago and finished just now (slow upstream, large system).
     await sql.query(
       `UPDATE mirror_state SET refreshed_at = now() - interval '60 seconds', refresh_ended_at = now() WHERE device_id = $1`,
       [deviceId],
     );
-    const state = await readState(sql, deviceId);
+    const state = await readState(db, deviceId);
     const ended = state?.refreshEndedAt?.getTime() ?? 0;
     requests = 0;
-    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(ended + 10_000))).toMatchObject({ status: 'ready', refreshing: false });
+    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(ended + 10_000))).toMatchObject({ status: 'ready', refreshing: false });
     expect(requests).toBe(0);
-    expect(await ensureFresh(sql, deviceId, source, 30_000, new Date(ended + 31_000))).toMatchObject({ status: 'ready', refreshing: true });
+    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(ended + 31_000))).toMatchObject({ status: 'ready', refreshing: true });
     await waitForRefresh(deviceId);
     expect(requests).toBeGreaterThan(0);
-    const after = await readState(sql, deviceId);
+    const after = await readState(db, deviceId);
     expect(after?.refreshEndedAt?.getTime()).toBeGreaterThanOrEqual(after?.refreshedAt?.getTime() ?? Infinity);
   });
 
   it('reports loading with progress for a system never loaded', async () => {
     const other = fixtures.approvals[0]?.deviceIds[1];
     if (!other) return;
-    const status = await ensureFresh(ctx().handle.sql, other, source, 30_000);
+    const status = await ensureFresh(ctx().handle.db, other, source, 30_000);
     expect(status.status).toBe('loading');
     await waitForRefresh(other);
-    expect((await ensureFresh(ctx().handle.sql, other, source, 30_000)).status).toBe('ready');
+    expect((await ensureFresh(ctx().handle.db, other, source, 30_000)).status).toBe('ready');
   });
 
   it('applies a confirmed booking and a cancellation at once', async () => {
-    const { sql } = ctx().handle;
-    const [resource] = await readResources(sql, deviceId);
+    const { db } = ctx().handle;
+    const [resource] = await readResources(db, deviceId);
     if (!resource) throw new Error('no resource');
     const reservation = {
       id: '0b1c2d3e-0000-4000-8000-000000000001',
@@ -219,10 +219,10 @@ describeWithDb('system mirror', (ctx) => {
       endTime: '2099-01-05T09:00:00.000Z',
       deviceId,
     };
-    await sql.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
+    await db.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
     const range = { from: new Date('2099-01-05T00:00:00Z'), to: new Date('2099-01-06T00:00:00Z') };
-    expect((await readReservations(sql, deviceId, range)).map((r) => r.id)).toEqual([reservation.id]);
-    await sql.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId, reservationId: reservation.id }));
-    expect(await readReservations(sql, deviceId, range)).toEqual([]);
+    expect((await readReservations(db, deviceId, range)).map((r) => r.id)).toEqual([reservation.id]);
+    await db.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId, reservationId: reservation.id }));
+    expect(await readReservations(db, deviceId, range)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { isServiceError } from '@/lib/service/errors';
 import type { SkippedItem } from '@/lib/service/schemas';
@@ -61,16 +61,16 @@ const inflight = singleton('mirror-refreshes', () => new Map<string, Promise<Ref
  * readers over. One refresh per system at a time: in this process by sharing the promise, across
  * processes by the lease in mirror_state.
  */
-export function refreshSystem(sql: SqlRunner, deviceId: string, source: MirrorSource, options: RefreshOptions = {}): Promise<RefreshOutcome> {
+export function refreshSystem(db: Database, deviceId: string, source: MirrorSource, options: RefreshOptions = {}): Promise<RefreshOutcome> {
   const running = inflight.get(deviceId);
   if (running) return running;
-  const refresh = runRefresh(sql, deviceId, source, options).finally(() => inflight.delete(deviceId));
+  const refresh = runRefresh(db, deviceId, source, options).finally(() => inflight.delete(deviceId));
   inflight.set(deviceId, refresh);
   return refresh;
 }
 
-async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource, options: RefreshOptions): Promise<RefreshOutcome> {
-  const current = await claimRefresh(sql, deviceId, REFRESH_LEASE_SECONDS, { notBefore: options.respectBackoffAt });
+async function runRefresh(db: Database, deviceId: string, source: MirrorSource, options: RefreshOptions): Promise<RefreshOutcome> {
+  const current = await claimRefresh(db, deviceId, REFRESH_LEASE_SECONDS, { notBefore: options.respectBackoffAt });
   if (current === null) return { status: 'busy' };
   const generation = current + 1;
   const startedAt = new Date();
@@ -92,7 +92,7 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
   const write = (kind: (typeof COLLECTIONS)[number], page: readonly unknown[]): Promise<void> => {
     pages += 1;
     const done = pages;
-    const next = writes.then(() => insertPage(sql, kind, deviceId, generation, page)).then(() => recordProgress(sql, deviceId, done));
+    const next = writes.then(() => insertPage(db, kind, deviceId, generation, page)).then(() => recordProgress(db, deviceId, done));
     // A failed write fails the chain after it, so every later write is skipped.
     writes = next;
     // Observed by the collection's loop; this keeps a failure meanwhile from being "unhandled".
@@ -121,7 +121,7 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
     await writes;
     const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
-    await completeRefresh(sql, deviceId, generation, startedAt, pages, skipped);
+    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped);
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages };
   } catch (error) {
@@ -132,7 +132,7 @@ async function runRefresh(sql: SqlRunner, deviceId: string, source: MirrorSource
     // A Retry-After the service sent is a floor for the next attempt.
     const retryAfter = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
     const backoff = { baseSeconds: base / 1000, capSeconds: Math.max(REFRESH_BACKOFF_CAP_MS, base) / 1000, minSeconds: retryAfter };
-    await failRefresh(sql, deviceId, generation, { message, kind: failureKindOf(error), backoff }).catch((cleanupError: unknown) =>
+    await failRefresh(db, deviceId, generation, { message, kind: failureKindOf(error), backoff }).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
     );
     throw error;
@@ -171,20 +171,20 @@ export function refreshDue(state: MirrorState | null, freshnessMs: number, now: 
  * caller has just read, to save reading it again.
  */
 export async function ensureFresh(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   source: () => MirrorSource | Promise<MirrorSource>,
   freshnessMs: number,
   now = new Date(),
   known?: MirrorState | null,
 ): Promise<MirrorStatus> {
-  const state: MirrorState | null = known !== undefined ? known : await readState(sql, deviceId);
+  const state: MirrorState | null = known !== undefined ? known : await readState(db, deviceId);
   const loaded = state?.refreshedAt ?? null;
   let refreshing = state?.refreshing ?? false;
   if (refreshDue(state, freshnessMs, now) && !inflight.has(deviceId)) {
     refreshing = true;
     void Promise.resolve(source())
-      .then((s) => refreshSystem(sql, deviceId, s, { freshnessMs, respectBackoffAt: now }))
+      .then((s) => refreshSystem(db, deviceId, s, { freshnessMs, respectBackoffAt: now }))
       .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }));
   }
   const failure: MirrorFailure = {

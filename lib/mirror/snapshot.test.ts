@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import type { SqlRunner } from '@/lib/db/sql-runner';
-import { describeWithDb } from '@/tests/db';
+import type { Database } from '@/lib/db/client';
+import { countingDb, describeWithDb } from '@/tests/db';
 import { mirrorSnapshot } from './snapshot';
 import { claimRefresh, completeRefresh, insertPage, readState } from './store';
 import type { MirrorResource, MirrorTimeSchedule, MirrorUserGroup } from './types';
@@ -16,36 +16,23 @@ const room = (id: string, name: string): MirrorResource => ({ id, deviceId: DEVI
 const group = (apartmentId: string): MirrorUserGroup => ({ id: GROUP, deviceId: DEVICE, name: `Lgh ${apartmentId}`, apartmentId, referenceId: 'REF-1' });
 
 /** A complete refresh writing the given rows as the next generation. */
-async function refreshWith(sql: SqlRunner, resources: MirrorResource[], groups: MirrorUserGroup[]): Promise<void> {
-  const current = await claimRefresh(sql, DEVICE, 300);
+async function refreshWith(db: Database, resources: MirrorResource[], groups: MirrorUserGroup[]): Promise<void> {
+  const current = await claimRefresh(db, DEVICE, 300);
   if (current === null) throw new Error('lease held');
-  await insertPage(sql, 'resources', DEVICE, current + 1, resources);
-  await insertPage(sql, 'timeSchedules', DEVICE, current + 1, [schedule]);
-  await insertPage(sql, 'userGroups', DEVICE, current + 1, groups);
-  await completeRefresh(sql, DEVICE, current + 1, new Date(), 3);
-}
-
-function counting(sql: SqlRunner): { runner: SqlRunner; queries: () => number } {
-  let queries = 0;
-  const runner: SqlRunner = {
-    exec: (script) => sql.exec(script),
-    query: (text, params) => {
-      queries += 1;
-      return sql.query(text, params);
-    },
-    transaction: (fn) => sql.transaction(fn),
-  };
-  return { runner, queries: () => queries };
+  await insertPage(db, 'resources', DEVICE, current + 1, resources);
+  await insertPage(db, 'timeSchedules', DEVICE, current + 1, [schedule]);
+  await insertPage(db, 'userGroups', DEVICE, current + 1, groups);
+  await completeRefresh(db, DEVICE, current + 1, new Date(), 3);
 }
 
 describeWithDb('mirror snapshots', (ctx) => {
   it('is null for a system that has no mirror', async () => {
-    expect(await mirrorSnapshot(ctx().handle.sql, '5a1d0000-0000-4000-8000-00000000ffff', { generation: 0, refreshedAt: null })).toBeNull();
+    expect(await mirrorSnapshot(ctx().handle.db, '5a1d0000-0000-4000-8000-00000000ffff', { generation: 0, refreshedAt: null })).toBeNull();
   });
 
   it('reads resources with their schedules and the groups once per generation, then serves them from memory', async () => {
-    const { runner, queries } = counting(ctx().handle.sql);
-    await refreshWith(ctx().handle.sql, [room(ROOM_B, 'Tvättstuga B'), room(ROOM_A, 'Tvättstuga A')], [group('1201')]);
+    const { db: runner, queries } = await countingDb(ctx().handle);
+    await refreshWith(ctx().handle.db, [room(ROOM_B, 'Tvättstuga B'), room(ROOM_A, 'Tvättstuga A')], [group('1201')]);
     const state = await readState(runner, DEVICE);
     if (!state) throw new Error('no state');
     const before = queries();
@@ -63,13 +50,13 @@ describeWithDb('mirror snapshots', (ctx) => {
   });
 
   it('reads the new generation as soon as the state names it, never the old copy', async () => {
-    const { runner } = counting(ctx().handle.sql);
+    const { db: runner } = await countingDb(ctx().handle);
     const old = await readState(runner, DEVICE);
     if (!old) throw new Error('no state');
     const held = await mirrorSnapshot(runner, DEVICE, old);
     expect(held?.resourceById.get(ROOM_A)?.name).toBe('Tvättstuga A');
 
-    await refreshWith(ctx().handle.sql, [room(ROOM_A, 'Tvättstuga A (renoverad)')], [group('1202')]);
+    await refreshWith(ctx().handle.db, [room(ROOM_A, 'Tvättstuga A (renoverad)')], [group('1202')]);
     const state = await readState(runner, DEVICE);
     if (!state) throw new Error('no state');
     expect(state.generation).toBeGreaterThan(old.generation);

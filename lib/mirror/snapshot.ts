@@ -1,5 +1,7 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import { sql } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { rawRows } from '@/lib/db/raw';
 import type { MirrorResource, MirrorState, MirrorTimeSchedule, MirrorUserGroup } from './types';
 import { singleton } from '@/lib/singleton';
 
@@ -39,23 +41,23 @@ interface Entry {
 
 // Per database handle (tests open several databases in one process with the same device ids);
 // kept on globalThis so that dev-mode module reloads share it.
-const caches = singleton('mirror-snapshots', () => new WeakMap<SqlRunner, Map<string, Entry>>());
+const caches = singleton('mirror-snapshots', () => new WeakMap<Database, Map<string, Entry>>());
 
 /**
  * The current generation's resources, schedules and groups, from memory when `state` names the
  * generation held, else read in one statement (one consistent snapshot on both drivers) and kept.
  * Null when the system has no mirror state.
  */
-export async function mirrorSnapshot(sql: SqlRunner, deviceId: string, state: Identity): Promise<MirrorSnapshot | null> {
-  let cache = caches.get(sql);
+export async function mirrorSnapshot(db: Database, deviceId: string, state: Identity): Promise<MirrorSnapshot | null> {
+  let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
-    caches.set(sql, cache);
+    caches.set(db, cache);
   }
   const wanted = keyOf(state.generation, state.refreshedAt?.getTime() ?? null);
   const held = cache.get(deviceId);
   if (held?.key === wanted) return held.snapshot;
-  const loading = loadSnapshot(sql, deviceId);
+  const loading = loadSnapshot(db, deviceId);
   const entry: Entry = { key: wanted, snapshot: loading };
   cache.set(deviceId, entry);
   try {
@@ -74,17 +76,20 @@ export async function mirrorSnapshot(sql: SqlRunner, deviceId: string, state: Id
   }
 }
 
-interface SnapshotRow extends Record<string, unknown> {
+/** As the driver gives it: int8 may be a string (node-postgres), the timestamp is a string. */
+type SnapshotRow = {
   generation: string | number;
   refreshed_at: string | Date | null;
   resources: { id: string; name: string; description: string; timeScheduleId: string }[];
   schedules: { id: string; schedule: MirrorTimeSchedule['schedule'] }[];
   groups: [string, string, string | null, string | null][];
-}
+};
 
-async function loadSnapshot(sql: SqlRunner, deviceId: string): Promise<MirrorSnapshot | null> {
-  const { rows } = await sql.query<SnapshotRow>(
-    `SELECT s.generation, s.refreshed_at,
+/** Hand-written: the three collections aggregated in one statement, so both drivers read one consistent snapshot. */
+async function loadSnapshot(db: Database, deviceId: string): Promise<MirrorSnapshot | null> {
+  const [row] = await rawRows<SnapshotRow>(
+    db,
+    sql`SELECT s.generation, s.refreshed_at,
             COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'description', r.description,
                                                         'timeScheduleId', r.time_schedule_id) ORDER BY r.name, r.id)
                         FROM mirror_resources r WHERE r.device_id = s.device_id AND r.generation = s.generation), '[]'::json) AS resources,
@@ -92,10 +97,8 @@ async function loadSnapshot(sql: SqlRunner, deviceId: string): Promise<MirrorSna
                         FROM mirror_time_schedules t WHERE t.device_id = s.device_id AND t.generation = s.generation), '[]'::json) AS schedules,
             COALESCE((SELECT json_agg(json_build_array(g.id, g.name, g.apartment_id, g.reference_id))
                         FROM mirror_user_groups g WHERE g.device_id = s.device_id AND g.generation = s.generation), '[]'::json) AS groups
-       FROM mirror_state s WHERE s.device_id = $1`,
-    [deviceId],
+       FROM mirror_state s WHERE s.device_id = ${deviceId}`,
   );
-  const row = rows[0];
   if (!row) return null;
   const schedules = new Map(row.schedules.map((s) => [s.id.toLowerCase(), s.schedule]));
   // timeScheduleId is a plain string upstream; compare case-insensitively like GUIDs.

@@ -1,5 +1,8 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { arrayParam as array, equalsAnyUuid } from '@/lib/db/raw';
+import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups } from '@/lib/db/schema';
 import type {
   MirrorErrorKind,
   MirrorReservation,
@@ -10,12 +13,12 @@ import type {
   SkippedSummary,
 } from './types';
 
-type Row = Record<string, unknown>;
-const iso = (v: unknown) => new Date(v as string | Date).toISOString();
-
-/** Inserts one page of a collection into a generation with a single statement (arrays unnested). */
+/**
+ * Inserts one page of a collection into a generation with a single statement: hand-written, each
+ * column one array parameter unnested (one statement and ten parameters however long the page).
+ */
 export async function insertPage(
-  sql: SqlRunner,
+  db: Database,
   kind: 'reservations' | 'resources' | 'timeSchedules' | 'userGroups',
   deviceId: string,
   generation: number,
@@ -25,62 +28,56 @@ export async function insertPage(
   switch (kind) {
     case 'reservations': {
       const r = items as readonly MirrorReservation[];
-      await sql.query(
-        `INSERT INTO mirror_reservations
-           (device_id, generation, id, resource_id, user_id, owner_id, owner_type, status, start_time, end_time)
-         SELECT $1, $2, * FROM unnest($3::uuid[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::text[],
-                                      $9::timestamptz[], $10::timestamptz[])
-         ON CONFLICT DO NOTHING`,
-        [
-          deviceId,
-          generation,
-          r.map((x) => x.id),
-          r.map((x) => x.resourceId),
-          r.map((x) => x.userId),
-          r.map((x) => x.ownerId),
-          r.map((x) => x.ownerType),
-          r.map((x) => x.status),
-          r.map((x) => x.startTime),
-          r.map((x) => x.endTime),
-        ],
+      await db.execute(
+        sql`INSERT INTO mirror_reservations
+              (device_id, generation, id, resource_id, user_id, owner_id, owner_type, status, start_time, end_time)
+            SELECT ${deviceId}, ${generation}, * FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.resourceId))}::uuid[],
+                                             ${array(r.map((x) => x.userId))}::uuid[], ${array(r.map((x) => x.ownerId))}::uuid[],
+                                             ${array(r.map((x) => x.ownerType))}::text[], ${array(r.map((x) => x.status))}::text[],
+                                             ${array(r.map((x) => x.startTime))}::timestamptz[], ${array(r.map((x) => x.endTime))}::timestamptz[])
+            ON CONFLICT DO NOTHING`,
       );
       return;
     }
     case 'resources': {
       const r = items as readonly MirrorResource[];
-      await sql.query(
-        `INSERT INTO mirror_resources (device_id, generation, id, name, description, time_schedule_id)
-         SELECT $1, $2, * FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`,
-        [deviceId, generation, r.map((x) => x.id), r.map((x) => x.name), r.map((x) => x.description), r.map((x) => x.timeScheduleId)],
+      await db.execute(
+        sql`INSERT INTO mirror_resources (device_id, generation, id, name, description, time_schedule_id)
+            SELECT ${deviceId}, ${generation}, * FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.name))}::text[],
+                                             ${array(r.map((x) => x.description))}::text[], ${array(r.map((x) => x.timeScheduleId))}::text[])
+            ON CONFLICT DO NOTHING`,
       );
       return;
     }
     case 'timeSchedules': {
       const r = items as readonly MirrorTimeSchedule[];
-      await sql.query(
-        `INSERT INTO mirror_time_schedules (device_id, generation, id, schedule_type, schedule)
-         SELECT $1, $2, id, t, s::jsonb FROM unnest($3::uuid[], $4::text[], $5::text[]) AS u(id, t, s) ON CONFLICT DO NOTHING`,
-        [deviceId, generation, r.map((x) => x.id), r.map((x) => x.scheduleType), r.map((x) => JSON.stringify(x.schedule))],
+      await db.execute(
+        sql`INSERT INTO mirror_time_schedules (device_id, generation, id, schedule_type, schedule)
+            SELECT ${deviceId}, ${generation}, id, t, s::jsonb
+              FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.scheduleType))}::text[],
+                          ${array(r.map((x) => JSON.stringify(x.schedule)))}::text[]) AS u(id, t, s)
+            ON CONFLICT DO NOTHING`,
       );
       return;
     }
     case 'userGroups': {
       const r = items as readonly MirrorUserGroup[];
-      await sql.query(
-        `INSERT INTO mirror_user_groups (device_id, generation, id, name, apartment_id, reference_id)
-         SELECT $1, $2, * FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`,
-        [deviceId, generation, r.map((x) => x.id), r.map((x) => x.name), r.map((x) => x.apartmentId), r.map((x) => x.referenceId)],
+      await db.execute(
+        sql`INSERT INTO mirror_user_groups (device_id, generation, id, name, apartment_id, reference_id)
+            SELECT ${deviceId}, ${generation}, * FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.name))}::text[],
+                                             ${array(r.map((x) => x.apartmentId))}::text[], ${array(r.map((x) => x.referenceId))}::text[])
+            ON CONFLICT DO NOTHING`,
       );
       return;
     }
   }
 }
 
-const MIRROR_TABLES = ['mirror_reservations', 'mirror_resources', 'mirror_time_schedules', 'mirror_user_groups'] as const;
+const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups] as const;
 
-export async function deleteGeneration(sql: SqlRunner, deviceId: string, generation: number): Promise<void> {
+export async function deleteGeneration(db: Database, deviceId: string, generation: number): Promise<void> {
   for (const table of MIRROR_TABLES) {
-    await sql.query(`DELETE FROM ${table} WHERE device_id = $1 AND generation = $2`, [deviceId, generation]);
+    await db.delete(table).where(and(eq(table.deviceId, deviceId), eq(table.generation, generation)));
   }
 }
 
@@ -90,54 +87,66 @@ export async function deleteGeneration(sql: SqlRunner, deviceId: string, generat
  * and a crashed refresher's claim expires by itself.
  */
 export async function claimRefresh(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   leaseSeconds: number,
   options: { notBefore?: Date } = {},
 ): Promise<number | null> {
-  await sql.query('INSERT INTO mirror_state (device_id) VALUES ($1) ON CONFLICT DO NOTHING', [deviceId]);
+  await db.insert(mirrorState).values({ deviceId }).onConflictDoNothing();
   // With `notBefore` (the caller's now), a claim during another instance's backoff fails too: a
   // state read before that instance's refresh failed must not start one more.
-  const { rows } = await sql.query<{ generation: string }>(
-    `UPDATE mirror_state SET refresh_started_at = now(), pages_fetched = 0
-      WHERE device_id = $1
-        AND (refresh_started_at IS NULL OR refresh_started_at < now() - make_interval(secs => $2))
-        AND ($3::timestamptz IS NULL OR next_refresh_at IS NULL OR next_refresh_at <= $3::timestamptz)
-      RETURNING generation`,
-    [deviceId, leaseSeconds, options.notBefore?.toISOString() ?? null],
-  );
-  const row = rows[0];
-  return row ? Number(row.generation) : null;
+  const { notBefore } = options;
+  const [row] = await db
+    .update(mirrorState)
+    .set({ refreshStartedAt: sql`now()`, pagesFetched: 0 })
+    .where(
+      and(
+        eq(mirrorState.deviceId, deviceId),
+        or(isNull(mirrorState.refreshStartedAt), lt(mirrorState.refreshStartedAt, sql`now() - make_interval(secs => ${leaseSeconds})`)),
+        notBefore ? or(isNull(mirrorState.nextRefreshAt), lte(mirrorState.nextRefreshAt, notBefore)) : undefined,
+      ),
+    )
+    .returning({ generation: mirrorState.generation });
+  return row ? row.generation : null;
 }
 
-export async function recordProgress(sql: SqlRunner, deviceId: string, pages: number): Promise<void> {
-  await sql.query('UPDATE mirror_state SET pages_fetched = $2 WHERE device_id = $1', [deviceId, pages]);
+export async function recordProgress(db: Database, deviceId: string, pages: number): Promise<void> {
+  await db.update(mirrorState).set({ pagesFetched: pages }).where(eq(mirrorState.deviceId, deviceId));
 }
 
 /** Switches readers to the new generation and drops the old ones, atomically. */
 export async function completeRefresh(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   generation: number,
   startedAt: Date,
   pages: number,
   skipped: SkippedSummary | null = null,
 ): Promise<void> {
-  await sql.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE mirror_state SET generation = $2, refreshed_at = $3, refresh_started_at = NULL, refresh_ended_at = now(),
-              pages_fetched = $4, last_error = NULL, last_error_at = NULL, last_error_kind = NULL,
-              consecutive_failures = 0, next_refresh_at = NULL, skipped_items = $5::jsonb
-        WHERE device_id = $1`,
-      [deviceId, generation, startedAt.toISOString(), pages, skipped && skipped.total > 0 ? JSON.stringify(skipped) : null],
-    );
+  await db.transaction(async (tx) => {
+    await tx
+      .update(mirrorState)
+      .set({
+        generation,
+        refreshedAt: startedAt,
+        refreshStartedAt: null,
+        refreshEndedAt: sql`now()`,
+        pagesFetched: pages,
+        lastError: null,
+        lastErrorAt: null,
+        lastErrorKind: null,
+        consecutiveFailures: 0,
+        nextRefreshAt: null,
+        skippedItems: skipped && skipped.total > 0 ? skipped : null,
+      })
+      .where(eq(mirrorState.deviceId, deviceId));
     for (const table of MIRROR_TABLES) {
-      await tx.query(`DELETE FROM ${table} WHERE device_id = $1 AND generation < $2`, [deviceId, generation]);
+      await tx.delete(table).where(and(eq(table.deviceId, deviceId), lt(table.generation, generation)));
     }
   });
   // PGlite never analyses on its own: without statistics the planner picked the time index over
   // the resource index for a week read. Best effort; the data is already switched over.
-  await sql.exec(`ANALYZE ${MIRROR_TABLES.join(', ')}`).catch(() => undefined);
+  await db.execute(sql.raw(`ANALYZE ${MIRROR_TABLES.map((t) => getTableName(t)).join(', ')}`)).catch(() => undefined);
 }
 
 /** How long to wait after a failed refresh: the base doubles with each failure in a row, up to the cap. */
@@ -154,135 +163,140 @@ export interface RefreshBackoff {
  * that the count it doubles on is the one stored.
  */
 export async function failRefresh(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   generation: number,
   failure: { message: string; kind: MirrorErrorKind; backoff: RefreshBackoff },
 ): Promise<void> {
-  await deleteGeneration(sql, deviceId, generation);
+  await deleteGeneration(db, deviceId, generation);
   const { baseSeconds, capSeconds, minSeconds = 0 } = failure.backoff;
-  await sql.query(
-    `UPDATE mirror_state SET refresh_started_at = NULL, last_error = $2, last_error_kind = $3, last_error_at = now(),
-            consecutive_failures = consecutive_failures + 1,
-            next_refresh_at = now() + make_interval(secs => GREATEST($6::float8,
-              LEAST($5::float8, $4::float8 * power(2, LEAST(consecutive_failures, 30)))))
-      WHERE device_id = $1`,
-    [deviceId, failure.message, failure.kind, baseSeconds, capSeconds, minSeconds],
-  );
+  const failures = mirrorState.consecutiveFailures;
+  await db
+    .update(mirrorState)
+    .set({
+      refreshStartedAt: null,
+      lastError: failure.message,
+      lastErrorKind: failure.kind,
+      lastErrorAt: sql`now()`,
+      consecutiveFailures: sql`${failures} + 1`,
+      nextRefreshAt: sql`now() + make_interval(secs => GREATEST(${minSeconds}::float8,
+        LEAST(${capSeconds}::float8, ${baseSeconds}::float8 * power(2, LEAST(${failures}, 30)))))`,
+    })
+    .where(eq(mirrorState.deviceId, deviceId));
 }
 
-export async function readState(sql: SqlRunner, deviceId: string): Promise<MirrorState | null> {
-  const { rows } = await sql.query('SELECT * FROM mirror_state WHERE device_id = $1', [deviceId]);
-  const row = rows[0];
+export async function readState(db: Database, deviceId: string): Promise<MirrorState | null> {
+  const [row] = await db.select().from(mirrorState).where(eq(mirrorState.deviceId, deviceId));
   if (!row) return null;
   return {
     deviceId,
-    generation: Number(row.generation),
-    refreshedAt: row.refreshed_at ? new Date(row.refreshed_at as string) : null,
-    refreshEndedAt: row.refresh_ended_at ? new Date(row.refresh_ended_at as string) : null,
-    refreshing: row.refresh_started_at !== null,
-    reservationsVersion: Number(row.reservations_version ?? 0),
-    pagesFetched: Number(row.pages_fetched),
-    lastError: (row.last_error as string | null) ?? null,
-    lastErrorAt: row.last_error_at ? new Date(row.last_error_at as string) : null,
-    lastErrorKind: (row.last_error_kind as MirrorErrorKind | null) ?? null,
-    consecutiveFailures: Number(row.consecutive_failures ?? 0),
-    nextRefreshAt: row.next_refresh_at ? new Date(row.next_refresh_at as string) : null,
-    skipped: (row.skipped_items as SkippedSummary | null) ?? null,
+    generation: row.generation,
+    refreshedAt: row.refreshedAt,
+    refreshEndedAt: row.refreshEndedAt,
+    refreshing: row.refreshStartedAt !== null,
+    reservationsVersion: row.reservationsVersion,
+    pagesFetched: row.pagesFetched,
+    lastError: row.lastError,
+    lastErrorAt: row.lastErrorAt,
+    lastErrorKind: row.lastErrorKind,
+    consecutiveFailures: row.consecutiveFailures,
+    nextRefreshAt: row.nextRefreshAt,
+    skipped: row.skippedItems,
   };
 }
 
-const toReservation = (deviceId: string) => (row: Row): MirrorReservation => ({
-  id: row.id as string,
-  resourceId: row.resource_id as string,
-  userId: (row.user_id as string | null) ?? null,
-  ownerId: (row.owner_id as string | null) ?? null,
-  ownerType: row.owner_type as MirrorReservation['ownerType'],
-  status: row.status as MirrorReservation['status'],
-  startTime: iso(row.start_time),
-  endTime: iso(row.end_time),
+/** Rows of a mirror table that belong to the generation its system's state names (the current one). */
+function currentGeneration(table: (typeof MIRROR_TABLES)[number]): SQL {
+  return and(eq(mirrorState.deviceId, table.deviceId), eq(mirrorState.generation, table.generation)) as SQL;
+}
+
+const toReservation = (deviceId: string) => (row: typeof mirrorReservations.$inferSelect): MirrorReservation => ({
+  id: row.id,
+  resourceId: row.resourceId,
+  userId: row.userId,
+  ownerId: row.ownerId,
+  ownerType: row.ownerType,
+  status: row.status,
+  startTime: row.startTime.toISOString(),
+  endTime: row.endTime.toISOString(),
   deviceId,
 });
 
+const reservationColumns = getTableColumns(mirrorReservations);
+const DAY = sql.raw(`interval '1 day'`);
+
 /** Reservations overlapping [from, to), optionally of one resource, from the current generation. */
 export async function readReservations(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   range: { from: Date; to: Date; resourceId?: string },
 ): Promise<MirrorReservation[]> {
-  const params: unknown[] = [deviceId, range.from.toISOString(), range.to.toISOString()];
-  let filter = '';
-  if (range.resourceId) {
-    params.push(range.resourceId);
-    filter = 'AND r.resource_id = $4';
-  }
+  const r = mirrorReservations;
   // A reservation is at most a day long, so start_time > from - 1 day keeps the index range tight.
-  const { rows } = await sql.query(
-    `SELECT r.* FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-      WHERE r.device_id = $1 AND r.start_time < $3 AND r.end_time > $2
-        AND r.start_time > $2::timestamptz - interval '1 day' ${filter}
-      ORDER BY r.start_time, r.id`,
-    params,
-  );
+  const rows = await db
+    .select(reservationColumns)
+    .from(r)
+    .innerJoin(mirrorState, currentGeneration(r))
+    .where(
+      and(
+        eq(r.deviceId, deviceId),
+        lt(r.startTime, range.to),
+        gt(r.endTime, range.from),
+        gt(r.startTime, sql`${range.from.toISOString()}::timestamptz - ${DAY}`),
+        range.resourceId ? eq(r.resourceId, range.resourceId) : undefined,
+      ),
+    )
+    .orderBy(asc(r.startTime), asc(r.id));
   return rows.map(toReservation(deviceId));
 }
 
 /** One reservation of the current generation by id. */
-export async function readReservationById(sql: SqlRunner, deviceId: string, reservationId: string): Promise<MirrorReservation | undefined> {
-  const { rows } = await sql.query(
-    `SELECT r.* FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-      WHERE r.device_id = $1 AND r.id = $2`,
-    [deviceId, reservationId],
-  );
+export async function readReservationById(db: Database, deviceId: string, reservationId: string): Promise<MirrorReservation | undefined> {
+  const r = mirrorReservations;
+  const rows = await db
+    .select(reservationColumns)
+    .from(r)
+    .innerJoin(mirrorState, currentGeneration(r))
+    .where(and(eq(r.deviceId, deviceId), eq(r.id, reservationId)));
   return rows.map(toReservation(deviceId))[0];
 }
 
-export async function readResources(sql: SqlRunner, deviceId: string): Promise<MirrorResource[]> {
-  const { rows } = await sql.query(
-    `SELECT r.* FROM mirror_resources r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-      WHERE r.device_id = $1 ORDER BY r.name, r.id`,
-    [deviceId],
-  );
-  return rows.map((row) => ({
-    id: row.id as string,
-    name: row.name as string,
-    description: row.description as string,
-    timeScheduleId: row.time_schedule_id as string,
-    deviceId,
-  }));
+export async function readResources(db: Database, deviceId: string): Promise<MirrorResource[]> {
+  const r = mirrorResources;
+  const rows = await db
+    .select({ id: r.id, name: r.name, description: r.description, timeScheduleId: r.timeScheduleId })
+    .from(r)
+    .innerJoin(mirrorState, currentGeneration(r))
+    .where(eq(r.deviceId, deviceId))
+    .orderBy(asc(r.name), asc(r.id));
+  return rows.map((row) => ({ ...row, deviceId }));
 }
 
-export async function readTimeSchedules(sql: SqlRunner, deviceId: string): Promise<MirrorTimeSchedule[]> {
-  const { rows } = await sql.query(
-    `SELECT t.* FROM mirror_time_schedules t JOIN mirror_state s ON s.device_id = t.device_id AND s.generation = t.generation
-      WHERE t.device_id = $1 ORDER BY t.id`,
-    [deviceId],
-  );
-  return rows.map((row) => ({
-    id: row.id as string,
-    deviceId,
-    scheduleType: 'Week' as const,
-    schedule: row.schedule as MirrorTimeSchedule['schedule'],
-  }));
+export async function readTimeSchedules(db: Database, deviceId: string): Promise<MirrorTimeSchedule[]> {
+  const t = mirrorTimeSchedules;
+  const rows = await db
+    .select({ id: t.id, schedule: t.schedule })
+    .from(t)
+    .innerJoin(mirrorState, currentGeneration(t))
+    .where(eq(t.deviceId, deviceId))
+    .orderBy(asc(t.id));
+  return rows.map((row) => ({ id: row.id, deviceId, scheduleType: 'Week' as const, schedule: row.schedule }));
 }
 
-export async function readUserGroups(sql: SqlRunner, deviceId: string, ids?: readonly string[]): Promise<MirrorUserGroup[]> {
-  const { rows } = ids
-    ? await sql.query(
-        `SELECT g.* FROM mirror_user_groups g JOIN mirror_state s ON s.device_id = g.device_id AND s.generation = g.generation
-          WHERE g.device_id = $1 AND g.id = ANY($2::uuid[])`,
-        [deviceId, ids],
-      )
-    : await sql.query(
-        `SELECT g.* FROM mirror_user_groups g JOIN mirror_state s ON s.device_id = g.device_id AND s.generation = g.generation
-          WHERE g.device_id = $1 ORDER BY g.name`,
-        [deviceId],
-      );
+export async function readUserGroups(db: Database, deviceId: string, ids?: readonly string[]): Promise<MirrorUserGroup[]> {
+  const g = mirrorUserGroups;
+  const query = db
+    .select({ id: g.id, name: g.name, apartmentId: g.apartmentId, referenceId: g.referenceId })
+    .from(g)
+    .innerJoin(mirrorState, currentGeneration(g));
+  const rows = ids
+    ? await query.where(and(eq(g.deviceId, deviceId), equalsAnyUuid(g.id, ids)))
+    : await query.where(eq(g.deviceId, deviceId)).orderBy(asc(g.name));
   return rows.map((row) => ({
-    id: row.id as string,
-    name: row.name as string,
-    apartmentId: (row.apartment_id as string | null) ?? '',
-    referenceId: (row.reference_id as string | null) ?? '',
+    id: row.id,
+    name: row.name,
+    apartmentId: row.apartmentId ?? '',
+    referenceId: row.referenceId ?? '',
     deviceId,
   }));
 }
@@ -292,24 +306,22 @@ export async function readUserGroups(sql: SqlRunner, deviceId: string, ids?: rea
  * refresh in flight cannot switch to a copy that lacks it.
  */
 export async function applyReservationChange(
-  tx: SqlRunner,
+  tx: Database,
   change: { type: 'created'; reservation: MirrorReservation } | { type: 'cancelled'; deviceId: string; reservationId: string },
 ): Promise<void> {
   const deviceId = change.type === 'cancelled' ? change.deviceId : change.reservation.deviceId;
   // In the same transaction as the change: readers caching a week's reservations key them on it.
-  const { rows } = await tx.query<{ generation: string | number; refreshing: boolean }>(
-    `UPDATE mirror_state SET reservations_version = reservations_version + 1 WHERE device_id = $1
-     RETURNING generation, refresh_started_at IS NOT NULL AS refreshing`,
-    [deviceId],
-  );
+  const [state] = await tx
+    .update(mirrorState)
+    .set({ reservationsVersion: sql`${mirrorState.reservationsVersion} + 1` })
+    .where(eq(mirrorState.deviceId, deviceId))
+    .returning({ generation: mirrorState.generation, refreshing: sql<boolean>`${mirrorState.refreshStartedAt} IS NOT NULL` });
   if (change.type === 'cancelled') {
-    await tx.query('DELETE FROM mirror_reservations WHERE device_id = $1 AND id = $2', [change.deviceId, change.reservationId]);
+    await tx.delete(mirrorReservations).where(and(eq(mirrorReservations.deviceId, change.deviceId), eq(mirrorReservations.id, change.reservationId)));
     return;
   }
-  const state = rows[0];
   if (!state) return;
-  const generation = Number(state.generation);
-  const generations = state.refreshing ? [generation, generation + 1] : [generation];
+  const generations = state.refreshing ? [state.generation, state.generation + 1] : [state.generation];
   for (const generation of generations) {
     await insertPage(tx, 'reservations', change.reservation.deviceId, generation, [change.reservation]);
   }

@@ -1,5 +1,9 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '@/lib/db';
+import { equalsAnyUuid } from '@/lib/db/raw';
+import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { applyReservationChange } from '@/lib/mirror/store';
@@ -14,50 +18,53 @@ import { describeOutcomeError } from './reasons';
  * outcome updates the mirror at once (lib/mirror).
  */
 
-export type RequestRow = Record<string, unknown>;
+export type RequestRow = typeof reservationRequests.$inferSelect;
 
-const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
+const requests = reservationRequests;
+const iso = (v: Date | null): string | null => v?.toISOString() ?? null;
+
+/**
+ * Still open: not yet resolved. Written as the literal predicate of the partial indexes on open
+ * requests (migrations 0004 and 0006), so the planner can match them whatever the plan.
+ */
+const isOpen = (status: Column = requests.status) => sql`${status} IN ('sending', 'pending')`;
 
 export function toRequestView(row: RequestRow): RequestView {
-  const kind = row.kind as RequestView['kind'];
-  const residentName = (row.resident_name as string | null | undefined) ?? null;
-  const residentApartment = (row.resident_apartment as string | null | undefined) ?? null;
-  const resourceName = (row.resource_name as string | null | undefined) ?? null;
-  const errorDescription = (row.error_description as string | null) ?? null;
+  const { kind, residentName, residentApartment, resourceName, errorDescription } = row;
   return {
-    id: row.id as string,
+    id: row.id,
     kind,
-    status: row.status as RequestView['status'],
-    deviceId: row.device_id as string,
-    resourceId: (row.resource_id as string | null) ?? null,
-    residentUserId: (row.resident_user_id as string | null) ?? null,
-    reservationId: (row.reservation_id as string | null) ?? null,
-    startTime: iso(row.start_time),
-    endTime: iso(row.end_time),
-    requestedBy: row.requested_by as string,
-    errorCode: (row.error_code as string | null) ?? null,
+    status: row.status,
+    deviceId: row.deviceId,
+    resourceId: row.resourceId,
+    residentUserId: row.residentUserId,
+    reservationId: row.reservationId,
+    startTime: iso(row.startTime),
+    endTime: iso(row.endTime),
+    requestedBy: row.requestedBy,
+    errorCode: row.errorCode,
     errorDescription,
-    createdAt: iso(row.created_at) ?? new Date(0).toISOString(),
-    updatedAt: iso(row.updated_at) ?? new Date(0).toISOString(),
-    resolvedAt: iso(row.resolved_at),
-    outcomeUnknown: row.status === 'pending' && row.outcome_unknown_since !== null && row.outcome_unknown_since !== undefined,
-    requestedByName: (row.requested_by_name as string | null | undefined) ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    resolvedAt: iso(row.resolvedAt),
+    outcomeUnknown: row.status === 'pending' && row.outcomeUnknownSince !== null,
+    requestedByName: row.requestedByName,
     residentName,
     residentApartment,
     resourceName,
-    reason:
-      row.status === 'failed'
-        ? describeOutcomeError(row.error_code as string | null, { kind, residentName, residentApartment, resourceName, errorDescription })
-        : null,
+    reason: row.status === 'failed' ? describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) : null,
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Claiming
 
-export async function findByKey(sql: SqlRunner, requestedBy: string, key: string): Promise<RequestRow | undefined> {
-  const { rows } = await sql.query('SELECT * FROM reservation_requests WHERE requested_by = $1 AND idempotency_key = $2', [requestedBy, key]);
-  return rows[0];
+export async function findByKey(db: Database, requestedBy: string, key: string): Promise<RequestRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.requestedBy, requestedBy), eq(requests.idempotencyKey, key)));
+  return row;
 }
 
 /** What a new request records: who asks, for whom, what, and the names to show with it. */
@@ -79,17 +86,24 @@ export interface NewRequest {
 }
 
 /** A request of the same slot (a booking) or the same reservation (a cancellation) still open. */
-async function clashingOpenRequest(tx: SqlRunner, request: NewRequest): Promise<boolean> {
-  const { rows } =
-    request.kind === 'create'
-      ? await tx.query(
-          `SELECT 1 FROM reservation_requests WHERE device_id = $1 AND resource_id = $2 AND kind = 'create'
-              AND status IN ('sending', 'pending') AND start_time < $4 AND end_time > $3 LIMIT 1`,
-          [request.deviceId, request.resourceId, request.startTime, request.endTime],
-        )
-      : await tx.query(`SELECT 1 FROM reservation_requests WHERE reservation_id = $1 AND kind = 'cancel' AND status IN ('sending', 'pending') LIMIT 1`, [
-          request.reservationId,
-        ]);
+async function clashingOpenRequest(tx: Database, request: NewRequest): Promise<boolean> {
+  const { reservationId } = request;
+  let clash;
+  if (request.kind === 'create') {
+    clash = and(
+      eq(requests.deviceId, request.deviceId),
+      eq(requests.resourceId, request.resourceId),
+      eq(requests.kind, 'create'),
+      isOpen(),
+      lt(requests.startTime, new Date(request.endTime)),
+      gt(requests.endTime, new Date(request.startTime)),
+    );
+  } else if (reservationId !== null) {
+    clash = and(eq(requests.reservationId, reservationId), eq(requests.kind, 'cancel'), isOpen());
+  } else {
+    return false; // a cancellation always names its reservation
+  }
+  const rows = await tx.select({ id: requests.id }).from(requests).where(clash).limit(1);
   return rows.length > 0;
 }
 
@@ -100,26 +114,34 @@ export type ClaimResult = { fresh: true; row: RequestRow } | { fresh: false; row
  * a slot. A key used meanwhile (a double click racing this one) returns that request instead; an
  * open request for the same slot or reservation is a clash.
  */
-export function claimRequest(sql: SqlRunner, request: NewRequest): Promise<ClaimResult> {
-  return sql.transaction(async (tx): Promise<ClaimResult> => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`portal-booking:${request.resourceId}`]);
+export function claimRequest(db: Database, request: NewRequest): Promise<ClaimResult> {
+  return db.transaction(async (tx): Promise<ClaimResult> => {
+    // Hand-written: an advisory lock held until commit, per resource.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`portal-booking:${request.resourceId}`}))`);
     const again = await findByKey(tx, request.requestedBy, request.idempotencyKey);
     if (again) return { fresh: false, row: again };
     if (await clashingOpenRequest(tx, request)) return { clash: true };
-    const { rows } = await tx.query(
-      `INSERT INTO reservation_requests
-         (kind, device_id, resource_id, resident_user_id, reservation_id, start_time, end_time, requested_by, requested_by_name,
-          idempotency_key, resident_name, resident_apartment, resident_group_id, resource_name)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       ON CONFLICT (requested_by, idempotency_key) DO NOTHING
-       RETURNING *`,
-      [
-        request.kind, request.deviceId, request.resourceId, request.residentUserId, request.reservationId, request.startTime, request.endTime,
-        request.requestedBy, request.requestedByName, request.idempotencyKey, request.residentName, request.residentApartment,
-        request.residentGroupId, request.resourceName,
-      ],
-    );
-    if (rows[0]) return { fresh: true, row: rows[0] };
+    const [row] = await tx
+      .insert(requests)
+      .values({
+        kind: request.kind,
+        deviceId: request.deviceId,
+        resourceId: request.resourceId,
+        residentUserId: request.residentUserId,
+        reservationId: request.reservationId,
+        startTime: new Date(request.startTime),
+        endTime: new Date(request.endTime),
+        requestedBy: request.requestedBy,
+        requestedByName: request.requestedByName,
+        idempotencyKey: request.idempotencyKey,
+        residentName: request.residentName,
+        residentApartment: request.residentApartment,
+        residentGroupId: request.residentGroupId,
+        resourceName: request.resourceName,
+      })
+      .onConflictDoNothing({ target: [requests.requestedBy, requests.idempotencyKey] })
+      .returning();
+    if (row) return { fresh: true, row };
     const raced = await findByKey(tx, request.requestedBy, request.idempotencyKey);
     if (!raced) throw new Error('idempotency row vanished');
     return { fresh: false, row: raced };
@@ -133,19 +155,20 @@ export function claimRequest(sql: SqlRunner, request: NewRequest): Promise<Claim
  * Accepted upstream: pending with its correlation id. An outcome that arrived before this (the
  * webhook can beat the 202's bookkeeping) is applied at once.
  */
-export function markRequestAccepted(sql: SqlRunner, requestId: string, correlationId: string): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE reservation_requests SET status = 'pending', correlation_id = $2, updated_at = now()
-        WHERE id = $1 AND status = 'sending' RETURNING *`,
-      [requestId, correlationId],
-    );
-    const accepted = rows[0];
+export function markRequestAccepted(db: Database, requestId: string, correlationId: string): Promise<PortalEvent[]> {
+  return db.transaction(async (tx) => {
+    const [accepted] = await tx
+      .update(requests)
+      .set({ status: 'pending', correlationId, updatedAt: sql`now()` })
+      .where(and(eq(requests.id, requestId), eq(requests.status, 'sending')))
+      .returning();
     if (!accepted) return [];
     const early = await earlyOutcome(tx, correlationId);
     // Applying the outcome updates the system's mirror_state row. Webhook transactions lock that
     // row before the event-log lock; taking it first here too keeps one lock order (no deadlock).
-    if (early) await tx.query('SELECT 1 FROM mirror_state WHERE device_id = $1 FOR NO KEY UPDATE', [accepted.device_id]);
+    if (early) {
+      await tx.select({ deviceId: mirrorState.deviceId }).from(mirrorState).where(eq(mirrorState.deviceId, accepted.deviceId)).for('no key update');
+    }
     const events = [await appendRequestEvent(tx, toRequestView(accepted))];
     if (early) events.push(...(await applyWebhookOutcome(tx, early)).events);
     return events;
@@ -156,27 +179,26 @@ export function markRequestAccepted(sql: SqlRunner, requestId: string, correlati
  * Sent, but the effect is unknown (timeout, broken connection, 5xx, unreadable 2xx): pending, not
  * failed, until the reconciler reads the service's truth.
  */
-export function markOutcomeUnknown(sql: SqlRunner, requestId: string): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      `UPDATE reservation_requests SET status = 'pending', outcome_unknown_since = now(), updated_at = now()
-        WHERE id = $1 AND status = 'sending' RETURNING *`,
-      [requestId],
-    );
-    const row = rows[0];
+export function markOutcomeUnknown(db: Database, requestId: string): Promise<PortalEvent[]> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(requests)
+      .set({ status: 'pending', outcomeUnknownSince: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(requests.id, requestId), eq(requests.status, 'sending')))
+      .returning();
     return row ? [await appendRequestEvent(tx, toRequestView(row))] : [];
   });
 }
 
 /** Refused before or by the service: failed "not sent", and the answer kept for a repeated key. */
 export function markNotSent(
-  sql: SqlRunner,
+  db: Database,
   requestId: string,
-  answer: { status: number; code: string; message: string },
+  answer: NonNullable<RequestRow['firstAnswer']>,
   errorCode: string,
 ): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    await tx.query('UPDATE reservation_requests SET first_answer = $2::jsonb WHERE id = $1', [requestId, JSON.stringify(answer)]);
+  return db.transaction(async (tx) => {
+    await tx.update(requests).set({ firstAnswer: answer }).where(eq(requests.id, requestId));
     return resolveOpenRequest(tx, { requestId }, { succeeded: false, errorCode, errorDescription: answer.message, reservationId: null });
   });
 }
@@ -191,23 +213,22 @@ export function markNotSent(
  * duplicates and late deliveries change nothing.
  */
 export async function resolveOpenRequest(
-  tx: SqlRunner,
+  tx: Database,
   target: { correlationId: string } | { requestId: string },
   outcome: Omit<ReservationOutcome, 'correlationId'>,
 ): Promise<PortalEvent[]> {
-  const byId = 'requestId' in target;
-  const { rows } = await tx.query(
-    `UPDATE reservation_requests
-        SET status = CASE WHEN $2::boolean THEN 'succeeded' ELSE 'failed' END,
-            error_code = CASE WHEN $2::boolean THEN NULL ELSE $3 END,
-            error_description = CASE WHEN $2::boolean THEN NULL ELSE $4 END,
-            reservation_id = COALESCE(reservation_id, $5::uuid),
-            resolved_at = now(), updated_at = now()
-      WHERE ${byId ? 'id = $1::uuid' : 'correlation_id = $1::uuid'} AND status IN ('sending', 'pending')
-      RETURNING *`,
-    [byId ? target.requestId : target.correlationId, outcome.succeeded, outcome.errorCode, outcome.errorDescription, outcome.reservationId],
-  );
-  const row = rows[0];
+  const [row] = await tx
+    .update(requests)
+    .set({
+      status: outcome.succeeded ? 'succeeded' : 'failed',
+      errorCode: outcome.succeeded ? null : outcome.errorCode,
+      errorDescription: outcome.succeeded ? null : outcome.errorDescription,
+      reservationId: sql`COALESCE(${requests.reservationId}, ${outcome.reservationId}::uuid)`,
+      resolvedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(and('requestId' in target ? eq(requests.id, target.requestId) : eq(requests.correlationId, target.correlationId), isOpen()))
+    .returning();
   if (!row) return [];
   if (outcome.succeeded) await applyToMirror(tx, row);
   return [await appendRequestEvent(tx, toRequestView(row))];
@@ -224,27 +245,30 @@ export const applyWebhookOutcome: OutcomeApplier = async (tx, outcome) => {
     await markOutcomeApplied(tx, outcome.correlationId);
     return { events, unmatched: false };
   }
-  const known = await tx.query('SELECT 1 FROM reservation_requests WHERE correlation_id = $1', [outcome.correlationId]);
-  if (known.rows.length > 0) return { events, unmatched: false };
-  const waiting = await tx.query("SELECT 1 FROM reservation_requests WHERE status = 'pending' AND outcome_unknown_since IS NOT NULL LIMIT 1");
-  return { events, unmatched: waiting.rows.length > 0 };
+  const known = await tx.select({ id: requests.id }).from(requests).where(eq(requests.correlationId, outcome.correlationId));
+  if (known.length > 0) return { events, unmatched: false };
+  const waiting = await tx
+    .select({ id: requests.id })
+    .from(requests)
+    .where(and(eq(requests.status, 'pending'), isNotNull(requests.outcomeUnknownSince)))
+    .limit(1);
+  return { events, unmatched: waiting.length > 0 };
 };
 
 /** A confirmed booking enters the mirror, a confirmed cancellation leaves it. */
-async function applyToMirror(tx: SqlRunner, row: RequestRow): Promise<void> {
-  const deviceId = row.device_id as string;
-  const reservationId = (row.reservation_id as string | null) ?? null;
+async function applyToMirror(tx: Database, row: RequestRow): Promise<void> {
+  const { deviceId, reservationId } = row;
   if (!reservationId) return;
   if (row.kind === 'cancel') {
     await applyReservationChange(tx, { type: 'cancelled', deviceId, reservationId });
     return;
   }
-  const resourceId = row.resource_id as string | null;
-  const start = iso(row.start_time);
-  const end = iso(row.end_time);
+  const { resourceId } = row;
+  const start = iso(row.startTime);
+  const end = iso(row.endTime);
   if (!resourceId || !start || !end) return;
-  const userId = (row.resident_user_id as string | null) ?? null;
-  const groupId = (row.resident_group_id as string | null) ?? null;
+  const userId = row.residentUserId;
+  const groupId = row.residentGroupId;
   await applyReservationChange(tx, {
     type: 'created',
     reservation: {
@@ -271,19 +295,28 @@ async function applyToMirror(tx: SqlRunner, row: RequestRow): Promise<void> {
  * LOCKED, so across instances each request is checked by one of them, and one that could not be
  * checked now (service down) is tried again a period later.
  */
-export async function claimDueRequests(sql: SqlRunner, afterSeconds: number, unknownAfterSeconds: number, limit: number): Promise<RequestRow[]> {
-  const { rows } = await sql.query(
-    `UPDATE reservation_requests SET updated_at = now()
-      WHERE id IN (SELECT id FROM reservation_requests
-                    WHERE status IN ('sending', 'pending')
-                      AND (updated_at < now() - make_interval(secs => $1)
-                           OR (outcome_unknown_since IS NOT NULL AND updated_at < now() - make_interval(secs => $2)))
-                    ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        AND status IN ('sending', 'pending')
-      RETURNING *`,
-    [afterSeconds, unknownAfterSeconds, limit],
-  );
-  return rows;
+export async function claimDueRequests(db: Database, afterSeconds: number, unknownAfterSeconds: number, limit: number): Promise<RequestRow[]> {
+  const due = alias(requests, 'due');
+  const batch = db
+    .select({ id: due.id })
+    .from(due)
+    .where(
+      and(
+        isOpen(due.status),
+        or(
+          lt(due.updatedAt, sql`now() - make_interval(secs => ${afterSeconds})`),
+          and(isNotNull(due.outcomeUnknownSince), lt(due.updatedAt, sql`now() - make_interval(secs => ${unknownAfterSeconds})`)),
+        ),
+      ),
+    )
+    .orderBy(due.updatedAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(requests)
+    .set({ updatedAt: sql`now()` })
+    .where(and(inArray(requests.id, batch), isOpen()))
+    .returning();
 }
 
 /**
@@ -291,18 +324,17 @@ export async function claimDueRequests(sql: SqlRunner, afterSeconds: number, unk
  * the stray webhook (its 202 was lost) that names the reservation found, so that stored outcome
  * is no longer "matched to nothing" and the request learns its correlation id.
  */
-export function settleFromTruth(
-  sql: SqlRunner,
-  row: RequestRow,
-  outcome: Omit<ReservationOutcome, 'correlationId'>,
-): Promise<PortalEvent[]> {
-  return sql.transaction(async (tx) => {
-    const requestId = row.id as string;
+export function settleFromTruth(db: Database, row: RequestRow, outcome: Omit<ReservationOutcome, 'correlationId'>): Promise<PortalEvent[]> {
+  return db.transaction(async (tx) => {
+    const requestId = row.id;
     const events = await resolveOpenRequest(tx, { requestId }, outcome);
     if (events.length > 0 && outcome.succeeded && outcome.reservationId) {
-      const correlationId = await adoptStrayOutcome(tx, outcome.reservationId, row.kind as string);
+      const correlationId = await adoptStrayOutcome(tx, outcome.reservationId, row.kind);
       if (correlationId) {
-        await tx.query('UPDATE reservation_requests SET correlation_id = $2 WHERE id = $1 AND correlation_id IS NULL', [requestId, correlationId]);
+        await tx
+          .update(requests)
+          .set({ correlationId })
+          .where(and(eq(requests.id, requestId), isNull(requests.correlationId)));
       }
     }
     return events;
@@ -312,27 +344,38 @@ export function settleFromTruth(
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-export async function readRequest(sql: SqlRunner, requestId: string): Promise<RequestView> {
-  const { rows } = await sql.query('SELECT * FROM reservation_requests WHERE id = $1', [requestId]);
-  return toRequestView(rows[0] ?? {});
+export async function readRequest(db: Database, requestId: string): Promise<RequestView> {
+  const [row] = await db.select().from(requests).where(eq(requests.id, requestId));
+  if (!row) throw new Error(`booking request ${requestId} not found`);
+  return toRequestView(row);
 }
 
 /** Recent requests of the given systems ('all' for admins), newest first. */
-export async function listRequests(sql: SqlRunner, deviceIds: readonly string[] | 'all', limit: number): Promise<RequestView[]> {
+export async function listRequests(db: Database, deviceIds: readonly string[] | 'all', limit: number): Promise<RequestView[]> {
   if (deviceIds !== 'all' && deviceIds.length === 0) return [];
-  const { rows } =
-    deviceIds === 'all'
-      ? await sql.query('SELECT * FROM reservation_requests ORDER BY created_at DESC, id LIMIT $1', [limit])
-      : await sql.query('SELECT * FROM reservation_requests WHERE device_id = ANY($1::uuid[]) ORDER BY created_at DESC, id LIMIT $2', [deviceIds, limit]);
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(deviceIds === 'all' ? undefined : equalsAnyUuid(requests.deviceId, deviceIds))
+    .orderBy(desc(requests.createdAt), requests.id)
+    .limit(limit);
   return rows.map(toRequestView);
 }
 
 /** Open requests touching [from, to) of one resource: the grid shows them as pending. */
-export async function listOpenRequests(sql: SqlRunner, deviceId: string, resourceId: string, from: Date, to: Date): Promise<RequestView[]> {
-  const { rows } = await sql.query(
-    `SELECT * FROM reservation_requests WHERE device_id = $1 AND resource_id = $2 AND status IN ('sending', 'pending')
-        AND start_time < $4 AND end_time > $3 ORDER BY created_at`,
-    [deviceId, resourceId, from.toISOString(), to.toISOString()],
-  );
+export async function listOpenRequests(db: Database, deviceId: string, resourceId: string, from: Date, to: Date): Promise<RequestView[]> {
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(
+      and(
+        eq(requests.deviceId, deviceId),
+        eq(requests.resourceId, resourceId),
+        isOpen(),
+        lt(requests.startTime, to),
+        gt(requests.endTime, from),
+      ),
+    )
+    .orderBy(requests.createdAt);
   return rows.map(toRequestView);
 }

@@ -14,6 +14,6 @@ async function apiKeyFor(deviceId: string): Promise<string> {
 
 /** The portal's real wiring of lib/reservations: its database, service client, keys and bus. */
 export async function getReservationDeps(): Promise<ReservationDeps> {
-  const [{ sql }, client] = await Promise.all([getDb(), getServiceClient()]);
-  return { sql, client, apiKeyFor, bus: getEventBus() };
+  const [{ db }, client] = await Promise.all([getDb(), getServiceClient()]);
+  return { db, client, apiKeyFor, bus: getEventBus() };
 }

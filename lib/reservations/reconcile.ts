@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import type { EventBus } from '@/lib/events/bus';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
@@ -12,7 +12,7 @@ export const RECONCILE_INTERVAL_MS = 15_000;
 const BATCH = 20;
 
 export interface ReconcileDeps {
-  sql: SqlRunner;
+  db: Database;
   client: ServiceClient;
   apiKeyFor: (deviceId: string) => Promise<string>;
   bus: EventBus;
@@ -31,7 +31,7 @@ export interface ReconcileSettings {
   unknownAfterSeconds: number;
 }
 
-const sameInstant = (a: string, b: unknown) => Date.parse(a) === new Date(b as string | Date).getTime();
+const sameInstant = (a: string, b: Date | null) => Date.parse(a) === (b?.getTime() ?? NaN);
 
 type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false };
 
@@ -50,22 +50,22 @@ async function reservationsOfUser(deps: ReconcileDeps, apiKey: string, userId: s
 
 /** What the service's reservations say about one request. */
 async function judge(deps: ReconcileDeps, row: RequestRow, settings: ReconcileSettings): Promise<Verdict> {
-  const deviceId = row.device_id as string;
-  const userId = row.resident_user_id as string | null;
+  const { deviceId } = row;
+  const userId = row.residentUserId;
   const apiKey = await deps.apiKeyFor(deviceId);
   const listAll = () => deps.client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
   const mine: Reservation[] = userId ? await reservationsOfUser(deps, apiKey, userId, listAll) : [];
   // Not seen yet: a request whose answer was lost may still be in the service's queue, so it waits
   // out the window; an accepted one has had its window already (it is only claimed after it).
   const now = (deps.now?.() ?? new Date()).getTime();
-  const createdMs = new Date(row.created_at as string | Date).getTime();
+  const createdMs = row.createdAt.getTime();
   const withinWindow = now - createdMs < settings.afterSeconds * 1000;
-  const unknown = row.status === 'sending' || (row.outcome_unknown_since !== null && row.outcome_unknown_since !== undefined);
+  const unknown = row.status === 'sending' || row.outcomeUnknownSince !== null;
   const notYet: Verdict = unknown && withinWindow ? { settle: false } : { settle: true, succeeded: false, reservationId: null };
 
   if (row.kind === 'create') {
-    const groupId = row.resident_group_id as string | null;
-    const matches = (r: Reservation) => r.resourceId === row.resource_id && sameInstant(r.startTime, row.start_time) && sameInstant(r.endTime, row.end_time);
+    const groupId = row.residentGroupId;
+    const matches = (r: Reservation) => r.resourceId === row.resourceId && sameInstant(r.startTime, row.startTime) && sameInstant(r.endTime, row.endTime);
     let found = mine.find(matches);
     if (!found && groupId) {
       // A group booking may be listed under the group only: look at the slot itself.
@@ -73,7 +73,7 @@ async function judge(deps: ReconcileDeps, row: RequestRow, settings: ReconcileSe
     }
     return found ? { settle: true, succeeded: true, reservationId: found.id } : notYet;
   }
-  const reservationId = row.reservation_id as string;
+  const reservationId = row.reservationId;
   const stillThere = userId ? mine.some((r) => r.id === reservationId) : (await listAll()).some((r) => r.id === reservationId);
   if (!stillThere) return { settle: true, succeeded: true, reservationId };
   return notYet.settle ? { settle: true, succeeded: false, reservationId } : notYet;
@@ -89,13 +89,13 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
   const appended: PortalEvent[] = [];
   const seen = new Set<string>();
   for (;;) {
-    const claimed = (await claimDueRequests(deps.sql, due.afterSeconds, due.unknownAfterSeconds, BATCH)).filter((row) => !seen.has(row.id as string));
+    const claimed = (await claimDueRequests(deps.db, due.afterSeconds, due.unknownAfterSeconds, BATCH)).filter((row) => !seen.has(row.id));
     for (const row of claimed) {
-      seen.add(row.id as string);
+      seen.add(row.id);
       try {
         const verdict = await judge(deps, row, due);
         if (!verdict.settle) continue;
-        const events = await settleFromTruth(deps.sql, row, {
+        const events = await settleFromTruth(deps.db, row, {
           succeeded: verdict.succeeded,
           errorCode: verdict.succeeded ? null : NO_OUTCOME,
           errorDescription: verdict.succeeded ? null : 'No outcome arrived from the reservation service.',

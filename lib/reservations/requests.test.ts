@@ -46,8 +46,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const approval = fixtures.approvals[0];
     deviceId = approval?.deviceIds[0] ?? '';
     apiKey = (await client.apiKeys.generate(approval?.approvalId ?? '')).apiKey;
-    await refreshSystem(ctx().handle.sql, deviceId, serviceMirrorSource(client, apiKey));
-    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { sql: ctx().handle.sql, bus, secret, applyOutcome: applyWebhookOutcome }));
+    await refreshSystem(ctx().handle.db, deviceId, serviceMirrorSource(client, apiKey));
+    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }));
     const response = await sandbox.fetch(
       new Request('http://sandbox.test/_sandbox/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, secret }) }),
     );
@@ -67,7 +67,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     clearResidentCache();
   });
 
-  const deps = (): ReservationDeps => ({ sql: ctx().handle.sql, client, apiKeyFor: () => Promise.resolve(apiKey), bus });
+  const deps = (): ReservationDeps => ({ db: ctx().handle.db, client, apiKeyFor: () => Promise.resolve(apiKey), bus });
   /** A client of the in-process sandbox through `fetch` (which may spoil answers), with its own breakers. */
   const clientVia = (fetch: (request: Request) => Promise<Response>, overrides: { timeoutMs?: number } = {}) =>
     createServiceClient({
@@ -88,19 +88,19 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
   /** A resident of the system with the first resource they may book and a few free future slots there. */
   async function scenario(skip = 0, maxHeld = 0) {
-    const { sql } = ctx().handle;
+    const { db } = ctx().handle;
     const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
-    const resources = await readResources(sql, deviceId);
-    const schedules = await readTimeSchedules(sql, deviceId);
+    const resources = await readResources(db, deviceId);
+    const schedules = await readTimeSchedules(db, deviceId);
     const from = Date.now() + DAY;
     const to = Date.now() + 20 * DAY;
     for (const resident of residents.slice(skip)) {
       for (const resource of resources.filter((r) => resident.resourceIds.includes(r.id))) {
-        const booked = await readReservations(sql, deviceId, { from: new Date(Date.now()), to: new Date(Date.now() + 60 * DAY), resourceId: resource.id });
+        const booked = await readReservations(db, deviceId, { from: new Date(Date.now()), to: new Date(Date.now() + 60 * DAY), resourceId: resource.id });
         if (booked.filter((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId).length > maxHeld) continue;
         const schedule = schedules.find((s) => s.id === resource.timeScheduleId);
         if (!schedule) continue;
-        const open = await listOpenRequests(sql, deviceId, resource.id, new Date(from), new Date(to));
+        const open = await listOpenRequests(db, deviceId, resource.id, new Date(from), new Date(to));
         const free = expandRange(schedule.schedule, from, to, 'UTC').filter(
           (slot) =>
             !booked.some((r) => Date.parse(r.startTime) < slot.endMs && Date.parse(r.endTime) > slot.startMs) &&
@@ -135,7 +135,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(rows[0]?.status).toBe('succeeded');
     expect(published.map((e) => e.data.status)).toEqual(['pending', 'succeeded']);
     const slot = s.free[0];
-    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    const mirrored = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(mirrored.map((r) => r.id)).toEqual([rows[0]?.reservation_id]);
     expect(mirrored[0]).toMatchObject({ ownerType: 'Group', ownerId: s.resident.userGroupId, userId: s.resident.userId });
 
@@ -146,7 +146,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(cancel).toMatchObject({ status: 'pending', kind: 'cancel' });
     expect(writes).toEqual(['POST /v1/reservations', `DELETE /v1/reservations/${String(rows[0]?.reservation_id)}`]);
     await sandbox.drain();
-    const after = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    const after = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(after).toEqual([]);
     expect(published.at(-1)?.data).toMatchObject({ id: cancel.id, status: 'succeeded' });
   });
@@ -187,7 +187,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
   it('refuses a time that is not a slot (422), a taken slot (409) and another pending booking of the slot (409), storing nothing', async () => {
     const s = await scenario();
-    const { sql } = ctx().handle;
+    const { db, sql } = ctx().handle;
     const count = async () => Number((await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM reservation_requests')).rows[0]?.n);
     const before = await count();
     const slot = s.free[3];
@@ -198,7 +198,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(notASlot).toBeInstanceOf(ApiError);
     expect(notASlot).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a booking slot of/) as unknown });
 
-    const taken = (await readReservations(sql, deviceId, { from: new Date(Date.now() + DAY), to: new Date(Date.now() + 20 * DAY), resourceId: s.resource.id })).find(
+    const taken = (await readReservations(db, deviceId, { from: new Date(Date.now() + DAY), to: new Date(Date.now() + 20 * DAY), resourceId: s.resource.id })).find(
       (r) => r.ownerType !== 'Service',
     );
     if (taken) {
@@ -225,7 +225,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
   it("refuses a slot beyond the system's booking horizon before sending (422 with a sentence), and honours a longer horizon", async () => {
     const s = await scenario();
-    const schedule = (await readTimeSchedules(ctx().handle.sql, deviceId)).find((t) => t.id === s.resource.timeScheduleId);
+    const schedule = (await readTimeSchedules(ctx().handle.db, deviceId)).find((t) => t.id === s.resource.timeScheduleId);
     const far = expandRange(schedule?.schedule ?? [], Date.now() + 180 * DAY, Date.now() + 190 * DAY, 'UTC')[0];
     if (!far) throw new Error('no slot half a year ahead');
     const input = { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: far.startTime, endTime: far.endTime };
@@ -251,13 +251,13 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a user of Test system/) as unknown });
 
-    const resources = await readResources(ctx().handle.sql, deviceId);
+    const resources = await readResources(ctx().handle.db, deviceId);
     const excluded = fixtures.residents
       .filter((r) => r.deviceId === deviceId)
       .map((r) => ({ r, missing: resources.find((x) => !r.resourceIds.includes(x.id)) }))
       .find((x) => x.missing);
     if (excluded?.missing) {
-      const schedule = (await readTimeSchedules(ctx().handle.sql, deviceId)).find((t) => t.id === excluded.missing?.timeScheduleId);
+      const schedule = (await readTimeSchedules(ctx().handle.db, deviceId)).find((t) => t.id === excluded.missing?.timeScheduleId);
       const free = expandRange(schedule?.schedule ?? [], Date.now() + 21 * DAY, Date.now() + 25 * DAY, 'UTC')[0];
       const refused = await requestBooking(deps(), {
         requester: manager, system: system(), idempotencyKey: key(),
@@ -403,7 +403,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(rows[0]?.correlation_id).toBeTruthy();
     const { rows: applied } = await ctx().handle.sql.query<{ applied_at: unknown }>('SELECT applied_at FROM webhook_events WHERE correlation_id = $1', [rows[0]?.correlation_id]);
     expect(applied[0]?.applied_at).toBeTruthy();
-    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot.startMs), to: new Date(slot.endMs), resourceId: s.resource.id });
+    const mirrored = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot.startMs), to: new Date(slot.endMs), resourceId: s.resource.id });
     expect(mirrored.map((r) => r.id)).toEqual([settled?.reservationId]);
   });
 
@@ -454,7 +454,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(byId.get(made.id)?.reservationId).toBeTruthy();
     expect(byId.get(lost.id)).toMatchObject({ status: 'failed', reason: 'No outcome arrived; the booking was not made.' });
     const slot = s.free[0];
-    const mirrored = await readReservations(ctx().handle.sql, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
+    const mirrored = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(mirrored.map((r) => r.id)).toEqual([byId.get(made.id)?.reservationId]);
   });
   it('books and reconciles through a service that has only the interface document (no users/fetch, no users/{id}/reservations)', async () => {

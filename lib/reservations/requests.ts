@@ -1,6 +1,6 @@
 import 'server-only';
 import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import type { EventBus } from '@/lib/events/bus';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
@@ -27,7 +27,7 @@ import { findResident, findUserName } from './residents';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, type BookingInput, type CancellationInput } from './schemas';
 
 export interface ReservationDeps {
-  sql: SqlRunner;
+  db: Database;
   client: ServiceClient;
   /** The system's API key; throws an ApiError when the system is not connected. */
   apiKeyFor: (deviceId: string) => Promise<string>;
@@ -67,11 +67,9 @@ export function parseIdempotencyKey(value: string | null): string {
   return value;
 }
 
-const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
-
 /** The answer a repeated key gets: the stored first error, or 202 with the request as it is now. */
 function answerOf(row: RequestRow): RequestAnswer {
-  const first = row.first_answer as { status: number; code: ErrorCode; message: string } | null;
+  const first = row.firstAnswer;
   if (first) return { status: first.status, error: { code: first.code, message: first.message } };
   return { status: 202, request: toRequestView(row) };
 }
@@ -80,19 +78,19 @@ function answerOf(row: RequestRow): RequestAnswer {
 function assertSameRequest(row: RequestRow, expected: { kind: 'create' | 'cancel'; deviceId: string; resourceId?: string; residentUserId?: string; startMs?: number; endMs?: number; reservationId?: string }) {
   const same =
     row.kind === expected.kind &&
-    row.device_id === expected.deviceId &&
-    (expected.resourceId === undefined || row.resource_id === expected.resourceId) &&
-    (expected.residentUserId === undefined || row.resident_user_id === expected.residentUserId) &&
-    (expected.startMs === undefined || Date.parse(iso(row.start_time) ?? '') === expected.startMs) &&
-    (expected.endMs === undefined || Date.parse(iso(row.end_time) ?? '') === expected.endMs) &&
-    (expected.reservationId === undefined || row.reservation_id === expected.reservationId);
+    row.deviceId === expected.deviceId &&
+    (expected.resourceId === undefined || row.resourceId === expected.resourceId) &&
+    (expected.residentUserId === undefined || row.residentUserId === expected.residentUserId) &&
+    (expected.startMs === undefined || (row.startTime?.getTime() ?? NaN) === expected.startMs) &&
+    (expected.endMs === undefined || (row.endTime?.getTime() ?? NaN) === expected.endMs) &&
+    (expected.reservationId === undefined || row.reservationId === expected.reservationId);
   if (!same) {
     throw new ApiError('unprocessable_entity', 'This Idempotency-Key was already used for a different request; use a new key for a new booking attempt.');
   }
 }
 
-async function requireLoaded(sql: SqlRunner, deviceId: string): Promise<void> {
-  const state = await readState(sql, deviceId);
+async function requireLoaded(db: Database, deviceId: string): Promise<void> {
+  const state = await readState(db, deviceId);
   if (!state?.refreshedAt) {
     throw new ApiError('service_unavailable', "This system's data is still loading. Please try again in a moment.", { 'Retry-After': '5' });
   }
@@ -119,8 +117,8 @@ function publish(deps: ReservationDeps, events: PortalEvent[]) {
 type ExpectedRequest = Parameters<typeof assertSameRequest>[1];
 
 /** The first answer to a key already used, or undefined for a new key. */
-async function replayIfSeen(sql: SqlRunner, requestedBy: string, key: string, expected: ExpectedRequest): Promise<RequestAnswer | undefined> {
-  const seen = await findByKey(sql, requestedBy, key);
+async function replayIfSeen(db: Database, requestedBy: string, key: string, expected: ExpectedRequest): Promise<RequestAnswer | undefined> {
+  const seen = await findByKey(db, requestedBy, key);
   if (!seen) return undefined;
   assertSameRequest(seen, expected);
   return answerOf(seen);
@@ -132,13 +130,13 @@ async function replayIfSeen(sql: SqlRunner, requestedBy: string, key: string, ex
  * for the same slot or reservation is a 409 with `clash` as its sentence.
  */
 async function claimAndSend(deps: ReservationDeps, request: NewRequest, expected: ExpectedRequest, clash: string, call: () => Promise<Accepted>): Promise<RequestAnswer> {
-  const claimed = await claimRequest(deps.sql, request);
+  const claimed = await claimRequest(deps.db, request);
   if ('clash' in claimed) throw new ApiError('conflict', clash);
   if (!claimed.fresh) {
     assertSameRequest(claimed.row, expected);
     return answerOf(claimed.row);
   }
-  return send(deps, claimed.row.id as string, call);
+  return send(deps, claimed.row.id, call);
 }
 
 export async function requestBooking(
@@ -151,14 +149,14 @@ export async function requestBooking(
   const endMs = Date.parse(input.endTime);
   const expected = { kind: 'create' as const, deviceId: input.deviceId, resourceId: input.resourceId, residentUserId: input.residentUserId, startMs, endMs };
 
-  const replay = await replayIfSeen(deps.sql, requester.id, idempotencyKey, expected);
+  const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
   if (replay) return replay;
 
   // The slot: a real slot of the resource's schedule, not started, free in the mirror.
-  await requireLoaded(deps.sql, input.deviceId);
-  const resource = (await readResources(deps.sql, input.deviceId)).find((r) => r.id === input.resourceId);
+  await requireLoaded(deps.db, input.deviceId);
+  const resource = (await readResources(deps.db, input.deviceId)).find((r) => r.id === input.resourceId);
   if (!resource) throw new ApiError('not_found', `No resource ${input.resourceId} in ${system.name}.`);
-  const schedule = (await readTimeSchedules(deps.sql, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
+  const schedule = (await readTimeSchedules(deps.db, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
   const slot = schedule ? expandRange(schedule.schedule, startMs, startMs + 1, 'UTC').find((s) => isScheduledSlot(s, startMs, endMs)) : undefined;
   if (!slot) refuse(notOnSchedule(words));
@@ -168,15 +166,15 @@ export async function requestBooking(
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));
   const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon }, now, words, horizonDays);
   if (notYet) refuse(notYet);
-  const taken = await readReservations(deps.sql, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
+  const taken = await readReservations(deps.db, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
   const refusal = slotRefusal({ startMs, overlapping: taken.length, beyondHorizon }, now, words, horizonDays);
   if (refusal) refuse(refusal);
 
   // The resident: one of the system's users, authorized for this resource.
   const apiKey = await deps.apiKeyFor(input.deviceId);
-  const resident = await findResident(deps.client, apiKey, input.deviceId, input.residentUserId, async (groupId) => (await readUserGroups(deps.sql, input.deviceId, [groupId]))[0]);
+  const resident = await findResident(deps.client, apiKey, input.deviceId, input.residentUserId, async (groupId) => (await readUserGroups(deps.db, input.deviceId, [groupId]))[0]);
   if (!resident) throw new ApiError('unprocessable_entity', `The resident ${input.residentUserId} is not a user of ${system.name}.`);
-  const group = resident.userGroupId ? (await readUserGroups(deps.sql, input.deviceId, [resident.userGroupId]))[0] : undefined;
+  const group = resident.userGroupId ? (await readUserGroups(deps.db, input.deviceId, [resident.userGroupId]))[0] : undefined;
   const apartment = group?.apartmentId || null;
   const who = apartment ? `Apartment ${apartment} (${resident.name})` : resident.name;
   if (!isResidentAuthorized(resident.reservationResources, resource.id)) refuse(notAuthorized(who, resource.name));
@@ -213,11 +211,11 @@ export async function requestCancellation(
   const { requester, system, idempotencyKey, input } = args;
   if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', 'deviceId does not match the checked system.');
   const expected = { kind: 'cancel' as const, deviceId: input.deviceId, reservationId: input.reservationId };
-  const replay = await replayIfSeen(deps.sql, requester.id, idempotencyKey, expected);
+  const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
   if (replay) return replay;
 
-  await requireLoaded(deps.sql, input.deviceId);
-  const reservation = await readReservationById(deps.sql, input.deviceId, input.reservationId);
+  await requireLoaded(deps.db, input.deviceId);
+  const reservation = await readReservationById(deps.db, input.deviceId, input.reservationId);
   if (!reservation) throw new ApiError('not_found', `No booking ${input.reservationId} in ${system.name}; it may have been cancelled already.`);
   const startMs = Date.parse(reservation.startTime);
   const endMs = Date.parse(reservation.endTime);
@@ -228,9 +226,9 @@ export async function requestCancellation(
   if (hasStarted({ startMs }, now)) refuse(alreadyStarted('cancel', words));
 
   const apiKey = await deps.apiKeyFor(input.deviceId);
-  const resource = (await readResources(deps.sql, input.deviceId)).find((r) => r.id === reservation.resourceId);
+  const resource = (await readResources(deps.db, input.deviceId)).find((r) => r.id === reservation.resourceId);
   const groupId = reservation.ownerType === 'Group' ? reservation.ownerId : null;
-  const group = groupId ? (await readUserGroups(deps.sql, input.deviceId, [groupId]))[0] : undefined;
+  const group = groupId ? (await readUserGroups(deps.db, input.deviceId, [groupId]))[0] : undefined;
   const residentName = reservation.userId
     ? await findUserName(deps.client, apiKey, input.deviceId, reservation.userId).catch(() => null)
     : null;
@@ -280,18 +278,18 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
         status: error.status,
         detail: error.message,
       });
-      const events = await markOutcomeUnknown(deps.sql, requestId);
+      const events = await markOutcomeUnknown(deps.db, requestId);
       publish(deps, events);
-      return { status: 202, request: await readRequest(deps.sql, requestId) };
+      return { status: 202, request: await readRequest(deps.db, requestId) };
     }
     const known = toApiError(error);
     if (!known) log.error('booking request failed before it was sent', { requestId, error });
     const apiError = known ?? new ApiError('internal_server_error', 'The request could not be sent. Nothing was booked; please try again.');
-    const events = await markNotSent(deps.sql, requestId, { status: ErrorCode[apiError.code], code: apiError.code, message: apiError.message }, NOT_SENT);
+    const events = await markNotSent(deps.db, requestId, { status: ErrorCode[apiError.code], code: apiError.code, message: apiError.message }, NOT_SENT);
     publish(deps, events);
     throw apiError;
   }
-  const events = await markRequestAccepted(deps.sql, requestId, accepted.correlationId);
+  const events = await markRequestAccepted(deps.db, requestId, accepted.correlationId);
   publish(deps, events);
-  return { status: 202, request: await readRequest(deps.sql, requestId) };
+  return { status: 202, request: await readRequest(deps.db, requestId) };
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { ensureFresh, failureKindOf, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
@@ -8,7 +8,7 @@ import type { Freshness, FreshnessErrorKind } from './types';
 
 /** What the views need besides their arguments; the portal's wiring is in ./portal.ts. */
 export interface ViewDeps {
-  sql: SqlRunner;
+  db: Database;
   /** Builds the upstream source of a system's mirror (may fail: no key, service unreachable). */
   source: (deviceId: string) => Promise<MirrorSource>;
   freshnessMs: number;
@@ -59,7 +59,7 @@ function toFreshness(status: MirrorStatus): Freshness {
  */
 export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ freshness: Freshness; state: MirrorState | null }> {
   const now = deps.now?.() ?? new Date();
-  const state = await readState(deps.sql, deviceId);
+  const state = await readState(deps.db, deviceId);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
   if (refreshDue(state, deps.freshnessMs, now)) {
@@ -85,5 +85,5 @@ export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ 
     }
     source = () => Promise.resolve(built);
   }
-  return { freshness: toFreshness(await ensureFresh(deps.sql, deviceId, source, deps.freshnessMs, now, state)), state };
+  return { freshness: toFreshness(await ensureFresh(deps.db, deviceId, source, deps.freshnessMs, now, state)), state };
 }

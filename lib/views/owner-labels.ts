@@ -1,5 +1,8 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { equalsAnyUuid } from '@/lib/db/raw';
+import { mirrorReservations, mirrorState } from '@/lib/db/schema';
 import type { MirrorUserGroup } from '@/lib/mirror/types';
 import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
 
@@ -10,7 +13,7 @@ import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
  * `groupById` holds the current generation's groups (see mirrorSnapshot).
  */
 export async function ownerLabelsFor(
-  sql: SqlRunner,
+  db: Database,
   deviceId: string,
   reservations: readonly ScheduleReservation[],
   groupById: ReadonlyMap<string, MirrorUserGroup>,
@@ -26,16 +29,18 @@ export async function ownerLabelsFor(
   }
   const users: { userId: string; userGroupId: string }[] = [];
   if (userIds.size > 0) {
-    const { rows } = await sql.query<{ user_id: string; owner_id: string }>(
-      `SELECT DISTINCT ON (r.user_id) r.user_id, r.owner_id
-         FROM mirror_reservations r JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-        WHERE r.device_id = $1 AND r.owner_type = 'Group' AND r.owner_id IS NOT NULL AND r.user_id = ANY($2::uuid[])
-        ORDER BY r.user_id, r.start_time DESC`,
-      [deviceId, [...userIds]],
-    );
-    for (const row of rows) {
-      users.push({ userId: row.user_id, userGroupId: row.owner_id });
-      groupIds.add(row.owner_id);
+    const m = mirrorReservations;
+    const rows = await db
+      .selectDistinctOn([m.userId], { userId: m.userId, ownerId: m.ownerId })
+      .from(m)
+      .innerJoin(mirrorState, and(eq(mirrorState.deviceId, m.deviceId), eq(mirrorState.generation, m.generation)))
+      .where(and(eq(m.deviceId, deviceId), eq(m.ownerType, 'Group'), isNotNull(m.ownerId), equalsAnyUuid(m.userId, [...userIds])))
+      .orderBy(m.userId, desc(m.startTime));
+    for (const { userId, ownerId } of rows) {
+      // Never null: the filter above (the selection's types cannot know that).
+      if (userId === null || ownerId === null) continue;
+      users.push({ userId, userGroupId: ownerId });
+      groupIds.add(ownerId);
     }
   }
   const groups: MirrorUserGroup[] = [];

@@ -19,9 +19,9 @@ import type { ResidentResult } from './types';
 
 /** The views wired to the portal's database, upstream client and settings. */
 export async function portalViewDeps(): Promise<ViewDeps> {
-  const { sql } = await getDb();
+  const { db } = await getDb();
   return {
-    sql,
+    db,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     source: async (deviceId) => {
       const apiKey = await getSystemApiKey(deviceId);
@@ -39,9 +39,9 @@ async function portalResidentSearchDeps(
   systems: readonly SystemPublic[],
   apiKeyOf: ResidentSearchDeps['apiKeyOf'],
 ): Promise<ResidentSearchDeps> {
-  const [{ sql }, client, viewDeps] = await Promise.all([getDb(), getServiceClient(), portalViewDeps()]);
+  const [{ db }, client, viewDeps] = await Promise.all([getDb(), getServiceClient(), portalViewDeps()]);
   return {
-    sql,
+    db,
     client,
     systems,
     apiKeyOf,
@@ -54,14 +54,14 @@ async function portalResidentSearchDeps(
           let timer: ReturnType<typeof setTimeout> | undefined;
           await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
           clearTimeout(timer);
-          state = await readState(sql, deviceId);
+          state = await readState(db, deviceId);
         }
       } catch (error) {
         // Results still show, with fewer names; the lookup itself did not fail.
         log.warn('mirror not available for resident search', { deviceId, error });
-        state = await readState(sql, deviceId);
+        state = await readState(db, deviceId);
       }
-      return state ? mirrorSnapshot(sql, deviceId, state) : null;
+      return state ? mirrorSnapshot(db, deviceId, state) : null;
     },
   };
 }

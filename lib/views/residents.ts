@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { Database } from '@/lib/db';
 import { hasControlCharacters } from '@/lib/http/control-characters';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
@@ -39,7 +39,7 @@ export function lookupKindsFor(query: string): ResidentLookupKind[] {
 }
 
 export interface ResidentSearchDeps {
-  sql: SqlRunner;
+  db: Database;
   client: Pick<ServiceClient, 'users'>;
   /** The systems the viewer may see. */
   systems: readonly SystemPublic[];
@@ -52,9 +52,9 @@ export interface ResidentSearchDeps {
   mirror?: (deviceId: string) => Promise<MirrorSnapshot | null>;
 }
 
-async function currentSnapshot(sql: SqlRunner, deviceId: string): Promise<MirrorSnapshot | null> {
-  const state = await readState(sql, deviceId);
-  return state ? mirrorSnapshot(sql, deviceId, state) : null;
+async function currentSnapshot(db: Database, deviceId: string): Promise<MirrorSnapshot | null> {
+  const state = await readState(db, deviceId);
+  return state ? mirrorSnapshot(db, deviceId, state) : null;
 }
 
 /**
@@ -69,7 +69,7 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
     const key = await deps.apiKeyOf(system.deviceId);
     if (key) keys.add(key);
   }
-  const readMirror = deps.mirror ?? ((id: string) => currentSnapshot(deps.sql, id));
+  const readMirror = deps.mirror ?? ((id: string) => currentSnapshot(deps.db, id));
   const snapshots = new Map<string, Promise<MirrorSnapshot | null>>();
   const snapshotOf = (deviceId: string) => {
     let pending = snapshots.get(deviceId);

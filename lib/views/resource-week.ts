@@ -74,7 +74,7 @@ export async function loadResourceWeek(
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [] };
   if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };
 
-  const snapshot = await mirrorSnapshot(deps.sql, system.deviceId, state);
+  const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
   const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
   if (!snapshot || !resource) throw new ApiError('not_found', 'This system has no such resource.');
   const entry = weekEntry(snapshot, resource, week, timeZone);
@@ -83,12 +83,12 @@ export async function loadResourceWeek(
   let held = sameGeneration && entry.reservations?.version === state.reservationsVersion ? entry.reservations : undefined;
   if (!held) {
     // A slot starting in the week may have a reservation starting up to a day earlier or later.
-    const list = await readReservations(deps.sql, system.deviceId, {
+    const list = await readReservations(deps.db, system.deviceId, {
       from: new Date(week.startMs - DAY_MS),
       to: new Date(week.endMs + DAY_MS),
       resourceId: resource.id,
     });
-    held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.sql, system.deviceId, list, snapshot.groupById) };
+    held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById) };
     if (sameGeneration) entry.reservations = held;
   }
   const slots = overlayReservations(entry.slots, held.list, {
@@ -97,6 +97,6 @@ export async function loadResourceWeek(
     horizonEnd,
     ownerLabel: held.ownerLabel,
   });
-  const requests = await listOpenRequests(deps.sql, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS));
+  const requests = await listOpenRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS));
   return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests };
 }

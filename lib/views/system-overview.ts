@@ -44,14 +44,14 @@ export async function loadSystemOverview(
   }
   const timeZone = system.timeZone;
   const week = weekOf(nowMs, timeZone);
-  const resources = (await mirrorSnapshot(deps.sql, system.deviceId, state))?.resources ?? [];
+  const resources = (await mirrorSnapshot(deps.db, system.deviceId, state))?.resources ?? [];
   // Keyed by what changes the picture's shape: the system, its zone and its resources.
   const cacheKey = `${system.deviceId}|${timeZone}|${resources.map((r) => `${r.id}:${r.timeScheduleId}`).join(',')}`;
   const cached = cachedHeatmapAt(cacheKey, nowMs);
   // One read covers the current week, the slot running now and, when needed, the heatmap window.
   const from = Math.min(cached ? nowMs : nowMs - HEATMAP_WEEKS * WEEK_MS, week.startMs) - DAY_MS;
   const to = Math.max(week.endMs, nowMs + DAY_MS);
-  const reservations = await readReservations(deps.sql, system.deviceId, { from: new Date(from), to: new Date(to) });
+  const reservations = await readReservations(deps.db, system.deviceId, { from: new Date(from), to: new Date(to) });
   const byResource = new Map<string, typeof reservations>();
   for (const r of reservations) {
     const list = byResource.get(r.resourceId);

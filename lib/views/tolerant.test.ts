@@ -71,24 +71,24 @@ const system = (deviceId: string): SystemPublic => ({ deviceId, name: 'Odd', tim
 describeWithDb('tolerant reader end to end', (ctx) => {
   it('loads a system full of nulls, odd date-times and unknown values; skipped items are counted and shown to admins only', async () => {
     const client = craftedClient(oddSystem(DEVICE));
-    const deps: ViewDeps = { sql: ctx().handle.sql, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs: 60_000 };
+    const deps: ViewDeps = { db: ctx().handle.db, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs: 60_000 };
     expect((await loadSystemOverview(deps, system(DEVICE))).freshness.status).toBe('loading');
     await new Promise((resolve) => setTimeout(resolve, 0));
     await waitForRefresh(DEVICE);
 
-    const { sql } = ctx().handle;
-    const state = await readState(sql, DEVICE);
+    const { db } = ctx().handle;
+    const state = await readState(db, DEVICE);
     expect(state).toMatchObject({ lastError: null, consecutiveFailures: 0 });
-    expect((await readResources(sql, DEVICE)).map((x) => [x.name, x.description])).toEqual([
+    expect((await readResources(db, DEVICE)).map((x) => [x.name, x.description])).toEqual([
       ['Drying room', ''],
       ['Laundry room A', ''],
       ['Laundry room B', 'Basement'],
     ]);
-    expect((await readUserGroups(sql, DEVICE)).map((g) => [g.id, g.apartmentId, g.referenceId]).sort()).toEqual([
+    expect((await readUserGroups(db, DEVICE)).map((g) => [g.id, g.apartmentId, g.referenceId]).sort()).toEqual([
       [GROUP_1, '', 'REF-1'],
       [GROUP_2, '1204', ''],
     ]);
-    const reservations = await readReservations(sql, DEVICE, { from: new Date('2026-01-01'), to: new Date('2027-01-01') });
+    const reservations = await readReservations(db, DEVICE, { from: new Date('2026-01-01'), to: new Date('2027-01-01') });
     expect(reservations.map((x) => [x.id, x.ownerType, x.status, x.startTime, x.endTime, x.deviceId])).toEqual([
       [r(1), 'Group', 'Used', '2026-11-24T07:00:00.000Z', '2026-11-24T10:00:00.000Z', DEVICE],
       [r(2), 'Unknown', 'Unused', '2026-11-24T10:00:00.000Z', '2026-11-24T13:00:00.000Z', DEVICE],
@@ -132,8 +132,8 @@ describeWithDb('tolerant reader end to end', (ctx) => {
     const client = craftedClient(bodies, { observe: () => (requests += 1) });
     const freshnessMs = 1_000;
     let now = new Date();
-    const { sql } = ctx().handle;
-    const deps: ViewDeps = { sql, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs, now: () => now };
+    const { db } = ctx().handle;
+    const deps: ViewDeps = { db, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs, now: () => now };
     const settle = async () => {
       await new Promise((resolve) => setTimeout(resolve, 0));
       await waitForRefresh(device);
@@ -141,7 +141,7 @@ describeWithDb('tolerant reader end to end', (ctx) => {
 
     await systemMirror(deps, device);
     await settle();
-    const failed = await readState(sql, device);
+    const failed = await readState(db, device);
     expect(failed).toMatchObject({ consecutiveFailures: 1, lastErrorKind: 'unreadable', refreshedAt: null });
     const retryAt = failed!.nextRefreshAt!.getTime();
     expect(retryAt - failed!.lastErrorAt!.getTime()).toBeCloseTo(refreshBackoffMs(1, freshnessMs), -2);
@@ -169,7 +169,7 @@ describeWithDb('tolerant reader end to end', (ctx) => {
     await settle();
     expect(requests).toBeGreaterThan(0);
     expect(requests).toBeLessThanOrEqual(4); // one pass: four collections, each one page until the failure
-    const again = await readState(sql, device);
+    const again = await readState(db, device);
     expect(again).toMatchObject({ consecutiveFailures: 2, lastErrorKind: 'unreachable' });
     expect(again!.nextRefreshAt!.getTime() - again!.lastErrorAt!.getTime()).toBeCloseTo(refreshBackoffMs(2, freshnessMs), -2);
     expect((await systemMirror(deps, device)).freshness.lastError).toBe(UNREACHABLE_MESSAGE);
@@ -182,10 +182,10 @@ describeWithDb('tolerant reader end to end', (ctx) => {
 
     // Success resets the count.
     mode = 'ok';
-    now = new Date((await readState(sql, device))!.nextRefreshAt!.getTime() + 1);
+    now = new Date((await readState(db, device))!.nextRefreshAt!.getTime() + 1);
     await systemMirror(deps, device);
     await settle();
-    expect(await readState(sql, device)).toMatchObject({ consecutiveFailures: 0, nextRefreshAt: null, lastError: null, lastErrorKind: null });
+    expect(await readState(db, device)).toMatchObject({ consecutiveFailures: 0, nextRefreshAt: null, lastError: null, lastErrorKind: null });
     expect((await systemMirror(deps, device)).freshness).toMatchObject({ status: 'ready', lastError: null, retryAt: null });
   });
 

@@ -3,7 +3,7 @@ import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startTestSandbox } from '@/tests/sandbox-service';
 import { type ServiceClient, type UserGroup, type Reservation, type Resource } from '@/lib/service';
 import { ApiError } from '@/lib/api/errors';
-import { describeWithDb } from '@/tests/db';
+import { countingDb, describeWithDb } from '@/tests/db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
@@ -37,7 +37,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
     otherKey = (await client.apiKeys.generate(second.approvalId)).apiKey;
     const deviceId = first.deviceIds[0];
     system = { deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28 };
-    deps = { sql: ctx().handle.sql, source: () => Promise.resolve(serviceMirrorSource(client, apiKey)), freshnessMs: 60_000 };
+    deps = { db: ctx().handle.db, source: () => Promise.resolve(serviceMirrorSource(client, apiKey)), freshnessMs: 60_000 };
     resources = await client.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
     groups = await client.userGroups.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
     upstream = await client.reservations.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
@@ -120,16 +120,16 @@ describeWithDb('portal views over the mirror', (ctx) => {
   it('answers a warm week read from the state row, the week and its open requests, without building the upstream source', async () => {
     const resource = resources[0]!;
     let sources = 0;
-    let queries = 0;
-    const sql = ctx().handle.sql;
+    const counting = await countingDb(ctx().handle);
     const warm: ViewDeps = {
       ...deps,
-      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      db: counting.db,
       source: (deviceId) => ((sources += 1), deps.source(deviceId)),
     };
     const first = await loadResourceWeek(warm, system, resource.id);
-    queries = 0;
+    const before = counting.queries();
     const again = await loadResourceWeek(warm, system, resource.id);
+    const queries = counting.queries() - before;
     expect(again.slots).toEqual(first.slots);
     expect(again.resource).toEqual({ id: resource.id, name: resource.name, description: resource.description });
     // Within the freshness window the source (API key, service client) is not needed.
@@ -157,12 +157,12 @@ describeWithDb('portal views over the mirror', (ctx) => {
       endTime: free.endTime.replace('Z', ':00.000Z'),
       deviceId: system.deviceId,
     };
-    const sql = ctx().handle.sql;
-    await sql.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
+    const { db } = ctx().handle;
+    await db.transaction((tx) => applyReservationChange(tx, { type: 'created', reservation }));
     const booked = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
     expect(booked).toMatchObject({ state: 'booked', ownerLabel: `apartment ${group.apartmentId}`, bookable: false });
 
-    await sql.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId: system.deviceId, reservationId: reservation.id }));
+    await db.transaction((tx) => applyReservationChange(tx, { type: 'cancelled', deviceId: system.deviceId, reservationId: reservation.id }));
     const again = (await loadResourceWeek(deps, system, resource.id, weekKey)).slots.find((s) => s.id === free.id);
     expect(again).toMatchObject({ state: 'free', bookable: true });
   });
@@ -202,7 +202,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
         byReference: (key, value, o) => (calls.push(`reference:${key === apiKey ? 'a' : 'b'}`), client.users.byReference(key, value, o)),
       },
     };
-    const search: ResidentSearchDeps = { sql: ctx().handle.sql, client: counting, systems, apiKeyOf: (id) => Promise.resolve(visibleIds.includes(id) ? apiKey : otherKey) };
+    const search: ResidentSearchDeps = { db: ctx().handle.db, client: counting, systems, apiKeyOf: (id) => Promise.resolve(visibleIds.includes(id) ? apiKey : otherKey) };
     const residents = fixtures.residents.filter((r) => visibleIds.includes(r.deviceId));
     const plus = residents.find((r) => r.email.includes('+'));
     const sample = residents[0]!;
@@ -240,17 +240,17 @@ describeWithDb('portal views over the mirror', (ctx) => {
 
   it('names resources and apartments of found residents from the generation snapshot: one state read per system', async () => {
     const sample = fixtures.residents.find((r) => r.deviceId === system.deviceId)!;
-    const sql = ctx().handle.sql;
-    let queries = 0;
+    const { db, queries: sent } = await countingDb(ctx().handle);
     const counting: ResidentSearchDeps = {
-      sql: { exec: (s) => sql.exec(s), transaction: (fn) => sql.transaction(fn), query: (text, params) => ((queries += 1), sql.query(text, params)) },
+      db,
       client,
       systems: [system],
       apiKeyOf: () => Promise.resolve(apiKey),
     };
     const first = await searchResidents(counting, sample.apartmentId);
-    queries = 0;
+    const before = sent();
     const found = await searchResidents(counting, sample.apartmentId);
+    const queries = sent() - before;
     expect(found).toEqual(first);
     const mine = found.find((r) => r.userId === sample.userId);
     expect(mine?.apartmentId).toBe(sample.apartmentId);
@@ -276,14 +276,14 @@ describeWithDb('portal views over the mirror', (ctx) => {
       },
     };
     const base: ResidentSearchDeps = {
-      sql: ctx().handle.sql,
+      db: ctx().handle.db,
       client: { users: slowUsers },
       systems: [system],
       apiKeyOf: () => Promise.resolve(apiKey),
       mirror: async (deviceId) => {
         order.push('mirror');
-        const state = await readState(ctx().handle.sql, deviceId);
-        return state ? mirrorSnapshot(ctx().handle.sql, deviceId, state) : null;
+        const state = await readState(ctx().handle.db, deviceId);
+        return state ? mirrorSnapshot(ctx().handle.db, deviceId, state) : null;
       },
     };
     const found = await searchResidents(base, sample.apartmentId);

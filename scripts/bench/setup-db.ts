@@ -4,7 +4,9 @@
 // Run with `tsx --conditions=react-server` (server-only modules), by scripts/bench.ts only.
 // Input (JSON on stdin): { dataDir, adminEmail, adminPassword, requests: [{ id, correlationId, deviceId, resourceId, residentUserId, startTime, endTime }] }
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { openDatabase } from '@/lib/db/client';
+import { arrayParam as array } from '@/lib/db/raw';
 import { createUser } from '@/lib/auth/users';
 
 interface SetupInput {
@@ -34,22 +36,15 @@ try {
   const admin = await createUser(handle.db, { email: input.adminEmail, name: 'Benchmark Admin', role: 'admin', password: input.adminPassword });
   const r = input.requests;
   if (r.length > 0) {
-    await handle.sql.query(
-      `INSERT INTO reservation_requests
-         (id, kind, device_id, resource_id, resident_user_id, start_time, end_time, requested_by, status, correlation_id)
-       SELECT id, 'create', device_id, resource_id, resident_user_id, start_time, end_time, $1, 'pending', correlation_id
-         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::timestamptz[], $8::uuid[])
-           AS u(id, device_id, resource_id, resident_user_id, start_time, end_time, correlation_id)`,
-      [
-        admin.id,
-        r.map((x) => x.id),
-        r.map((x) => x.deviceId),
-        r.map((x) => x.resourceId),
-        r.map((x) => x.residentUserId),
-        r.map((x) => x.startTime),
-        r.map((x) => x.endTime),
-        r.map((x) => x.correlationId),
-      ],
+    // One statement for all of them (arrays unnested), as the mirror writes its pages.
+    await handle.db.execute(
+      sql`INSERT INTO reservation_requests
+            (id, kind, device_id, resource_id, resident_user_id, start_time, end_time, requested_by, status, correlation_id)
+          SELECT id, 'create', device_id, resource_id, resident_user_id, start_time, end_time, ${admin.id}, 'pending', correlation_id
+            FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.deviceId))}::uuid[], ${array(r.map((x) => x.resourceId))}::uuid[],
+                        ${array(r.map((x) => x.residentUserId))}::uuid[], ${array(r.map((x) => x.startTime))}::timestamptz[],
+                        ${array(r.map((x) => x.endTime))}::timestamptz[], ${array(r.map((x) => x.correlationId))}::uuid[])
+              AS u(id, device_id, resource_id, resident_user_id, start_time, end_time, correlation_id)`,
     );
   }
   process.stdout.write(JSON.stringify({ adminId: admin.id, requests: r.length }) + '\n');

@@ -17,7 +17,7 @@ export default async function RequestsPage({ searchParams }: Props) {
   // Only a system this user may see can be a filter; anything else shows all of theirs.
   const deviceId = systems.some((s) => s.deviceId === wanted) ? (wanted ?? null) : null;
   const scope = deviceId ? [deviceId] : await visibleDeviceIds(user, systems);
-  const requests = await listRequests((await getDb()).sql, scope, REQUESTS_LIMIT_DEFAULT);
+  const requests = await listRequests((await getDb()).db, scope, REQUESTS_LIMIT_DEFAULT);
   return (
     <div className="flex flex-col gap-4">
       <header className="flex flex-col gap-1">

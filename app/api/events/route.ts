@@ -11,5 +11,5 @@ export const dynamic = 'force-dynamic';
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
   const deviceIds = await visibleDeviceIds(user);
-  return eventStreamResponse(request, { sql: (await getDb()).sql, bus: getEventBus(), deviceIds });
+  return eventStreamResponse(request, { db: (await getDb()).db, bus: getEventBus(), deviceIds });
 });

@@ -14,6 +14,6 @@ export const GET = withErrors(async (request: Request) => {
   let deviceIds: string[] | 'all';
   if (query.deviceId) deviceIds = [(await requireSystemAccess(user, query.deviceId)).deviceId];
   else deviceIds = await visibleDeviceIds(user);
-  const requests = await listRequests((await getDb()).sql, deviceIds, query.limit);
+  const requests = await listRequests((await getDb()).db, deviceIds, query.limit);
   return Response.json({ requests });
 });

@@ -12,8 +12,8 @@ export const dynamic = 'force-dynamic';
 export const POST = withErrors(async (request: Request) => {
   let deps;
   try {
-    const [{ sql }, secret] = await Promise.all([getDb(), getWebhookSecret()]);
-    deps = { sql, secret, bus: getEventBus(), applyOutcome: applyWebhookOutcome, onUnmatchedOutcome: wakeReconciler };
+    const [{ db }, secret] = await Promise.all([getDb(), getWebhookSecret()]);
+    deps = { db, secret, bus: getEventBus(), applyOutcome: applyWebhookOutcome, onUnmatchedOutcome: wakeReconciler };
   } catch (error) {
     // Without the database nothing can be stored: ask the sender to retry.
     log.error('webhook not accepted: database unavailable', { error });

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import type { ErrorCode } from '@/lib/api/errors';
+import type { RequestView } from '@/lib/events/types';
 
 export const reservationRequests = pgTable(
   'reservation_requests',
@@ -26,7 +28,8 @@ export const reservationRequests = pgTable(
     residentGroupId: uuid('resident_group_id'),
     resourceName: text('resource_name'),
     requestedByName: text('requested_by_name'),
-    firstAnswer: jsonb('first_answer'),
+    /** The first answer when it was an error, answered again to a repeated Idempotency-Key. */
+    firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string }>(),
     /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
   },
@@ -61,7 +64,7 @@ export const portalEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: uuid('device_id').notNull(),
     type: text('type').notNull(),
-    data: jsonb('data').notNull(),
+    data: jsonb('data').$type<RequestView>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],

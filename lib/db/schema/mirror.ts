@@ -1,6 +1,8 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, SkippedSummary } from '@/lib/mirror/types';
 
-// Owned by lib/mirror (the only code that reads or writes these tables).
+// Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
+// go in with bulk `unnest` inserts.
 export const mirrorState = pgTable('mirror_state', {
   deviceId: uuid('device_id').primaryKey(),
   generation: bigint('generation', { mode: 'number' }).notNull().default(0),
@@ -12,8 +14,8 @@ export const mirrorState = pgTable('mirror_state', {
   refreshEndedAt: timestamp('refresh_ended_at', { withTimezone: true }),
   reservationsVersion: bigint('reservations_version', { mode: 'number' }).notNull().default(0),
   // Migration 0012.
-  skippedItems: jsonb('skipped_items'),
-  lastErrorKind: text('last_error_kind'),
+  skippedItems: jsonb('skipped_items').$type<SkippedSummary>(),
+  lastErrorKind: text('last_error_kind').$type<MirrorErrorKind>(),
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
   nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
 });
@@ -27,8 +29,8 @@ export const mirrorReservations = pgTable(
     resourceId: uuid('resource_id').notNull(),
     userId: uuid('user_id'),
     ownerId: uuid('owner_id'),
-    ownerType: text('owner_type').notNull(),
-    status: text('status').notNull(),
+    ownerType: text('owner_type').$type<MirrorReservation['ownerType']>().notNull(),
+    status: text('status').$type<MirrorReservation['status']>().notNull(),
     startTime: timestamp('start_time', { withTimezone: true }).notNull(),
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
   },
@@ -60,7 +62,7 @@ export const mirrorTimeSchedules = pgTable(
     generation: bigint('generation', { mode: 'number' }).notNull(),
     id: uuid('id').notNull(),
     scheduleType: text('schedule_type').notNull(),
-    schedule: jsonb('schedule').notNull(),
+    schedule: jsonb('schedule').$type<MirrorTimeSchedule['schedule']>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
 );

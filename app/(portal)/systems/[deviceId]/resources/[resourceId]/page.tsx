@@ -68,7 +68,7 @@ async function preselect(deviceId: string, userId: string) {
   try {
     const deps = await getReservationDeps();
     return await residentSummary(deps.client, await deps.apiKeyFor(deviceId), deviceId, userId, async (groupId) => {
-      const [group] = await readUserGroups(deps.sql, deviceId, [groupId]);
+      const [group] = await readUserGroups(deps.db, deviceId, [groupId]);
       return group?.apartmentId || null;
     });
   } catch {
