@@ -1,5 +1,4 @@
-export type { SandboxSql } from './sql';
-export { openSandboxSql, pgliteSql, pgPoolSql } from './sql';
+export { openSandboxSql } from './sql';
 export type { Sandbox, SandboxFixtures, SandboxOptions } from './sandbox';
 export { createSandbox, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, DEFAULT_RETRY_SCHEDULE_MS } from './sandbox';
 export type { AfterAccept, Faults, Shapes } from './faults';

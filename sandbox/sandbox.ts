@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { AFTER_ACCEPT_DEFAULT_DELAY_MS, FaultState, faultsSchema, type Shapes } from './faults';
 import { badRequest, checkValue, connectionReset, HttpProblem, json, notFound, problem, readJsonBody, readText, sleep, statusTitle, UUID_RE } from './http';
 import { deliverDue, enqueueEvent, type DeliveryContext } from './outbox';
@@ -9,10 +10,9 @@ import { DATA_TABLES, migrateSandbox } from './schema';
 import { generate, loadSeed, PRESETS, rng, uuidFrom, type Preset, type SeedData } from './seed';
 import { ODD_TOKEN_PREFIX, shapeEnums, shapeItems, shapeLabels, shapeScheduleType, withExtras, writeTime } from './shapes';
 import { parseSlotTime } from './slots';
-import type { SandboxSql } from './sql';
 
 export interface SandboxOptions {
-  sql: SandboxSql;
+  sql: SqlRunner;
   /** Data loaded at start() when the schema is empty, or when it holds another preset/seed than given. */
   preset?: Preset;
   /** Deterministic data (default 1). */

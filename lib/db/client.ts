@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
 import { migrate } from './migrate';
 import * as schema from './schema';
-import { pgliteRunner, pgPoolRunner, type SqlRunner } from './sql-runner';
+import { pgliteRunner, pgPoolRunner, type SqlRunner } from '@/shared/sql-runner';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;

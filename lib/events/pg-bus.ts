@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Client, ClientConfig, Notification } from 'pg';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { log } from '@/lib/log';
 import type { EventBus, EventListener } from './bus';
 import { latestEventId, loadEventsAfter } from './store';

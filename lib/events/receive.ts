@@ -1,6 +1,6 @@
 import 'server-only';
 import { errorResponse, readTextCapped } from '@/lib/api/errors';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { log } from '@/lib/log';
 import type { EventBus } from './bus';
 import { recordWebhookDelivery, type OutcomeApplier } from './store';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { PortalEvent, RequestView } from './types';
 
 // Held until commit by every transaction that appends to portal_events, so ids become visible

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { EventBus } from './bus';
 import { createEventStream, parseLastEventId, SSE_HEADERS } from './sse';
 import { latestEventId, loadEventsAfter } from './store';

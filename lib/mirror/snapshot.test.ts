@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { describeWithDb } from '@/tests/db';
 import { mirrorSnapshot } from './snapshot';
 import { claimRefresh, completeRefresh, insertPage, readState } from './store';

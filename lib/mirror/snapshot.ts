@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { MirrorResource, MirrorState, MirrorTimeSchedule, MirrorUserGroup } from './types';
 import { singleton } from '@/lib/singleton';
 

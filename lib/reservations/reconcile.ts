@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { EventBus } from '@/lib/events/bus';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';

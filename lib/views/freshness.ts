@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { log } from '@/lib/log';
 import { ensureFresh, failureKindOf, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';

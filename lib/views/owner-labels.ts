@@ -1,5 +1,5 @@
 import 'server-only';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { MirrorUserGroup } from '@/lib/mirror/types';
 import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
 

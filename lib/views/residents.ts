@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import type { SqlRunner } from '@/lib/db/sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 import { hasControlCharacters } from '@/lib/http/control-characters';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
