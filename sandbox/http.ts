@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { readBodyCapped } from '@/shared/read-capped';
 
 /** RFC 9457 problem responses and small HTTP helpers. */
@@ -32,6 +33,11 @@ export class HttpProblem extends Error {
 
 export const badRequest = (detail: string) => new HttpProblem(400, 'Bad Request', detail);
 export const notFound = (detail = 'No such route.') => new HttpProblem(404, 'Not Found', detail);
+
+/** A 400 detail listing a body's validation issues: `path: message; ...`. */
+export function issues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');
+}
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
