@@ -3,7 +3,7 @@ import type { KeyedCall, Row, SandboxContext } from '../context';
 import { iso, toDate } from '../encoding';
 import type { Shapes } from '../faults';
 import { badRequest, checkValue, json, notFound, UUID_RE } from '../http';
-import { href, page } from '../paging';
+import { href, page, type PageSpec } from '../paging';
 import { shapeEnums, shapeItems, shapeLabels, shapeScheduleType, withExtras, writeTime } from '../shapes';
 
 // The reads of /v1: a system's lists page by page, and the user lookups.
@@ -19,44 +19,43 @@ const reservationDto = (r: Row, shapes: Shapes) => ({
   endTime: writeTime(toDate(r.end_time), shapes, iso(r.end_time)), deviceId: r.device_id,
 });
 
-/** GET /v1/reservations/{deviceId}/all */
-export async function listReservations(ctx: SandboxContext, { url, param, key }: KeyedCall): Promise<Response> {
+/** A page of one system's list; the key must cover the system of the path's `:deviceId`. */
+async function systemList(ctx: SandboxContext, { url, param, key }: KeyedCall, spec: Omit<PageSpec, 'deviceId'>): Promise<Response> {
   const deviceId = param('deviceId');
   requireDevice(key.deviceIds, deviceId);
+  return page(ctx, url, { ...spec, deviceId });
+}
+
+/** GET /v1/reservations/{deviceId}/all */
+export async function listReservations(ctx: SandboxContext, call: KeyedCall): Promise<Response> {
   const shapes = ctx.faults.shapes;
-  return page(ctx, url, {
-    kind: 'reservations', table: 'sandbox.reservations', field: 'reservations', deviceId, select: '*',
+  return systemList(ctx, call, {
+    kind: 'reservations', table: 'sandbox.reservations', field: 'reservations', select: '*',
     map: (r) => reservationDto(r, shapes), perItem: (r, i) => shapeEnums(r, i, shapes),
   });
 }
 
 /** GET /v1/reservations/timeschedules/{deviceId}/all */
-export async function listTimeSchedules(ctx: SandboxContext, { url, param, key }: KeyedCall): Promise<Response> {
-  const deviceId = param('deviceId');
-  requireDevice(key.deviceIds, deviceId);
-  return page(ctx, url, {
-    kind: 'timeSchedules', table: 'sandbox.time_schedules', field: 'timeSchedules', deviceId, select: 'id, device_id, schedule',
+export async function listTimeSchedules(ctx: SandboxContext, call: KeyedCall): Promise<Response> {
+  return systemList(ctx, call, {
+    kind: 'timeSchedules', table: 'sandbox.time_schedules', field: 'timeSchedules', select: 'id, device_id, schedule',
     map: (r) => ({ id: r.id, deviceId: r.device_id, scheduleType: 'Week', schedule: r.schedule }), perItem: (r, i) => shapeScheduleType(r, i, ctx.faults.shapes),
   });
 }
 
 /** GET /v1/reservations/resources/{deviceId}/all */
-export async function listResources(ctx: SandboxContext, { url, param, key }: KeyedCall): Promise<Response> {
-  const deviceId = param('deviceId');
-  requireDevice(key.deviceIds, deviceId);
-  return page(ctx, url, {
-    kind: 'resources', table: 'sandbox.resources', field: 'resources', deviceId, select: 'id, device_id, name, description, time_schedule_id',
+export async function listResources(ctx: SandboxContext, call: KeyedCall): Promise<Response> {
+  return systemList(ctx, call, {
+    kind: 'resources', table: 'sandbox.resources', field: 'resources', select: 'id, device_id, name, description, time_schedule_id',
     map: (r) => ({ id: r.id, name: r.name, description: r.description, deviceId: r.device_id, timeScheduleId: r.time_schedule_id }),
     perItem: (r, i) => shapeLabels(r, i, RESOURCE_LABELS, ctx.faults.shapes),
   });
 }
 
 /** GET /v1/usergroups/{deviceId}/all */
-export async function listUserGroups(ctx: SandboxContext, { url, param, key }: KeyedCall): Promise<Response> {
-  const deviceId = param('deviceId');
-  requireDevice(key.deviceIds, deviceId);
-  return page(ctx, url, {
-    kind: 'userGroups', table: 'sandbox.user_groups', field: 'userGroups', deviceId, select: 'id, device_id, name, apartment_id, reference_id',
+export async function listUserGroups(ctx: SandboxContext, call: KeyedCall): Promise<Response> {
+  return systemList(ctx, call, {
+    kind: 'userGroups', table: 'sandbox.user_groups', field: 'userGroups', select: 'id, device_id, name, apartment_id, reference_id',
     map: (r) => ({ id: r.id, name: r.name, apartmentId: r.apartment_id, referenceId: r.reference_id, deviceId: r.device_id }),
     perItem: (r, i) => shapeLabels(r, i, GROUP_LABELS, ctx.faults.shapes),
   });
