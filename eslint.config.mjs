@@ -9,6 +9,11 @@ const browserSafeOnly = {
   allowTypeImports: true,
   message: 'Components import browser-safe modules only (lib/schedule, lib/reservations/rules, lib/client, and types).',
 };
+// What the sandbox may import of the portal's tree: shared/ only.
+const sandboxOnlyShared = {
+  regex: '^@/(?!shared/)',
+  message: 'The sandbox imports nothing from the portal but shared/ (they meet over HTTP).',
+};
 const testHelpersOnlyInTests = { group: ['@/tests/*'], message: 'tests/ holds test helpers; only tests import them.' };
 
 export default tseslint.config(
@@ -38,12 +43,34 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox stands for the upstream service: it meets the portal only over HTTP.
+    // The sandbox stands for the upstream service: it meets the portal only over HTTP. Of the
+    // portal's tree it may import shared/ (dependency-free helpers both sides use), nothing else.
     files: ['sandbox/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [sandboxOnlyShared, { group: ['../*'], message: sandboxOnlyShared.message }] }],
+    },
+  },
+  {
+    // Inside sandbox/ subfolders (routes/) `../` is the sandbox itself; `../../` leaves it.
+    files: ['sandbox/*/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [sandboxOnlyShared, { group: ['../../*'], message: sandboxOnlyShared.message }] }],
+    },
+  },
+  {
+    // shared/ is imported by the portal and the sandbox alike, so it imports neither.
+    files: ['shared/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@/*', '../*'], message: 'The sandbox imports nothing from the portal; they meet over HTTP.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(@/(lib|app|components|sandbox|tests)(/|$)|\\.\\./)',
+              message: 'shared/ holds dependency-free helpers of the portal and the sandbox: it imports nothing from lib, app, components, sandbox or tests.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import { readBodyCapped } from '@/shared/read-capped';
+
 /** RFC 9457 problem responses and small HTTP helpers. */
 export function problem(status: number, title: string, detail: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ type: 'about:blank', title, status, detail }), {
@@ -31,25 +34,18 @@ export class HttpProblem extends Error {
 export const badRequest = (detail: string) => new HttpProblem(400, 'Bad Request', detail);
 export const notFound = (detail = 'No such route.') => new HttpProblem(404, 'Not Found', detail);
 
+/** A 400 detail listing a body's validation issues: `path: message; ...`. */
+export function issues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || 'body'}: ${i.message}`).join('; ');
+}
+
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Reads a request body as text, refusing more than MAX_BODY_BYTES even without Content-Length. */
 export async function readText(request: Request): Promise<string> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new HttpProblem(413, 'Payload Too Large', `The body exceeds ${MAX_BODY_BYTES} bytes.`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const text = await readBodyCapped(request.body, MAX_BODY_BYTES);
+  if (text === null) throw new HttpProblem(413, 'Payload Too Large', `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+  return text;
 }
 
 export async function readJsonBody(request: Request): Promise<unknown> {

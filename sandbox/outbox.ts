@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { FaultState } from './faults';
 import type { ReservationResultEvent } from './processor';
 import { shapeEvent } from './shapes';
-import type { SandboxSql } from './sql';
 
 export interface DeliveryContext {
-  sql: SandboxSql;
+  sql: SqlRunner;
   now: () => Date;
   retrySchedule: number[];
   faults: FaultState;
@@ -21,7 +21,7 @@ const LEASE_MS = 60_000;
  * Writes one outbox row per subscription, in the caller's transaction. The payload is stored as
  * sent (in the `shapes` set now), so every retry of a message carries the same bytes.
  */
-export async function enqueueEvent(tx: SandboxSql, ctx: DeliveryContext, event: ReservationResultEvent): Promise<void> {
+export async function enqueueEvent(tx: SqlRunner, ctx: DeliveryContext, event: ReservationResultEvent): Promise<void> {
   const messageId = `msg_${randomUUID().replaceAll('-', '')}`;
   const due = new Date(ctx.now().getTime() + (ctx.faults.faults.webhook?.delayMs ?? 0));
   await tx.query(

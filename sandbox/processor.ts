@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { SqlRunner } from '@/shared/sql-runner';
 import type { WeekSchedule } from './seed';
 import { fitsSchedule, parseSlotTime } from './slots';
-import type { SandboxSql } from './sql';
 
 export const ERROR_CODES = [
   'SlotUnavailable', 'InvalidTimeSlot', 'QuotaExceeded', 'OutsideBookingWindow', 'InPast', 'UserNotAuthorized',
@@ -22,25 +22,25 @@ export interface ReservationResultEvent {
 }
 
 export interface ProcessContext {
-  sql: SandboxSql;
+  sql: SqlRunner;
   now: () => Date;
   horizonDays: number;
   quota: number;
-  enqueue: (tx: SandboxSql, event: ReservationResultEvent) => Promise<void>;
+  enqueue: (tx: SqlRunner, event: ReservationResultEvent) => Promise<void>;
 }
 
 type Outcome = { ok: true; reservationId: string } | { ok: false; code: ErrorCode; description: string };
 const fail = (code: ErrorCode, description: string): Outcome => ({ ok: false, code, description });
 
-async function coveredDevices(tx: SandboxSql, approvalId: string): Promise<string[]> {
+async function coveredDevices(tx: SqlRunner, approvalId: string): Promise<string[]> {
   const { rows } = await tx.query<{ device_ids: string[] }>(`SELECT device_ids::text[] AS device_ids FROM sandbox.approvals WHERE id = $1`, [approvalId]);
   return rows[0]?.device_ids ?? [];
 }
 
 // One resource at a time, across processes too (PostgreSQL scale-out); released at commit.
-const lockResource = (tx: SandboxSql, resourceId: string) => tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sandbox-resource:${resourceId}`]);
+const lockResource = (tx: SqlRunner, resourceId: string) => tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`sandbox-resource:${resourceId}`]);
 
-async function create(tx: SandboxSql, ctx: ProcessContext, approvalId: string, p: { userId: string; resourceId: string; startTime: string; endTime: string }): Promise<Outcome> {
+async function create(tx: SqlRunner, ctx: ProcessContext, approvalId: string, p: { userId: string; resourceId: string; startTime: string; endTime: string }): Promise<Outcome> {
   const devices = await coveredDevices(tx, approvalId);
   const { rows: resources } = await tx.query<{ id: string; device_id: string; schedule: WeekSchedule }>(
     `SELECT r.id, r.device_id, s.schedule FROM sandbox.resources r JOIN sandbox.time_schedules s ON s.id = r.time_schedule_id
@@ -91,7 +91,7 @@ async function create(tx: SandboxSql, ctx: ProcessContext, approvalId: string, p
   return { ok: true, reservationId };
 }
 
-async function cancel(tx: SandboxSql, ctx: ProcessContext, approvalId: string, p: { reservationId: string }): Promise<Outcome> {
+async function cancel(tx: SqlRunner, ctx: ProcessContext, approvalId: string, p: { reservationId: string }): Promise<Outcome> {
   const devices = await coveredDevices(tx, approvalId);
   const find = () =>
     tx.query<{ id: string; resource_id: string; owner_type: string; start_time: Date }>(

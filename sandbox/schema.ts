@@ -1,4 +1,4 @@
-import type { SandboxSql } from './sql';
+import type { SqlRunner } from '@/shared/sql-runner';
 
 // Serialises schema creation across processes sharing one PostgreSQL.
 const SCHEMA_LOCK_KEY = 7_201_312;
@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS sandbox.outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON sandbox.outbox (next_attempt_at) WHERE delivered_at IS NULL;
 `;
 
-export async function migrateSandbox(sql: SandboxSql): Promise<void> {
+export async function migrateSandbox(sql: SqlRunner): Promise<void> {
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
     await tx.exec(DDL);

@@ -1,4 +1,4 @@
-import type { SandboxSql } from './sql';
+import type { SqlRunner } from '@/shared/sql-runner';
 
 /** Deterministic data presets: the same preset, seed and day give the same data. */
 export type Preset = 'demo' | 'large' | 'tiny';
@@ -243,7 +243,7 @@ export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup:
   return data;
 }
 
-async function insertJson(sql: SandboxSql, table: string, columns: string, select: string, rows: unknown[]): Promise<void> {
+async function insertJson(sql: SqlRunner, table: string, columns: string, select: string, rows: unknown[]): Promise<void> {
   const CHUNK = 5_000;
   for (let i = 0; i < rows.length; i += CHUNK) {
     // `n` is the row's ordinal across chunks: it becomes the stable paging order.
@@ -252,7 +252,7 @@ async function insertJson(sql: SandboxSql, table: string, columns: string, selec
 }
 
 /** Writes generated data into the (empty) sandbox tables, in one transaction. */
-export async function loadSeed(sql: SandboxSql, data: SeedData): Promise<void> {
+export async function loadSeed(sql: SqlRunner, data: SeedData): Promise<void> {
   await sql.transaction(async (tx) => {
     await insertJson(tx, 'sandbox.systems', 'id, name, seq', `(j->>'id')::uuid, j->>'name', {n}`, data.systems);
     await insertJson(tx, 'sandbox.approvals', 'id, device_ids, seq', `j->>'id', ARRAY(SELECT jsonb_array_elements_text(j->'deviceIds'))::uuid[], {n}`, data.approvals);

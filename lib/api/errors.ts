@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { readBodyCapped } from '@/lib/http/read-capped';
+import { readBodyCapped } from '@/shared/read-capped';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { securityHeaders } from '@/lib/security/headers';

@@ -6,7 +6,7 @@ import type { Pool } from 'pg';
 import { migrate } from './migrate';
 import { lockDataDir } from './pglite-lock';
 import * as schema from './schema';
-import { pgliteRunner, pgPoolRunner, type SqlRunner } from './sql-runner';
+import { pgliteRunner, pgPoolRunner, type SqlRunner } from '@/shared/sql-runner';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '@/shared/sql-runner';
 
 // Read at run time from the checkout (`next start` runs in the project root), not bundled.
 export const MIGRATIONS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), 'lib', 'db', 'migrations');

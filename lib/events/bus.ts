@@ -1,23 +1,10 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
+import type { EventBus, EventListener } from './bus-types';
 import { PgEventBus } from './pg-bus';
 import type { PortalEvent } from './types';
 import { singleton } from '@/lib/singleton';
-
-export type EventListener = (event: PortalEvent) => void;
-
-/**
- * Fans committed portal events out to the SSE streams of this process. The in-process bus is
- * enough for one instance; a PostgreSQL LISTEN/NOTIFY bus implements the same interface for
- * several (publish notifies ids, each instance loads the rows and calls its listeners).
- */
-export interface EventBus {
-  /** Call only after the transaction that wrote the events has committed. */
-  publish(events: readonly PortalEvent[]): void;
-  subscribe(listener: EventListener): () => void;
-  listenerCount(): number;
-}
 
 export class InProcessEventBus implements EventBus {
   private readonly listeners = new Set<EventListener>();

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Client, ClientConfig, Notification } from 'pg';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { EventBus, EventListener } from './bus';
+import type { EventBus, EventListener } from './bus-types';
 import { latestEventId, loadEventsAfter } from './store';
 import type { PortalEvent } from './types';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { errorResponse, readTextCapped } from '@/lib/api/errors';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { EventBus } from './bus';
+import type { EventBus } from './bus-types';
 import { recordWebhookDelivery, type OutcomeApplier } from './store';
 import { isWebhookRejected, MAX_WEBHOOK_BODY_BYTES, verifyWebhook } from './webhook';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { EventBus } from './bus';
+import type { EventBus } from './bus-types';
 import type { PortalEvent } from './types';
 
 export const HEARTBEAT_MS = 15_000;

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
-import type { EventBus } from './bus';
+import type { EventBus } from './bus-types';
 import { createEventStream, parseLastEventId, SSE_HEADERS } from './sse';
 import { latestEventId, loadEventsAfter } from './store';
 

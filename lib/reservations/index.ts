@@ -1,7 +1,7 @@
 import 'server-only';
 
 // Booking and cancelling on behalf of residents, and settling requests whose outcome never came.
-export { getReservationDeps } from './portal';
+export { getReservationDeps } from './live-deps';
 export { applyWebhookOutcome, listOpenRequests, listRequests, toRequestView } from './lifecycle';
 export {
   parseIdempotencyKey,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
-import type { EventBus } from '@/lib/events/bus';
+import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, type Reservation, type ServiceClient } from '@/lib/service';

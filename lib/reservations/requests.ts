@@ -1,7 +1,7 @@
 import 'server-only';
 import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
 import type { Database } from '@/lib/db';
-import type { EventBus } from '@/lib/events/bus';
+import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';

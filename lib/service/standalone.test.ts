@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxFixtures } from '@/sandbox';
 import { type ServiceAuthError, ServiceUnavailableError } from './errors';
 import { env } from '@/lib/env';
-import { createPortalServiceClient, getServiceClient } from './portal';
+import { createPortalServiceClient, getServiceClient } from './client-from-settings';
 import { BreakerRegistry } from './policies';
 import { clearFaults, clientFor, putFaults, recording } from '@/tests/service';
 import type { FetchLike } from './transport';

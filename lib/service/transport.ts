@@ -12,7 +12,7 @@ import {
 } from './errors';
 import { ProblemSchema, type Problem } from './schemas';
 import { underBreaker, withTimeout } from './policies';
-import { readBodyCapped } from '@/lib/http/read-capped';
+import { readBodyCapped } from '@/shared/read-capped';
 
 /** Anything that answers a Request: the global fetch, or the sandbox's handler in-process. */
 export type FetchLike = (request: Request) => Promise<Response>;

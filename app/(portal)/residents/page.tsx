@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
-import { searchResidentsFor } from '@/lib/views/portal';
+import { searchResidentsFor } from '@/lib/views/live-deps';
 import { residentQuerySchema } from '@/lib/views/residents';
 import type { ResidentSearchResult } from '@/lib/views/types';
 

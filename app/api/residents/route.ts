@@ -1,6 +1,6 @@
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
-import { searchResidentsFor } from '@/lib/views/portal';
+import { searchResidentsFor } from '@/lib/views/live-deps';
 import { isMalformedResidentQuery, residentQuerySchema } from '@/lib/views/residents';
 
 export const dynamic = 'force-dynamic';

@@ -8,7 +8,7 @@ import { readUserGroups } from '@/lib/mirror/store';
 import { getReservationDeps, residentSummary } from '@/lib/reservations';
 import { parseWeekKey } from '@/lib/schedule/week';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
-import { portalViewDeps } from '@/lib/views/portal';
+import { portalViewDeps } from '@/lib/views/live-deps';
 import { loadResourceWeek } from '@/lib/views/resource-week';
 
 type Props = {

@@ -2,7 +2,7 @@ import { requireSystemAccess } from '@/lib/auth/access';
 import { requireUser } from '@/lib/auth/session';
 import { withErrors } from '@/lib/api/errors';
 import { parseIdParam, parseWeekParam } from '@/lib/views/params';
-import { portalViewDeps } from '@/lib/views/portal';
+import { portalViewDeps } from '@/lib/views/live-deps';
 import { loadResourceWeek } from '@/lib/views/resource-week';
 
 export const dynamic = 'force-dynamic';

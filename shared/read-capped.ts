@@ -1,3 +1,7 @@
+// shared/: server-side, dependency-free (type imports aside) helpers that both the portal and the sandbox import (the
+// sandbox imports nothing else of the portal). Nothing here imports from lib/, app/, components/ or
+// sandbox/.
+
 /**
  * Reads a body to text, giving up once it exceeds maxBytes whatever Content-Length claimed.
  * Returns null when the body was too large (the stream is cancelled).

@@ -1,4 +1,7 @@
-import 'server-only';
+// shared/: server-side, dependency-free (type imports aside) helpers that both the portal and the sandbox import (the
+// sandbox imports nothing else of the portal). Nothing here imports from lib/, app/, components/ or
+// sandbox/. No `import 'server-only'`: the standalone sandbox runs these under plain Node (tsx),
+// where that marker throws; the portal's own guard is lib/db/client.ts, which hands the runner out.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Call, SandboxContext } from '../context';
+import { iso } from '../encoding';
+import { faultsSchema } from '../faults';
+import { badRequest, issues, json, notFound, readJsonBody, readText, UUID_RE } from '../http';
+import { PRESETS, type Preset } from '../seed';
+import { readFixtures, seedData } from '../setup';
+
+// The sandbox's own control routes under /_sandbox (no credentials; no injected faults): fixtures,
+// data reset, webhook subscriptions, faults and shapes, and the stored outcome of a request.
+
+const resetBody = z.object({ preset: z.enum(PRESETS as [Preset, ...Preset[]]).optional(), seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).strict();
+const noControl = (v: string) => ![...v].some((c) => c < ' ' || c === '\u007f');
+const webhookBody = z
+  .object({
+    url: z.url().max(2048).refine((u) => /^https?:\/\//.test(u), 'must be http(s)').refine(noControl, 'must not contain control characters'),
+    secret: z.string().startsWith('whsec_', 'must start with whsec_').min(20).max(256).refine(noControl, 'must not contain control characters'),
+  })
+  .strict();
+
+/** GET /_sandbox/fixtures */
+export async function getFixtures(ctx: SandboxContext): Promise<Response> {
+  return json(await readFixtures(ctx.sql, ctx.credentials));
+}
+
+/** POST /_sandbox/reset {preset?, seed?}: new data; credentials, keys and subscriptions stay. */
+export async function resetData(ctx: SandboxContext, { request }: Call): Promise<Response> {
+  const text = await readText(request);
+  const parsed = resetBody.safeParse(text.trim() === '' ? {} : JSON.parse(text));
+  if (!parsed.success) throw badRequest(issues(parsed.error));
+  await seedData(ctx, parsed.data.preset ?? ctx.defaults.preset ?? 'demo', parsed.data.seed ?? ctx.defaults.seed ?? 1);
+  return json(await readFixtures(ctx.sql, ctx.credentials));
+}
+
+/** POST /_sandbox/webhooks {url, secret} */
+export async function addWebhook(ctx: SandboxContext, { request }: Call): Promise<Response> {
+  const parsed = webhookBody.safeParse(await readJsonBody(request));
+  if (!parsed.success) throw badRequest(issues(parsed.error));
+  // Idempotent: a portal registering itself at every start keeps one subscription.
+  const { rows: existing } = await ctx.sql.query<{ id: string }>(`SELECT id FROM sandbox.webhooks WHERE url = $1 AND secret = $2`, [parsed.data.url, parsed.data.secret]);
+  if (existing[0]) return json({ id: existing[0].id }, 200);
+  const id = randomUUID();
+  await ctx.sql.query(`INSERT INTO sandbox.webhooks (id, url, secret, created_at) VALUES ($1, $2, $3, $4)`, [id, parsed.data.url, parsed.data.secret, ctx.now()]);
+  return json({ id }, 201);
+}
+
+/** DELETE /_sandbox/webhooks/{id}: the subscription and its undelivered events. */
+export async function removeWebhook(ctx: SandboxContext, { param }: Call): Promise<Response> {
+  const id = param('id');
+  if (!UUID_RE.test(id)) throw badRequest('The webhook id must be a UUID.');
+  const { rows } = await ctx.sql.query(`DELETE FROM sandbox.webhooks WHERE id = $1 RETURNING id`, [id]);
+  if (rows.length === 0) throw notFound('No such webhook subscription.');
+  await ctx.sql.query(`DELETE FROM sandbox.outbox WHERE subscription_id = $1 AND delivered_at IS NULL`, [id]);
+  return new Response(null, { status: 204 });
+}
+
+/** PUT /_sandbox/faults: replaces the whole set (faults.ts: failures, latency, shapes, afterAccept...). */
+export async function putFaults(ctx: SandboxContext, { request }: Call): Promise<Response> {
+  const parsed = faultsSchema.safeParse(await readJsonBody(request));
+  if (!parsed.success) throw badRequest(issues(parsed.error));
+  ctx.faults.set(parsed.data);
+  return json(ctx.faults.faults);
+}
+
+/** GET /_sandbox/faults */
+export function getFaults(ctx: SandboxContext): Promise<Response> {
+  return Promise.resolve(json(ctx.faults.faults));
+}
+
+/** DELETE /_sandbox/faults */
+export function clearFaults(ctx: SandboxContext): Promise<Response> {
+  ctx.faults.clear();
+  return Promise.resolve(new Response(null, { status: 204 }));
+}
+
+/** GET /_sandbox/requests/{correlationId}: the stored outcome of one accepted request (for demos and debugging without a webhook). */
+export async function getRequest(ctx: SandboxContext, { param }: Call): Promise<Response> {
+  const correlationId = param('correlationId');
+  if (!UUID_RE.test(correlationId)) throw badRequest('The correlation id must be a UUID.');
+  const { rows } = await ctx.sql.query<{ operation: string; accepted_at: unknown; processed_at: unknown; outcome: unknown }>(
+    `SELECT operation, accepted_at, processed_at, outcome FROM sandbox.requests WHERE correlation_id = $1`,
+    [correlationId],
+  );
+  const row = rows[0];
+  if (!row) throw notFound('No such request.');
+  const outcome = typeof row.outcome === 'string' ? (JSON.parse(row.outcome) as unknown) : row.outcome;
+  return json({ correlationId, operation: row.operation, acceptedAt: iso(row.accepted_at), processedAt: row.processed_at ? iso(row.processed_at) : null, event: outcome ?? null });
+}
