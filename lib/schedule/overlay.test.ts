@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { expandWeek } from './expand';
 import { slotAccessibleName, slotStateText, slotTimeRange } from './labels';
-import { bookingHorizonEnd } from '@/lib/reservations/rules';
 import { type StatefulSlot, applyBookingHorizon, overlayReservations } from './overlay';
 import { createOwnerLabeler } from './owner-label';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 
 const SE = 'Europe/Stockholm';
 const at = (iso: string) => Date.parse(iso);
-const DAY = 86_400_000;
 
 const ownerLabel = createOwnerLabeler({
   groups: [
@@ -178,12 +176,6 @@ describe('overlayReservations', () => {
 });
 
 describe('booking horizon', () => {
-  it('defaults to now + 28 days', () => {
-    expect(bookingHorizonEnd(now)).toBe(now + 28 * DAY);
-    expect(bookingHorizonEnd(now, 14)).toBe(now + 14 * DAY);
-    expect(() => bookingHorizonEnd(now, -1)).toThrow(RangeError);
-  });
-
   it('makes slots ending after the horizon not bookable', () => {
     // Horizon: 23 December 10:00 UTC (11:00 local).
     const slots = overlayReservations(expandWeek(laundry, '2026-W52', SE), [], { now, ownerLabel });
