@@ -52,7 +52,7 @@ describe('the resident finder', () => {
     expect(html).not.toContain('No resources.');
   });
 
-  it('in the slot dialog: offers exactly the residents the booking handler would accept (lib/reservations/rules)', () => {
+  it('in the slot dialog: offers exactly the residents the booking handler would accept (lib/booking-rules)', () => {
     const client = new QueryClient();
     const listed = { ...anna, userId: '00000000-0000-4000-8000-000000000012', name: 'Listed' };
     const other = { ...anna, userId: '00000000-0000-4000-8000-000000000013', name: 'Elsewhere', resources: [{ id: '00000000-0000-4000-8000-000000000009', name: 'Drying room' }] };

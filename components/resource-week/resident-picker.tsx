@@ -2,7 +2,7 @@
 
 import { ResidentFinder } from '@/components/resident-finder';
 import { Button } from '@/components/ui/button';
-import { isResidentAuthorized } from '@/lib/reservations/rules/resident-authorized';
+import { isResidentAuthorized } from '@/lib/booking-rules/resident-authorized';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { bookingHorizonEnd } from '@/lib/reservations/rules';
+import { bookingHorizonEnd } from '@/lib/booking-rules';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { SlotGrid } from './slot-grid';

@@ -22,7 +22,7 @@ import {
   notOnSchedule,
   slotRefusal,
   type Refusal,
-} from './rules';
+} from '@/lib/booking-rules';
 import { findResident, findUserName } from './residents';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, type BookingInput, type CancellationInput } from './schemas';
 
@@ -160,7 +160,7 @@ export async function requestBooking(
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
   const slot = schedule ? expandRange(schedule.schedule, startMs, startMs + 1, 'UTC').find((s) => isScheduledSlot(s, startMs, endMs)) : undefined;
   if (!slot) refuse(notOnSchedule(words));
-  // The same rules, in the same order, as the grid's `bookable` (lib/reservations/rules).
+  // The same rules, in the same order, as the grid's `bookable` (lib/booking-rules).
   const now = (deps.now?.() ?? new Date()).getTime();
   const horizonDays = system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));

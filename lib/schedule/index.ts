@@ -6,7 +6,7 @@
  *   const week = weekFromKey(searchParams.week ?? weekKeyOf(now, tz), tz);   // ?week=2026-W48
  *   const slots = overlayReservations(expandWeek(schedule, week, tz), reservations,
  *     { now, resourceId, ownerLabel: createOwnerLabeler({ groups, users }) });
- *   <SlotGrid week={week} slots={slots} now={now} horizonEnd={bookingHorizonEnd(now)} …   // lib/reservations/rules … />
+ *   <SlotGrid week={week} slots={slots} now={now} horizonEnd={bookingHorizonEnd(now)} …   // lib/booking-rules … />
  * System page: occupancyByResourceWeek(...), resourceNowStatus(...), occupancyHeatmap(...).
  *
  * Conventions: Week schedules hold UTC minutes, weekday 0 = Monday (service-notes B); weeks run

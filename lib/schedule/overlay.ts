@@ -1,4 +1,4 @@
-import { bookingHorizonEnd, isBeyondHorizon, isBookable } from '@/lib/reservations/rules';
+import { bookingHorizonEnd, isBeyondHorizon, isBookable } from '@/lib/booking-rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
 import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, UNKNOWN_OWNER_LABEL, requireMs, toMs } from './types';
@@ -62,7 +62,7 @@ export interface OverlayOptions {
   resourceId?: string;
 }
 
-/** Marks slots that end after now + horizonDays as not bookable (the rules in lib/reservations/rules). */
+/** Marks slots that end after now + horizonDays as not bookable (the rules in lib/booking-rules). */
 export function applyBookingHorizon<T extends StatefulSlot>(
   slots: readonly T[],
   options: { now: InstantInput; horizonDays?: number; horizonEnd?: InstantInput },

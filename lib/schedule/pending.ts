@@ -1,4 +1,4 @@
-import { isBookable } from '@/lib/reservations/rules';
+import { isBookable } from '@/lib/booking-rules';
 import type { StatefulSlot } from './overlay';
 
 /** The fields of a portal request (lib/events RequestView) this module reads. */

@@ -4,7 +4,7 @@ import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/li
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { listOpenRequests } from '@/lib/reservations/lifecycle';
-import { bookingHorizonEnd } from '@/lib/reservations/rules';
+import { bookingHorizonEnd } from '@/lib/booking-rules';
 import {
   expandWeek,
   overlayReservations,
