@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { BASE_URL, test as authed } from './utils';
 
 // The production build, started as an operator who forgot the service settings would start it.
 test('next start with no service configured refuses to start and says what to set', async () => {
@@ -43,4 +44,25 @@ test('demo mode says so on the sign-in page', async ({ page }) => {
   await page.goto('/sign-in');
   await expect(page.getByRole('heading', { name: 'Demo mode' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Demo mode' })).toContainText('not a real booking system');
+});
+
+test('an unknown API path is a JSON 404 with the security headers, for every method', async ({ request }) => {
+  for (const method of ['GET', 'POST', 'DELETE'] as const) {
+    const response = await request.fetch('/api/no-such-thing/here', { method });
+    expect(response.status()).toBe(404);
+    expect(response.headers()['content-type']).toContain('application/json');
+    expect(response.headers()['content-security-policy']).toContain("default-src 'none'");
+    if (method !== 'DELETE') expect(((await response.json()) as { error: { message: string } }).error.message).toBe('There is no API at /api/no-such-thing/here.');
+  }
+});
+
+authed('a NUL in a system name is a 422 that changes nothing (it was a 500)', async ({ signedInAs, context }) => {
+  await signedInAs('admin');
+  const { systems } = (await (await context.request.get('/api/systems')).json()) as { systems: { deviceId: string; name: string }[] };
+  const system = systems[0]!;
+  const response = await context.request.patch(`/api/systems/${system.deviceId}`, { data: { name: 'Brf\u0000Eken' }, headers: { origin: BASE_URL } });
+  expect(response.status()).toBe(422);
+  expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/control characters/);
+  const after = (await (await context.request.get(`/api/systems/${system.deviceId}`)).json()) as { system: { name: string } };
+  expect(after.system.name).toBe(system.name);
 });

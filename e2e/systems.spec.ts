@@ -142,6 +142,10 @@ test('the resource page: week grid, next week and back in the URL, keyboard, slo
   const bad = await page.request.get(`/api/systems/${overview.system.deviceId}/resources/${resource.id}/week?week=2026-W99`);
   expect(bad.status()).toBe(422);
   expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('Week 2026 has weeks 01 to');
+  // A year no time-zone arithmetic reaches was a 500.
+  const far = await page.request.get(`/api/systems/${overview.system.deviceId}/resources/${resource.id}/week?week=9999-W52`);
+  expect(far.status()).toBe(422);
+  expect(((await far.json()) as { error: { message: string } }).error.message).toContain('Week year must be from 1970 to 2199');
 
   await expectNoSeriousA11yViolations(page, 'the resource page');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from '@/lib/db/schema/auth';
+import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './limits';
 import { passwordWeakness } from './password-policy';
 
@@ -26,7 +27,12 @@ export const signInSchema = z.object({
   password: z.string().max(1024),
 });
 
-export const nameSchema = z.string().trim().min(1, 'is required').max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`);
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
 
 export const newManagerSchema = z
   .object({ name: nameSchema, email: emailSchema, password: passwordSchema })

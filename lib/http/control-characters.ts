@@ -6,3 +6,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 export function hasControlCharacters(text: string): boolean {
   return CONTROL_CHARACTERS.test(text);
 }
+
+/** For a zod `.refine` on any single-line text the portal stores or forwards. */
+export const noControlCharacters = (text: string): boolean => !CONTROL_CHARACTERS.test(text);
+export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters (such as NUL, a tab or a line break)';

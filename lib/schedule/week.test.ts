@@ -75,7 +75,9 @@ describe('parseWeekKey', () => {
     ['2026-W00', /weeks 01 to 53, got 00/],
     ['2026-W54', /weeks 01 to 53/],
     ['2025-W53', /2025 has weeks 01 to 52, got 53/],
-    ['1969-W10', /1970 or later/],
+    ['1969-W10', /from 1970 to 2199/],
+    ['9999-W52', /from 1970 to 2199/],
+    ['2200-W01', /from 1970 to 2199/],
   ])('rejects %j', (input, message) => {
     const parsed = parseWeekKey(input);
     expect(parsed.ok).toBe(false);

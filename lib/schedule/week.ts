@@ -11,6 +11,8 @@ import { dayLabel, isoDate, shortDayLabel, wallClock } from './zoned';
 
 export const WEEK_KEY_PATTERN = /^(\d{4})-W(\d{2})$/;
 export const MIN_WEEK_YEAR = 1970;
+/** Beyond this, dates leave what time-zone arithmetic handles; no laundry room is booked there. */
+export const MAX_WEEK_YEAR = 2199;
 
 export type WeekKeyParse =
   | { ok: true; key: string; year: number; week: number }
@@ -22,7 +24,7 @@ export function parseWeekKey(input: string): WeekKeyParse {
   if (!match) return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"` };
   const year = Number(match[1]);
   const week = Number(match[2]);
-  if (year < MIN_WEEK_YEAR) return { ok: false, error: `Week year must be ${MIN_WEEK_YEAR} or later` };
+  if (year < MIN_WEEK_YEAR || year > MAX_WEEK_YEAR) return { ok: false, error: `Week year must be from ${MIN_WEEK_YEAR} to ${MAX_WEEK_YEAR}` };
   const weeksInYear = getISOWeeksInYear(new Date(Date.UTC(year, 5, 1)));
   if (week < 1 || week > weeksInYear) {
     return { ok: false, error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}` };

@@ -22,3 +22,11 @@ describe('system input', () => {
     expect(systemUpdateSchema.parse({ name: ' Hus A ' })).toEqual({ name: 'Hus A' });
   });
 });
+
+it('refuses control characters in a system name (PostgreSQL would answer a NUL with a 500)', () => {
+  const parsed = systemUpdateSchema.safeParse({ name: 'Brf\u0000Eken' });
+  expect(parsed.success).toBe(false);
+  expect(parsed.error?.issues[0]?.message).toMatch(/must not contain control characters/);
+  expect(systemUpdateSchema.safeParse({ name: 'Brf\tEken' }).success).toBe(false);
+  expect(systemUpdateSchema.safeParse({ name: 'Brf Ekens Tvättstuga' }).success).toBe(true);
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
+import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
 export const SYSTEM_NAME_MAX_LENGTH = 120;
@@ -39,7 +40,13 @@ export const approvalIdSchema = z
 
 export const systemUpdateSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(SYSTEM_NAME_MAX_LENGTH, `must be at most ${SYSTEM_NAME_MAX_LENGTH} characters`).optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(SYSTEM_NAME_MAX_LENGTH, `must be at most ${SYSTEM_NAME_MAX_LENGTH} characters`)
+      .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
+      .optional(),
     timeZone: timeZoneSchema.optional(),
     bookingHorizonDays: z.coerce
       .number({ error: 'must be a number of days' })
