@@ -66,5 +66,6 @@ export function proxy(request: NextRequest) {
 // (measured against next start). Their handlers check session, access and origin themselves, and
 // withErrors / withApiHeaders (lib/api/errors.ts) give them the security headers and no-store.
 export const config = {
-  matcher: ['/((?!api/|sandbox/|sandbox$|_next/static|_next/image|favicon.ico).*)'],
+  // public/ files (icons, manifest, robots.txt) are served to anyone, without the page gate.
+  matcher: ['/((?!api/|sandbox/|sandbox$|_next/static|_next/image|favicon\\.ico$|robots\\.txt$|manifest\\.webmanifest$|icon-\\d+\\.png$).*)'],
 };

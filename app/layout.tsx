@@ -6,6 +6,10 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Laundry booking portal', template: '%s · Laundry booking portal' },
   description: 'Book shared laundry rooms on behalf of residents and follow occupancy live.',
+  manifest: '/manifest.webmanifest',
+  icons: { icon: '/favicon.ico', apple: '/icon-192.png' },
+  // A tool for property managers: never in a search index (public/robots.txt says so too).
+  robots: { index: false, follow: false },
 };
 
 export const viewport: Viewport = {

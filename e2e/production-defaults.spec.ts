@@ -66,3 +66,24 @@ authed('a NUL in a system name is a 422 that changes nothing (it was a 500)', as
   const after = (await (await context.request.get(`/api/systems/${system.deviceId}`)).json()) as { system: { name: string } };
   expect(after.system.name).toBe(system.name);
 });
+
+test('the public files are served to anyone, and the portal asks not to be indexed', async ({ request, page }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain('Disallow: /');
+  const icon = await request.get('/favicon.ico');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toMatch(/icon/);
+  const manifest = await request.get('/manifest.webmanifest');
+  expect(((await manifest.json()) as { name: string }).name).toBe('Laundry booking portal');
+  await page.goto('/sign-in');
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+});
+
+authed('an unknown page is a 404 with the page security headers', async ({ signedInAs, context }) => {
+  await signedInAs('manager');
+  const response = await context.request.get('/no-such-page/anywhere', { maxRedirects: 0 });
+  expect(response.status()).toBe(404);
+  expect(response.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+});
