@@ -244,4 +244,15 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
   await card.getByRole('button', { name: `Save ${name}` }).click();
   await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Helsinki');
+
+  // What the schedule's minutes mean: local time, saved and said; then UTC again for the other tests.
+  const basis = card.getByLabel(`Schedule times of ${name} are`);
+  await expect(basis).toHaveValue('utc');
+  await basis.selectOption('local');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, schedule times in local time).`);
+  expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { scheduleBasis: string } }).system.scheduleBasis).toBe('local');
+  await basis.selectOption('utc');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
 });

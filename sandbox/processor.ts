@@ -26,6 +26,8 @@ export interface ProcessContext {
   now: () => Date;
   horizonDays: number;
   quota: number;
+  /** Schedules are wall-clock minutes in this zone (undefined: UTC minutes, the interface's reading). */
+  scheduleTimeZone?: string;
   enqueue: (tx: SqlRunner, event: ReservationResultEvent) => Promise<void>;
 }
 
@@ -59,7 +61,7 @@ async function create(tx: SqlRunner, ctx: ProcessContext, approvalId: string, p:
   if (user.excluded.includes(resource.id)) return fail('UserNotAuthorized', 'The user is not authorized for this resource.');
   const start = parseSlotTime(p.startTime);
   const end = parseSlotTime(p.endTime);
-  if (!start || !end || !fitsSchedule(resource.schedule, start, end)) {
+  if (!start || !end || !fitsSchedule(resource.schedule, start, end, ctx.scheduleTimeZone)) {
     return fail('InvalidTimeSlot', 'The start and end do not match slot boundaries of the resource\'s schedule.');
   }
   const now = ctx.now();

@@ -34,6 +34,11 @@ export interface SandboxOptions {
   webhookRetryScheduleMs?: number[];
   bookingHorizonDays?: number;
   quotaPerGroup?: number;
+  /**
+   * Read Week schedules as wall-clock minutes in this IANA zone, as a real system may mean them
+   * (default: UTC minutes, the interface's literal reading). Only booking checks change.
+   */
+  scheduleTimeZone?: string;
   now?: () => Date;
   webhooks?: { url: string; secret: string }[];
   /** Background worker poll interval (default 500 ms; an accepted request wakes the worker at once). */
@@ -132,7 +137,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const quotaPerGroup = options.quotaPerGroup ?? 2;
   const faults = new FaultState();
   const delivery = { sql, now, retrySchedule: options.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS, faults };
-  const work = () => workOnce({ sql, now, horizonDays: options.bookingHorizonDays ?? 28, quotaPerGroup, delivery });
+  const work = () => workOnce({ sql, now, horizonDays: options.bookingHorizonDays ?? 28, quotaPerGroup, scheduleTimeZone: options.scheduleTimeZone, delivery });
   const loop = backgroundLoop(work, options.pollIntervalMs ?? 500);
   let ready: Promise<SandboxContext> | undefined;
 

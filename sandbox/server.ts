@@ -1,4 +1,4 @@
-// Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny] [--seed 1] [--latency 30]
+// Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny] [--seed 1] [--latency 30] [--schedule-time-zone Europe/Stockholm]
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     preset: { type: 'string' },
     seed: { type: 'string' },
     latency: { type: 'string' },
+    'schedule-time-zone': { type: 'string' },
     'data-dir': { type: 'string' },
   },
 });
@@ -30,12 +31,20 @@ const seed = values.seed === undefined ? undefined : Number(values.seed);
 if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) fail('--seed must be a non-negative integer');
 const latency = values.latency === undefined ? undefined : Number(values.latency);
 if (latency !== undefined && (!Number.isInteger(latency) || latency < 0)) fail('--latency must be milliseconds');
+const scheduleTimeZone = values['schedule-time-zone'];
+if (scheduleTimeZone !== undefined) {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: scheduleTimeZone });
+  } catch {
+    fail(`--schedule-time-zone must be an IANA time zone such as Europe/Stockholm, got '${scheduleTimeZone}'`);
+  }
+}
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const dataDir = values['data-dir'] ?? path.resolve('.data', `sandbox-${port}`);
 const db = await openSandboxSql(databaseUrl ? { url: databaseUrl } : { dataDir });
 // Without --preset/--seed the stored data is kept (demo, seed 1, on first start).
-const sandbox = createSandbox({ sql: db.sql, preset: values.preset as Preset | undefined, seed });
+const sandbox = createSandbox({ sql: db.sql, preset: values.preset as Preset | undefined, seed, scheduleTimeZone });
 const started = Date.now();
 await sandbox.start();
 if (latency !== undefined) {

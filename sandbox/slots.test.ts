@@ -93,3 +93,21 @@ describe('seeded data', () => {
     expect(data.reservations).toHaveLength(50_000);
   });
 });
+
+describe('fitsSchedule with a schedule time zone (wall-clock minutes, local weekday)', () => {
+  const SE = 'Europe/Stockholm';
+  it('reads the schedule on the clocks of the zone, not in UTC', () => {
+    // Thursday 26 November, CET (UTC+1): the 06:00–09:00 slot is 05:00Z–08:00Z.
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-11-26T05:00Z'), t('2026-11-26T08:00Z'), SE)).toBe(true);
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-11-26T06:00Z'), t('2026-11-26T09:00Z'), SE)).toBe(false);
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-11-26T08:00Z'), t('2026-11-26T14:00Z'), SE)).toBe(true);
+  });
+  it('keeps the wall-clock times across DST changes', () => {
+    // Sunday 29 March (CEST from 02:00): 06:00–09:00 local is 04:00Z–07:00Z; the UTC reading's 05:00Z is wrong.
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-03-29T04:00Z'), t('2026-03-29T07:00Z'), SE)).toBe(true);
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-03-29T05:00Z'), t('2026-03-29T08:00Z'), SE)).toBe(false);
+    // Sunday 25 October (CET from 03:00): 06:00–09:00 local is 05:00Z–08:00Z again.
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-10-25T05:00Z'), t('2026-10-25T08:00Z'), SE)).toBe(true);
+    expect(fitsSchedule(SCHEDULES.threeHour, t('2026-10-24T04:00Z'), t('2026-10-24T07:00Z'), SE)).toBe(true);
+  });
+});

@@ -7,13 +7,21 @@ export interface WorkSettings {
   now: () => Date;
   horizonDays: number;
   quotaPerGroup: number;
+  scheduleTimeZone?: string;
   delivery: DeliveryContext;
 }
 
 /** One round of background work: the queued requests (up to 500), then the webhooks due. */
 export async function workOnce(s: WorkSettings): Promise<void> {
   for (let i = 0; i < 500; i++) {
-    const processed = await processNext({ sql: s.sql, now: s.now, horizonDays: s.horizonDays, quota: s.quotaPerGroup, enqueue: (tx, event) => enqueueEvent(tx, s.delivery, event) });
+    const processed = await processNext({
+      sql: s.sql,
+      now: s.now,
+      horizonDays: s.horizonDays,
+      quota: s.quotaPerGroup,
+      scheduleTimeZone: s.scheduleTimeZone,
+      enqueue: (tx, event) => enqueueEvent(tx, s.delivery, event),
+    });
     if (!processed) break;
   }
   await deliverDue(s.delivery);

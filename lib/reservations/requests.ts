@@ -5,7 +5,7 @@ import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
-import { expandRange, formatDayTime, formatClock } from '@/lib/schedule';
+import { expandRange, formatDayTime, formatClock, type ScheduleBasis } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
 import { claimRequest, findByKey, markNotSent, markOutcomeUnknown, markRequestAccepted, readRequest, toRequestView, type NewRequest, type RequestRow } from './lifecycle';
 import { NOT_SENT } from './reasons';
@@ -48,6 +48,8 @@ export interface SystemContext {
   timeZone: string;
   /** How far ahead it can be booked (default 28 days). */
   bookingHorizonDays?: number;
+  /** What its schedules' minutes mean (default 'utc'). */
+  scheduleBasis?: ScheduleBasis;
 }
 
 /** What a booking or cancellation call answers: 202 with the request, or a stored first error. */
@@ -158,7 +160,9 @@ export async function requestBooking(
   if (!resource) throw new ApiError('not_found', `No resource ${input.resourceId} in ${system.name}.`);
   const schedule = (await readTimeSchedules(deps.db, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
-  const slot = schedule ? expandRange(schedule.schedule, startMs, startMs + 1, 'UTC').find((s) => isScheduledSlot(s, startMs, endMs)) : undefined;
+  const slot = schedule
+    ? expandRange(schedule.schedule, startMs, startMs + 1, system.timeZone, system.scheduleBasis).find((s) => isScheduledSlot(s, startMs, endMs))
+    : undefined;
   if (!slot) refuse(notOnSchedule(words));
   // The same rules, in the same order, as the grid's `bookable` (lib/booking-rules).
   const now = (deps.now?.() ?? new Date()).getTime();

@@ -1,4 +1,4 @@
-import { DAYS_PER_WEEK, MINUTES_PER_DAY, type WeekScheduleInput, toWeekSchedule } from './types';
+import { DAYS_PER_WEEK, MINUTES_PER_DAY, type ScheduleBasis, type WeekScheduleInput, toWeekSchedule } from './types';
 import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
 import { clock, dayLabel, isoDate, wallClock } from './zoned';
 
@@ -44,18 +44,19 @@ export interface ScheduleSlot {
 }
 
 /** Every slot of the local week `week`, sorted by start. */
-export function expandWeek(schedule: WeekScheduleInput, week: WeekInfo | string, timeZone: string): ScheduleSlot[] {
+export function expandWeek(schedule: WeekScheduleInput, week: WeekInfo | string, timeZone: string, basis: ScheduleBasis = 'utc'): ScheduleSlot[] {
   const info = typeof week === 'string' ? weekFromKey(week, timeZone) : week;
   if (info.timeZone !== timeZone) {
     // A WeekInfo built for another zone has other boundaries; rebuild it rather than mix them.
-    return expandWeek(schedule, info.key, timeZone);
+    return expandWeek(schedule, info.key, timeZone, basis);
   }
-  return expandRange(schedule, info.startMs, info.endMs, timeZone);
+  return expandRange(schedule, info.startMs, info.endMs, timeZone, basis);
 }
 
 /** Every slot occurrence whose start lies in [fromMs, toMs), sorted by start (then end). */
-export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: number, timeZone: string): ScheduleSlot[] {
+export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: number, timeZone: string, basis: ScheduleBasis = 'utc'): ScheduleSlot[] {
   assertTimeZone(timeZone);
+  if (basis === 'local') return expandLocal(toWeekSchedule(schedule), fromMs, toMs, timeZone);
   const days = toWeekSchedule(schedule);
   const slots: ScheduleSlot[] = [];
   const seen = new Set<string>();
@@ -76,6 +77,54 @@ export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: n
     });
   }
   return slots.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/**
+ * The 'local' basis: each slot is a wall-clock time on a local weekday, so a 07:00–10:00 slot is
+ * 07:00–10:00 on both sides of a DST change (its UTC instants move by the hour instead). A wall
+ * time that does not exist (the hour skipped in spring) moves forward by the gap (02:30 → 03:30); one
+ * that exists twice (autumn) as its first occurrence.
+ */
+function expandLocal(days: readonly (readonly (readonly [number, number])[])[], fromMs: number, toMs: number, timeZone: string): ScheduleSlot[] {
+  const slots: ScheduleSlot[] = [];
+  const seen = new Set<string>();
+  if (!(toMs > fromMs)) return slots;
+  const first = wallClock(fromMs - DAY_MS, timeZone);
+  // Local dates from the day before the range (a slot may start then and still fall in it) to its end.
+  for (let date = Date.UTC(first.year, first.month - 1, first.day); ; date += DAY_MS) {
+    const day = new Date(date);
+    const midnight = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 0, timeZone);
+    if (midnight >= toMs) break;
+    const scheduleDay = (day.getUTCDay() + 6) % DAYS_PER_WEEK;
+    (days[scheduleDay] ?? []).forEach(([startMinute, length], scheduleIndex) => {
+      const startMs = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), startMinute, timeZone);
+      if (startMs < fromMs || startMs >= toMs) return;
+      const endMs = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), startMinute + length, timeZone);
+      if (!(endMs > startMs)) return;
+      const slot = makeSlot(startMs, endMs, scheduleDay, scheduleIndex, timeZone);
+      if (seen.has(slot.id)) return;
+      seen.add(slot.id);
+      slots.push(slot);
+    });
+  }
+  return slots.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+/** The instant at which the clocks of `timeZone` show `minute` minutes after midnight of the date (month 0-based). */
+export function instantOfWallTime(year: number, month: number, day: number, minute: number, timeZone: string): number {
+  const asUtc = Date.UTC(year, month, day, 0, minute);
+  const offsetAt = (ms: number) => {
+    const w = wallClock(ms, timeZone);
+    return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - (ms - (((ms % 1000) + 1000) % 1000));
+  };
+  // The zone's offsets a day either side cover any change on this date: a wall time that exists
+  // once matches one of them, twice (autumn) two — the earlier wins — and never (spring) none: then
+  // the offset before the change moves it forward by the gap, as the clock would.
+  const before = offsetAt(asUtc - DAY_MS);
+  const matches = [before, offsetAt(asUtc), offsetAt(asUtc + DAY_MS)]
+    .map((offset) => asUtc - offset)
+    .filter((ms) => asUtc - offsetAt(ms) === ms);
+  return matches.length > 0 ? Math.min(...matches) : asUtc - before;
 }
 
 function makeSlot(startMs: number, endMs: number, scheduleDay: number, scheduleIndex: number, timeZone: string): ScheduleSlot {

@@ -1,6 +1,6 @@
 import { expandRange, expandWeek } from './expand';
 import { type OverlayOptions, type StatefulSlot, overlayReservations } from './overlay';
-import { DAYS_PER_WEEK, type InstantInput, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
+import { DAYS_PER_WEEK, type InstantInput, type ScheduleBasis, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
 import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
 import { wallClock } from './zoned';
 
@@ -81,6 +81,8 @@ export function occupancyByResourceWeek(input: {
   reservations: readonly ScheduleReservation[];
   week: WeekInfo | string;
   timeZone: string;
+  /** What the schedules' minutes mean (default 'utc'). */
+  basis?: ScheduleBasis;
   now: InstantInput;
   ownerLabel?: OverlayOptions['ownerLabel'];
   horizonDays?: number;
@@ -88,7 +90,7 @@ export function occupancyByResourceWeek(input: {
   const week = typeof input.week === 'string' ? weekFromKey(input.week, input.timeZone) : input.week;
   const byResource = groupByResource(input.reservations);
   return input.resources.map((resource) => {
-    const slots = overlayReservations(expandWeek(resource.schedule, week, input.timeZone), byResource.get(resource.id) ?? [], {
+    const slots = overlayReservations(expandWeek(resource.schedule, week, input.timeZone, input.basis), byResource.get(resource.id) ?? [], {
       now: input.now,
       ownerLabel: input.ownerLabel,
       horizonDays: input.horizonDays,
@@ -142,7 +144,7 @@ export interface Heatmap {
 export function occupancyHeatmap(
   resources: readonly ScheduledResource[],
   reservations: readonly ScheduleReservation[],
-  options: { now: InstantInput; timeZone: string; weeks?: number; bucketMinutes?: number },
+  options: { now: InstantInput; timeZone: string; basis?: ScheduleBasis; weeks?: number; bucketMinutes?: number },
 ): Heatmap {
   assertTimeZone(options.timeZone);
   const weeks = options.weeks ?? 8;
@@ -163,7 +165,7 @@ export function occupancyHeatmap(
 
   for (const resource of resources) {
     const slots = overlayReservations(
-      expandRange(resource.schedule, fromMs, toMs, options.timeZone),
+      expandRange(resource.schedule, fromMs, toMs, options.timeZone, options.basis),
       byResource.get(resource.id) ?? [],
       { now: toMs },
     );

@@ -1,6 +1,6 @@
 import { expandRange } from './expand';
 import { type OverlayOptions, type SlotReservation, type StatefulSlot, overlayReservations } from './overlay';
-import { type InstantInput, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
+import { type InstantInput, type ScheduleBasis, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
 import { clock, isoDate, shortWeekday, wallClock } from './zoned';
 
 const DAY_MS = 86_400_000;
@@ -59,12 +59,14 @@ export function resourceNowStatus(input: {
   reservations: readonly ScheduleReservation[];
   now: InstantInput;
   timeZone: string;
+  /** What the schedule's minutes mean (default 'utc'). */
+  basis?: ScheduleBasis;
   resourceId?: string;
   ownerLabel?: OverlayOptions['ownerLabel'];
 }): NowStatus {
   const nowMs = requireMs(input.now, 'now');
   // Any slot running now started within the last day; a day ahead covers back-to-back bookings.
-  const slots = expandRange(input.schedule, nowMs - DAY_MS, nowMs + DAY_MS, input.timeZone);
+  const slots = expandRange(input.schedule, nowMs - DAY_MS, nowMs + DAY_MS, input.timeZone, input.basis);
   const overlaid = overlayReservations(slots, input.reservations, {
     now: nowMs,
     resourceId: input.resourceId,

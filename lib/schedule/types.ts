@@ -7,6 +7,14 @@ import { z } from 'zod';
  */
 
 export const MINUTES_PER_DAY = 1440;
+
+/**
+ * What a Week schedule's minutes mean. 'utc': minutes from UTC midnight, weekday 0 = UTC Monday
+ * (the interface's literal reading, service-notes B). 'local': wall-clock minutes in the system's
+ * zone, weekday 0 = local Monday — what a real system may mean; an admin chooses per system.
+ */
+export const SCHEDULE_BASES = ['utc', 'local'] as const;
+export type ScheduleBasis = (typeof SCHEDULE_BASES)[number];
 export const DAYS_PER_WEEK = 7;
 /** Upstream schedules are read as UTC minutes from midnight; a slot may last at most one day. */
 export const MAX_SLOT_MINUTES = MINUTES_PER_DAY;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
+import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 
 export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
@@ -54,9 +55,13 @@ export const systemUpdateSchema = z
       .min(1, 'must be at least 1 day')
       .max(BOOKING_HORIZON_MAX_DAYS, `must be at most ${BOOKING_HORIZON_MAX_DAYS} days`)
       .optional(),
+    scheduleBasis: z.enum(SCHEDULE_BASES, { error: "must be 'utc' or 'local'" }).optional(),
   })
   .strict()
-  .refine((v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined, 'give a name, timeZone or bookingHorizonDays to change');
+  .refine(
+    (v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined,
+    'give a name, timeZone, bookingHorizonDays or scheduleBasis to change',
+  );
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
 
 /** What a browser may see of a system: never the connection or its key. */
@@ -67,5 +72,7 @@ export const systemPublicSchema = z.object({
   status: z.enum(SYSTEM_STATUSES),
   /** How far ahead its rooms can be booked, in days. */
   bookingHorizonDays: z.number().int(),
+  /** What its schedules' minutes mean: UTC (the interface's reading) or local wall time. */
+  scheduleBasis: z.enum(SCHEDULE_BASES),
 });
 export type SystemPublic = z.infer<typeof systemPublicSchema>;

@@ -13,6 +13,7 @@ const publicColumns = {
   timeZone: systems.timeZone,
   status: systems.status,
   bookingHorizonDays: systems.bookingHorizonDays,
+  scheduleBasis: systems.scheduleBasis,
 };
 
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
@@ -119,7 +120,7 @@ export async function listSystemsWithKeys(db: Database, managerId: string | null
   const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
   const keys = new Map<string, string>();
   return {
-    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays }) => ({ deviceId, name, timeZone, status, bookingHorizonDays })),
+    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis }) => ({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis })),
     apiKeyOf: (deviceId) => {
       const row = byDevice.get(deviceId);
       if (!row) return undefined;

@@ -11,6 +11,7 @@ import {
   shiftWeekKey,
   weekFromKey,
   weekKeyOf,
+  type ScheduleBasis,
   type ScheduleReservation,
   type ScheduleSlot,
   type WeekInfo,
@@ -36,16 +37,16 @@ interface WeekEntry {
 const WEEKS_PER_SNAPSHOT = 256;
 const weekEntries = new WeakMap<MirrorSnapshot, Map<string, WeekEntry>>();
 
-function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: WeekInfo, timeZone: string): WeekEntry {
+function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: WeekInfo, timeZone: string, basis: ScheduleBasis): WeekEntry {
   let held = weekEntries.get(snapshot);
   if (!held) {
     held = new Map();
     weekEntries.set(snapshot, held);
   }
-  const key = `${resource.id}|${week.key}|${timeZone}`;
+  const key = `${resource.id}|${week.key}|${timeZone}|${basis}`;
   let entry = held.get(key);
   if (!entry) {
-    entry = { slots: expandWeek(resource.schedule, week, timeZone) };
+    entry = { slots: expandWeek(resource.schedule, week, timeZone, basis) };
     if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
     held.set(key, entry);
   }
@@ -77,7 +78,7 @@ export async function loadResourceWeek(
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
   const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
   if (!snapshot || !resource) throw new ApiError('not_found', 'This system has no such resource.');
-  const entry = weekEntry(snapshot, resource, week, timeZone);
+  const entry = weekEntry(snapshot, resource, week, timeZone, system.scheduleBasis);
   // Only a snapshot of the very generation the state row names may hold its reservations.
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
   let held = sameGeneration && entry.reservations?.version === state.reservationsVersion ? entry.reservations : undefined;

@@ -46,7 +46,8 @@ export async function loadSystemOverview(
   const week = weekOf(nowMs, timeZone);
   const resources = (await mirrorSnapshot(deps.db, system.deviceId, state))?.resources ?? [];
   // Keyed by what changes the picture's shape: the system, its zone and its resources.
-  const cacheKey = `${system.deviceId}|${timeZone}|${resources.map((r) => `${r.id}:${r.timeScheduleId}`).join(',')}`;
+  const basis = system.scheduleBasis;
+  const cacheKey = `${system.deviceId}|${timeZone}|${basis}|${resources.map((r) => `${r.id}:${r.timeScheduleId}`).join(',')}`;
   const cached = cachedHeatmapAt(cacheKey, nowMs);
   // One read covers the current week, the slot running now and, when needed, the heatmap window.
   const from = Math.min(cached ? nowMs : nowMs - HEATMAP_WEEKS * WEEK_MS, week.startMs) - DAY_MS;
@@ -58,10 +59,10 @@ export async function loadSystemOverview(
     if (list) list.push(r);
     else byResource.set(r.resourceId, [r]);
   }
-  const weekly = occupancyByResourceWeek({ resources, reservations, week, timeZone, now: nowMs });
+  const weekly = occupancyByResourceWeek({ resources, reservations, week, timeZone, basis, now: nowMs });
   let heatmap = cached;
   if (!heatmap) {
-    heatmap = occupancyHeatmap(resources, reservations, { now: nowMs, timeZone, weeks: HEATMAP_WEEKS });
+    heatmap = occupancyHeatmap(resources, reservations, { now: nowMs, timeZone, basis, weeks: HEATMAP_WEEKS });
     heatmapCache.set(cacheKey, { at: nowMs, heatmap });
   }
   return {
@@ -74,6 +75,7 @@ export async function loadSystemOverview(
         reservations: byResource.get(resource.id) ?? [],
         now: nowMs,
         timeZone,
+        basis,
         resourceId: resource.id,
       });
       return {

@@ -30,10 +30,16 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
   return runAction(async () => {
     await requireAdmin();
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
-    const update = systemUpdateSchema.parse({ name: text(form, 'name'), timeZone: text(form, 'timeZone'), bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined });
+    const update = systemUpdateSchema.parse({
+      name: text(form, 'name'),
+      timeZone: text(form, 'timeZone'),
+      bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined,
+      scheduleBasis: text(form, 'scheduleBasis') || undefined,
+    });
     const system = await updateSystem((await getDb()).db, deviceId, update);
     revalidatePath('/', 'layout');
-    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead).`;
+    const basis = system.scheduleBasis === 'local' ? ', schedule times in local time' : '';
+    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead${basis}).`;
   });
 }
 

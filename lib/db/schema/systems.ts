@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { users } from './auth';
 
 export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
@@ -24,6 +25,8 @@ export const systems = pgTable(
     timeZone: text('time_zone').notNull().default('Europe/Stockholm'),
     /** How far ahead its rooms can be booked (migration 0013). */
     bookingHorizonDays: integer('booking_horizon_days').notNull().default(28),
+    /** What its Week schedules' minutes mean (migration 0014; lib/schedule ScheduleBasis). */
+    scheduleBasis: text('schedule_basis', { enum: SCHEDULE_BASES }).notNull().default('utc'),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

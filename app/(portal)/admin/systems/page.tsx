@@ -68,6 +68,23 @@ export default async function AdminSystemsPage() {
                     aria-label={`Bookable days ahead in ${s.name}`}
                   />
                 </div>
+                <div className="flex flex-col gap-1">
+                  <label htmlFor={`basis-${s.deviceId}`} className={labelClass}>Schedule times are</label>
+                  <select
+                    id={`basis-${s.deviceId}`}
+                    name="scheduleBasis"
+                    defaultValue={s.scheduleBasis}
+                    className={inputClass}
+                    aria-label={`Schedule times of ${s.name} are`}
+                    aria-describedby={`basis-hint-${s.deviceId}`}
+                  >
+                    <option value="utc">UTC (as the service&apos;s interface says)</option>
+                    <option value="local">Local time in the system&apos;s time zone</option>
+                  </select>
+                  <p id={`basis-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
+                    If every slot shows one or two hours off from the laundry room&apos;s own board, choose local time.
+                  </p>
+                </div>
               </ActionForm>
             </li>
           ))}
