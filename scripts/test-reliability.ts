@@ -132,6 +132,8 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
+    { route: 'api/[...path]', name: 'an unknown API path (JSON 404)', method: 'GET', path: '/api/no-such/route', expect: (s) => s === 404 },
+    { route: 'api/[...path]', name: 'injection in an unknown path', method: 'POST', path: `/api/${enc(injection)}`, body: big, headers: jsonHeaders, expect: (s) => s === 404 || s === 413 },
     { route: 'sandbox/[...path]', name: 'not mounted with a real service', method: 'GET', path: '/sandbox/_sandbox/fixtures', expect: (s) => s === 404 },
   ];
   // Oversized headers, on every route: Node refuses them before any handler runs.
