@@ -95,7 +95,7 @@ export function routeTemplate(pathname: string): string {
 }
 
 /** Upstream exchange outcomes as the `outcome` label tells them. */
-export type UpstreamOutcome = 'success' | 'client_error' | 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'circuit_open' | 'error';
+export type UpstreamOutcome = 'success' | 'client_error' | 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'circuit_open' | 'unreadable' | 'error';
 
 export function upstreamOutcomeOfStatus(status: number): UpstreamOutcome {
   if (status >= 200 && status < 400) return 'success';
