@@ -136,7 +136,7 @@ describeWithDb('GET /api/metrics after real traffic', (ctx) => {
   }
 
   const scrape = async () => {
-    const response = await scrapeRoute({ token: TOKEN, db: async () => ctx().handle.db })(get(`Bearer ${TOKEN}`), undefined);
+    const response = await scrapeRoute({ token: TOKEN, db: () => Promise.resolve(ctx().handle.db) })(get(`Bearer ${TOKEN}`), undefined);
     expect(response.status).toBe(200);
     return parse(await response.text());
   };
