@@ -133,3 +133,13 @@ describe('request ids', () => {
     expect(lines.filter((l) => l.requestId === 'req-c').map((l) => l.message)).toEqual(['handling', 'still handling', 'unhandled error in route handler']);
   });
 });
+
+describe('request ids on answers whose headers are immutable', () => {
+  it('reach a redirect too (its headers cannot be changed, so it is answered with a copy)', async () => {
+    const route = withErrors(() => Response.redirect('http://portal.test/elsewhere', 303));
+    const response = await route(new Request('http://portal.test/api/go', { headers: { 'x-request-id': 'req-redirect' } }), undefined);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('http://portal.test/elsewhere');
+    expect(response.headers.get('x-request-id')).toBe('req-redirect');
+  });
+});

@@ -168,11 +168,23 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
         return handleApiError(error);
       }
     });
-    response = withApiHeaders(response);
-    if (!response.headers.has(REQUEST_ID_HEADER)) response.headers.set(REQUEST_ID_HEADER, requestId);
+    response = withRequestId(withApiHeaders(response), requestId);
     observeRequest(request, response.status, options.route, startedAt);
     return response;
   };
+}
+
+function withRequestId(response: Response, requestId: string): Response {
+  if (response.headers.has(REQUEST_ID_HEADER)) return response;
+  try {
+    response.headers.set(REQUEST_ID_HEADER, requestId);
+    return response;
+  } catch {
+    // Headers of a fetched or redirect response are immutable: answer with a copy.
+    const copy = new Response(response.body, response);
+    copy.headers.set(REQUEST_ID_HEADER, requestId);
+    return copy;
+  }
 }
 
 function observeRequest(request: Request, status: number, route: string | undefined, startedAt: number): void {
