@@ -2,7 +2,9 @@
 const nextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules, not bundled.
   // rate-limiter-flexible loads drizzle-orm with a computed import() that bundlers cannot follow.
-  serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible'],
+  // prom-client is loaded from node_modules like pino (which Next keeps external by default): the
+  // metrics then live in one copy of the library, on the one registry of lib/observability/metrics.ts.
+  serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'prom-client'],
   poweredByHeader: false,
   reactStrictMode: true,
   // Lint and typecheck run as their own npm scripts; the build should not repeat them.

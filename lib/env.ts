@@ -78,6 +78,9 @@ export const envSchema = z
      */
     DEMO_MODE: z.stringbool({ truthy: ['1', 'true', 'yes', 'on'], falsy: ['0', 'false', 'no', 'off'] }).default(false),
 
+    /** Bearer token that GET /api/metrics asks for; unset, the endpoint answers 404. */
+    METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+
     // Behaviour
     MIRROR_FRESHNESS_S: positiveInt(30),
     RECONCILE_AFTER_S: positiveInt(120),

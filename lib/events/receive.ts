@@ -2,6 +2,7 @@ import 'server-only';
 import { errorResponse, readTextCapped } from '@/lib/api/errors';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
+import { getMetrics } from '@/lib/observability/metrics';
 import type { EventBus } from './bus-types';
 import { recordWebhookDelivery, type OutcomeApplier } from './store';
 import { isWebhookRejected, MAX_WEBHOOK_BODY_BYTES, verifyWebhook } from './webhook';
@@ -14,6 +15,14 @@ export interface WebhookDeps {
   applyOutcome: OutcomeApplier;
   /** Called when an outcome matched no request while one waits with an unknown outcome. */
   onUnmatchedOutcome?: () => void;
+}
+
+/** Receipt time minus the event's own timestamp, when it carried a readable one (redeliveries included). */
+function observeLag(eventType: string, eventTime: string | null): void {
+  if (eventTime === null) return;
+  const lagSeconds = (Date.now() - Date.parse(eventTime)) / 1000;
+  // A sender's clock ahead of ours is not a lag; a label per event type the service invents is bounded by the cap.
+  getMetrics().webhookLag.observe({ event_type: eventType.slice(0, 40) }, Math.max(0, lagSeconds));
 }
 
 /**
@@ -35,6 +44,7 @@ export async function handleWebhookRequest(request: Request, deps: WebhookDeps):
     log.warn('webhook refused', { reason: error.message, webhookId: request.headers.get('webhook-id') });
     return errorResponse(error.reason === 'unauthenticated' ? 'unauthorized' : 'bad_request', error.message);
   }
+  observeLag(delivery.eventType, delivery.eventTime);
   let result;
   try {
     result = await recordWebhookDelivery(deps.db, delivery, deps.applyOutcome);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { getMetrics } from '@/lib/observability/metrics';
 import type { EventBus } from './bus-types';
 import type { PortalEvent } from './types';
 
@@ -77,9 +78,11 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       const heartbeat = setInterval(() => {
         if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
       }, options.heartbeatMs ?? HEARTBEAT_MS);
+      getMetrics().sseClients.inc();
       cleanup = () => {
         if (closed) return;
         closed = true;
+        getMetrics().sseClients.dec();
         clearInterval(heartbeat);
         unsubscribe();
         try {

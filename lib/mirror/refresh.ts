@@ -6,6 +6,7 @@ import type { SkippedItem } from '@/lib/service/schemas';
 import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
 import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
+import { getMetrics } from '@/lib/observability/metrics';
 
 /** A refresh not finished after this long is presumed dead and may be taken over. */
 export const REFRESH_LEASE_SECONDS = 300;
@@ -64,9 +65,23 @@ const inflight = singleton('mirror-refreshes', () => new Map<string, Promise<Ref
 export function refreshSystem(db: Database, deviceId: string, source: MirrorSource, options: RefreshOptions = {}): Promise<RefreshOutcome> {
   const running = inflight.get(deviceId);
   if (running) return running;
-  const refresh = runRefresh(db, deviceId, source, options).finally(() => inflight.delete(deviceId));
+  const startedAt = performance.now();
+  const refresh = runRefresh(db, deviceId, source, options).then(
+    (outcome) => {
+      if (outcome.status === 'refreshed') observeRefresh('refreshed', startedAt);
+      return outcome;
+    },
+    (error: unknown) => {
+      observeRefresh('failed', startedAt);
+      throw error;
+    },
+  ).finally(() => inflight.delete(deviceId));
   inflight.set(deviceId, refresh);
   return refresh;
+}
+
+function observeRefresh(result: 'refreshed' | 'failed', startedAt: number): void {
+  getMetrics().mirrorRefreshDuration.observe({ result }, (performance.now() - startedAt) / 1000);
 }
 
 async function runRefresh(db: Database, deviceId: string, source: MirrorSource, options: RefreshOptions): Promise<RefreshOutcome> {

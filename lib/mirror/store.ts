@@ -185,6 +185,15 @@ export async function failRefresh(
     .where(eq(mirrorState.deviceId, deviceId));
 }
 
+/** When each system's mirror was last refreshed successfully (systems never refreshed are left out). */
+export async function readRefreshTimes(db: Database): Promise<{ deviceId: string; refreshedAt: Date }[]> {
+  const rows = await db
+    .select({ deviceId: mirrorState.deviceId, refreshedAt: mirrorState.refreshedAt })
+    .from(mirrorState)
+    .where(sql`${mirrorState.refreshedAt} IS NOT NULL`);
+  return rows.flatMap((r) => (r.refreshedAt ? [{ deviceId: r.deviceId, refreshedAt: r.refreshedAt }] : []));
+}
+
 export async function readState(db: Database, deviceId: string): Promise<MirrorState | null> {
   const [row] = await db.select().from(mirrorState).where(eq(mirrorState.deviceId, deviceId));
   if (!row) return null;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { createPgliteTestDb, type TestDatabase } from '@/tests/db';
 import { handleApiError } from '@/lib/api/errors';
-import { env } from '@/lib/env';
+import { captureLog } from '@/lib/log';
 import {
   ServiceAuthError,
   ServiceContractError,
@@ -606,12 +606,8 @@ describe('upstream contract', () => {
 describe('secrets', () => {
   it('never puts the client secret, a token or an API key in errors, API answers or logs', async () => {
     const lines: string[] = [];
-    const spies = [
-      vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' '))),
-      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' '))),
-    ];
-    const level = env.LOG_LEVEL;
-    env.LOG_LEVEL = 'debug';
+    // Every log line, at every level, as written.
+    const restoreLog = captureLog({ write: (line: string) => void lines.push(line) }, 'debug');
     try {
       const rec = recording(sandboxFetch);
       const secrets = [fx.clientSecret, apiKey];
@@ -644,8 +640,7 @@ describe('secrets', () => {
       const everything = [...errors.map(errorText), ...answers, ...lines].join('\n');
       for (const secret of secrets) expect(everything).not.toContain(secret);
     } finally {
-      env.LOG_LEVEL = level;
-      for (const spy of spies) spy.mockRestore();
+      restoreLog();
     }
   });
 });

@@ -300,6 +300,12 @@ export function createServiceClient(config: ServiceClientConfig) {
   }
 
   return {
+    /**
+     * An access token valid now (the cached one while it lasts), proving the credentials work;
+     * for the readiness check. Never log or return it.
+     */
+    accessToken: (): Promise<string> => tokens.getToken(),
+
     reservations: {
       list: (apiKey: string, deviceId: string, options: ListOptions = {}): Paginator<Reservation> =>
         list(apiKey, deviceId, options, '/v1/reservations/{deviceId}/all', (d) => `/v1/reservations/${d}/all`, ReservationPageEnvelope, 'reservations', ReservationSchema),

@@ -18,6 +18,7 @@ import {
 import { log } from '@/lib/log';
 import { isServiceError, ServiceUnavailableError } from './errors';
 import { singleton } from '@/lib/singleton';
+import { getMetrics } from '@/lib/observability/metrics';
 
 /** Retries of reads: capped exponential backoff with decorrelated jitter, honouring Retry-After. */
 export interface RetrySettings {
@@ -62,6 +63,9 @@ export function isServiceFault(error: unknown): boolean {
  */
 export type CallLane = 'reads' | 'lookups' | 'writes' | 'token';
 
+/** The values of the portal_upstream_circuit_state gauge. */
+export const BREAKER_STATE = { closed: 0, halfOpen: 1, open: 2 } as const;
+
 /** Circuit breakers per upstream and lane (`<base URL>#writes`), shared by every client of the process. */
 export class BreakerRegistry {
   private readonly breakers = new Map<string, CircuitBreakerPolicy>();
@@ -76,9 +80,20 @@ export class BreakerRegistry {
         { halfOpenAfter: settings.halfOpenAfterMs, breaker: new ConsecutiveBreaker(settings.consecutiveFailures) },
       );
       const upstream = safeOrigin(key);
-      breaker.onBreak(() => log.warn('reservation service circuit opened', { upstream }));
-      breaker.onHalfOpen(() => log.info('reservation service circuit half-open: probing', { upstream }));
-      breaker.onReset(() => log.info('reservation service circuit closed', { upstream }));
+      const state = getMetrics().breakerState.labels({ upstream, lane: key.slice(key.lastIndexOf('#') + 1) });
+      state.set(BREAKER_STATE.closed);
+      breaker.onBreak(() => {
+        state.set(BREAKER_STATE.open);
+        log.warn('reservation service circuit opened', { upstream });
+      });
+      breaker.onHalfOpen(() => {
+        state.set(BREAKER_STATE.halfOpen);
+        log.info('reservation service circuit half-open: probing', { upstream });
+      });
+      breaker.onReset(() => {
+        state.set(BREAKER_STATE.closed);
+        log.info('reservation service circuit closed', { upstream });
+      });
       this.breakers.set(key, breaker);
     }
     return breaker;

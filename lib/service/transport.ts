@@ -13,6 +13,7 @@ import {
 import { ProblemSchema, type Problem } from './schemas';
 import { underBreaker, withTimeout } from './policies';
 import { readBodyCapped } from '@/shared/read-capped';
+import { getMetrics, upstreamOutcomeOfStatus, type UpstreamOutcome } from '@/lib/observability/metrics';
 
 /** Anything that answers a Request: the global fetch, or the sandbox's handler in-process. */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -40,6 +41,35 @@ export interface ExchangeOptions {
  * every other status comes back as a RawResponse for the caller to interpret.
  */
 export async function exchange(url: string, init: RequestInit, options: ExchangeOptions): Promise<RawResponse> {
+  const startedAt = performance.now();
+  let outcome: UpstreamOutcome = 'error';
+  try {
+    const raw = await exchangeOnce(url, init, options);
+    outcome = upstreamOutcomeOfStatus(raw.status);
+    return raw;
+  } catch (error) {
+    outcome = outcomeOfError(error);
+    throw error;
+  } finally {
+    const labels = { operation: options.operation, outcome };
+    const metrics = getMetrics();
+    metrics.upstreamCalls.inc(labels);
+    metrics.upstreamDuration.observe(labels, (performance.now() - startedAt) / 1000);
+  }
+}
+
+function outcomeOfError(error: unknown): UpstreamOutcome {
+  if (isServiceErrorOf(error, 'unavailable')) {
+    if (error.reason === 'circuit-open') return 'circuit_open';
+    if (error.reason === 'timeout') return 'timeout';
+    if (error.reason === 'network') return 'network';
+    return 'server_error';
+  }
+  if (isServiceErrorOf(error, 'contract')) return 'unreadable';
+  return 'error';
+}
+
+async function exchangeOnce(url: string, init: RequestInit, options: ExchangeOptions): Promise<RawResponse> {
   const { operation } = options;
   return underBreaker(options.breaker, operation, async () => {
     const raw = await withTimeout(options.timeoutMs, operation, async (signal) => {

@@ -1,0 +1,11 @@
+import { withErrors } from '@/lib/api/errors';
+import { getDb } from '@/lib/db';
+import { env } from '@/lib/env';
+import { metricsResponse } from '@/lib/observability/metrics-route';
+
+export const dynamic = 'force-dynamic';
+
+// GET /api/metrics — Prometheus metrics for a scraper holding METRICS_TOKEN (404 when unset)
+export const GET = withErrors((request: Request) =>
+  metricsResponse(request, { token: env.METRICS_TOKEN, db: async () => (await getDb()).db }),
+);

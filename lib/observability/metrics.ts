@@ -1,0 +1,105 @@
+import 'server-only';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { singleton } from '@/lib/singleton';
+
+/**
+ * The portal's Prometheus metrics, on one registry per process (a production build loads this
+ * module into several chunks; see lib/singleton.ts). Served by GET /api/metrics.
+ */
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'portal_http_request_duration_seconds',
+      help: 'API requests handled, by route template (ids as :id), method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    upstreamCalls: new Counter({
+      name: 'portal_upstream_requests_total',
+      help: 'HTTP exchanges with the reservation service (token endpoint included), by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      registers,
+    }),
+    upstreamDuration: new Histogram({
+      name: 'portal_upstream_request_duration_seconds',
+      help: 'Duration of HTTP exchanges with the reservation service, by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    breakerState: new Gauge({
+      name: 'portal_upstream_circuit_state',
+      help: 'Circuit breaker per upstream and lane: 0 closed, 1 half-open, 2 open',
+      labelNames: ['upstream', 'lane'] as const,
+      registers,
+    }),
+    mirrorRefreshDuration: new Histogram({
+      name: 'portal_mirror_refresh_duration_seconds',
+      help: 'Duration of mirror refreshes of one system, by result',
+      labelNames: ['result'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    }),
+    mirrorDataAge: new Gauge({
+      name: 'portal_mirror_data_age_seconds',
+      help: "Seconds since a system's mirror was last refreshed successfully (read from mirror_state at scrape time)",
+      labelNames: ['system'] as const,
+      registers,
+    }),
+    webhookLag: new Histogram({
+      name: 'portal_webhook_lag_seconds',
+      help: "Time from an event's own timestamp to its receipt, for webhooks that carry one",
+      labelNames: ['event_type'] as const,
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+      registers,
+    }),
+    sseClients: new Gauge({
+      name: 'portal_sse_clients',
+      help: 'Open server-sent event streams',
+      registers,
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+export function getMetrics(): Metrics {
+  return singleton('metrics', createMetrics);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NUMBER = /^\d+$/;
+/** An ISO week (2026-W05) or date, as the schedule's routes take them. */
+const WEEK_OR_DATE = /^\d{4}-(W\d{2}|\d{2}-\d{2})$/i;
+
+/**
+ * A request path as a route template: UUIDs and numbers become `:id` (weeks and dates too), so
+ * the label's values stay few. Anything else past /api is kept only when it looks like a word.
+ */
+export function routeTemplate(pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean).slice(0, 8);
+  return (
+    '/' +
+    segments
+      .map((segment) => {
+        if (UUID.test(segment) || NUMBER.test(segment) || WEEK_OR_DATE.test(segment)) return ':id';
+        return /^[a-z][a-z0-9_-]{0,40}$/i.test(segment) ? segment : ':param';
+      })
+      .join('/')
+  );
+}
+
+/** Upstream exchange outcomes as the `outcome` label tells them. */
+export type UpstreamOutcome = 'success' | 'client_error' | 'rate_limited' | 'server_error' | 'timeout' | 'network' | 'circuit_open' | 'unreadable' | 'error';
+
+export function upstreamOutcomeOfStatus(status: number): UpstreamOutcome {
+  if (status >= 200 && status < 400) return 'success';
+  if (status === 429) return 'rate_limited';
+  if (status === 408 || status >= 500) return 'server_error';
+  return 'client_error';
+}
