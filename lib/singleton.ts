@@ -39,3 +39,8 @@ export function singletonPromise<T>(name: string, create: () => Promise<T>): Pro
 export function forgetSingleton(name: string): void {
   registry().delete(name);
 }
+
+/** The value named `name` if this process made it already, else undefined (shutdown: close only what is open). */
+export function existingSingleton<T>(name: string): T | undefined {
+  return registry().get(name) as T | undefined;
+}

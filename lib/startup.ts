@@ -8,6 +8,7 @@ import { log } from '@/lib/log';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
 import { getSecrets } from '@/lib/secrets';
+import { installShutdown } from '@/lib/shutdown';
 import { generateApiKeyUpstream, readSandboxDirectory } from '@/lib/systems/upstream';
 
 /** Attempts at connecting the demo systems; the server must be listening first (it calls itself). */
@@ -27,6 +28,8 @@ export async function startPortal(): Promise<void> {
     console.error(`\nThe portal will not start: ${problem}\n`);
     process.exit(1);
   }
+  // SIGTERM/SIGINT: streams told to reconnect, workers stopped, database closed (lib/shutdown.ts).
+  installShutdown();
   if (env.demoMode && env.NODE_ENV === 'production') {
     log.warn('DEMO MODE: serving the built-in sandbox and demo logins in production; never use this for real residents');
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { RequestView } from '@/lib/events/types';
 import type { ResourceWeekView } from '@/lib/views/types';
-import { applyRequestUpdate } from './live-events';
+import { applyRequestUpdate, connectLiveEvents, type EventSourceLike, parseEndReason, restartDelayMs } from './live-events';
 
 const DEVICE = '00000000-0000-4000-8000-000000000001';
 const RESOURCE = '00000000-0000-4000-8000-000000000002';
@@ -55,5 +55,75 @@ describe('applyRequestUpdate', () => {
     expect(client.getQueryState(key)?.isInvalidated).toBe(true);
     applyRequestUpdate(client, request({ status: 'pending', updatedAt: '2026-11-25T10:00:01.000Z' }));
     expect(client.getQueryData<ResourceWeekView>(key)?.requests.map((r) => r.status)).toEqual(['succeeded']);
+  });
+});
+
+class FakeSource implements EventSourceLike {
+  closed = false;
+  private readonly listeners = new Map<string, (message: MessageEvent<string>) => void>();
+  constructor(readonly url: string) {}
+  addEventListener(type: string, listener: (message: MessageEvent<string>) => void) {
+    this.listeners.set(type, listener);
+  }
+  close() {
+    this.closed = true;
+  }
+  send(type: string, data: string, lastEventId = '') {
+    this.listeners.get(type)?.({ data, lastEventId } as MessageEvent<string>);
+  }
+}
+
+function connection() {
+  const sources: FakeSource[] = [];
+  const pending: { run: () => void; ms: number }[] = [];
+  const ended: string[] = [];
+  const events: number[] = [];
+  const stop = connectLiveEvents({
+    lastEventId: 5,
+    onEvent: (e) => events.push(e.id),
+    onEnded: (reason) => ended.push(reason),
+    open: (url) => {
+      const source = new FakeSource(url);
+      sources.push(source);
+      return source;
+    },
+    later: (run, ms) => {
+      pending.push({ run, ms });
+      return () => undefined;
+    },
+  });
+  return { sources, pending, ended, events, stop };
+}
+
+describe('the live events connection', () => {
+  it('after a restart notice, reconnects once after a short jittered delay from the last event it saw', () => {
+    const c = connection();
+    expect(c.sources.map((s) => s.url)).toEqual(['/api/events?lastEventId=5']);
+    c.sources[0]?.send('request.updated', JSON.stringify({ id: 7, data: request() }), '7');
+    c.sources[0]?.send('end', '{"reason":"restart"}');
+    expect(c.sources[0]?.closed).toBe(true);
+    expect(c.pending).toHaveLength(1);
+    expect(c.pending[0]?.ms).toBeGreaterThanOrEqual(1_000);
+    expect(c.pending[0]?.ms).toBeLessThanOrEqual(3_000);
+    c.pending[0]?.run();
+    expect(c.sources.map((s) => s.url)).toEqual(['/api/events?lastEventId=5', '/api/events?lastEventId=7']);
+    expect(c.events).toEqual([7]);
+    expect(c.ended).toEqual([]);
+  });
+
+  it('after signed-out, stays closed and says why', () => {
+    const c = connection();
+    c.sources[0]?.send('end', '{"reason":"signed-out"}');
+    expect(c.sources[0]?.closed).toBe(true);
+    expect(c.pending).toHaveLength(0);
+    expect(c.sources).toHaveLength(1);
+    expect(c.ended).toEqual(['signed-out']);
+  });
+
+  it('reads end reasons and spreads restart delays', () => {
+    expect(parseEndReason('{"reason":"account-removed"}')).toBe('account-removed');
+    expect(parseEndReason('nonsense')).toBeNull();
+    expect(restartDelayMs(() => 0)).toBe(1_000);
+    expect(restartDelayMs(() => 0.999)).toBeLessThan(3_000);
   });
 });

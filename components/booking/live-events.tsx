@@ -1,7 +1,7 @@
 'use client';
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import type { ResourceWeekView } from '@/lib/views/types';
@@ -40,14 +40,95 @@ export function applyRequestUpdate(client: QueryClient, request: RequestView): v
   }
 }
 
+/** The wait before reconnecting after a server restart: 1–3 s, spread so tabs do not arrive at once. */
+export function restartDelayMs(random: () => number = Math.random): number {
+  return 1_000 + Math.floor(random() * 2_000);
+}
+
+/** The reason of the server's last frame (`event: end`, lib/events/sse.ts), or null if unreadable. */
+export function parseEndReason(data: string): string | null {
+  try {
+    const parsed = JSON.parse(data) as { reason?: unknown };
+    return typeof parsed.reason === 'string' ? parsed.reason : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What connectLiveEvents needs of an EventSource (tests pass a fake). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (message: MessageEvent<string>) => void): void;
+  close(): void;
+}
+
+export interface LiveConnection {
+  lastEventId: number;
+  onEvent: (event: PortalEvent) => void;
+  /** The server ended the stream for good (signed out, account removed): it stays closed. */
+  onEnded: (reason: string) => void;
+  open?: (url: string) => EventSourceLike;
+  /** Runs `run` after `ms`; returns a cancel function. */
+  later?: (run: () => void, ms: number) => () => void;
+}
+
 /**
- * One EventSource per tab for the whole signed-in portal. It starts after `lastEventId` (the newest
- * event when the page was rendered, so nothing between render and connect is lost); on reconnects
- * the browser sends Last-Event-ID itself and the server replays the gap.
+ * Follows /api/events from `lastEventId`: on reconnects the browser sends Last-Event-ID itself and
+ * the server replays the gap. The server's `end` frame says why it closed the stream: `restart` —
+ * connect again after a short jittered delay from the last event seen, losing nothing; any other
+ * reason (`signed-out`, `account-removed`) — stay closed. Returns the function that disconnects.
+ */
+export function connectLiveEvents(options: LiveConnection): () => void {
+  const open = options.open ?? ((url: string) => new EventSource(url));
+  const later =
+    options.later ??
+    ((run: () => void, ms: number) => {
+      const timer = setTimeout(run, ms);
+      return () => clearTimeout(timer);
+    });
+  let lastSeen = String(options.lastEventId);
+  let source: EventSourceLike | undefined;
+  let cancelRetry = () => undefined as void;
+  let stopped = false;
+  const onEvent = (message: MessageEvent<string>) => {
+    if (message.lastEventId) lastSeen = message.lastEventId;
+    let event: PortalEvent;
+    try {
+      event = JSON.parse(message.data) as PortalEvent;
+    } catch {
+      return;
+    }
+    options.onEvent(event);
+  };
+  const onEnd = (message: MessageEvent<string>) => {
+    source?.close();
+    const reason = parseEndReason(message.data) ?? 'unknown';
+    if (reason === 'restart') cancelRetry = later(connect, restartDelayMs());
+    else options.onEnded(reason);
+  };
+  function connect() {
+    if (stopped) return;
+    source = open(`/api/events?lastEventId=${encodeURIComponent(lastSeen)}`);
+    source.addEventListener('request.updated', onEvent);
+    source.addEventListener('end', onEnd);
+  }
+  connect();
+  return () => {
+    stopped = true;
+    cancelRetry();
+    source?.close();
+  };
+}
+
+/**
+ * One EventSource per tab for the whole signed-in portal (connectLiveEvents). It starts after
+ * `lastEventId` (the newest event when the page was rendered, so nothing between render and
+ * connect is lost). When the server ends the stream because the session ended, a short message
+ * says so; the next page load or request meets the sign-in page.
  */
 export function LiveEvents({ lastEventId, children }: { lastEventId: number; children: ReactNode }) {
   const client = useQueryClient();
   const listeners = useRef(new Set<Listener>());
+  const [ended, setEnded] = useState(false);
   const value = useRef<LiveEventsValue>({
     subscribe: (listener) => {
       listeners.current.add(listener);
@@ -59,27 +140,30 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
       for (const listener of listeners.current) listener(request);
     },
   });
-  useEffect(() => {
-    const source = new EventSource(`/api/events?lastEventId=${lastEventId}`);
-    const onEvent = (message: MessageEvent<string>) => {
-      let event: PortalEvent;
-      try {
-        event = JSON.parse(message.data) as PortalEvent;
-      } catch {
-        return;
-      }
-      applyRequestUpdate(client, event.data);
-      value.current.emit(event.data);
-    };
-    source.addEventListener('request.updated', onEvent);
-    return () => {
-      source.removeEventListener('request.updated', onEvent);
-      source.close();
-    };
+  useEffect(
+    () =>
+      connectLiveEvents({
+        lastEventId,
+        onEvent: (event) => {
+          applyRequestUpdate(client, event.data);
+          value.current.emit(event.data);
+        },
+        onEnded: () => setEnded(true),
+      }),
     // One connection per mount; lastEventId only matters for the first connect.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client]);
-  return <LiveEventsContext.Provider value={value.current}>{children}</LiveEventsContext.Provider>;
+    [client],
+  );
+  return (
+    <LiveEventsContext.Provider value={value.current}>
+      {ended && (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          You were signed out, so live updates stopped. <a href="/sign-in" className="font-medium underline">Sign in again</a>
+        </p>
+      )}
+      {children}
+    </LiveEventsContext.Provider>
+  );
 }
 
 /** Calls `listener` with every request update this tab receives (live, or its own answers). */

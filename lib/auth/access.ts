@@ -1,12 +1,13 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
 import { getDb, type Database } from '@/lib/db';
+import type { AccessCheck } from '@/lib/events/sse';
 import { log } from '@/lib/log';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { getSecrets } from '@/lib/secrets';
 import { getSystem, listAllSystems, listSystemsOfManager, listSystemsWithKeys, type SystemsWithKeys } from '@/lib/systems/store';
 import type { SessionUser } from './schemas';
-import { managerHasSystem } from './users';
+import { findUserById, managerHasSystem } from './users';
 
 /**
  * Admins see every system; a manager only those assigned. A manager asking for any other id,
@@ -45,6 +46,19 @@ export async function listAccessibleSystems(user: SessionUser): Promise<SystemPu
 export async function visibleDeviceIds(user: SessionUser, known?: readonly SystemPublic[]): Promise<string[] | 'all'> {
   if (user.role === 'admin') return 'all';
   return (known ?? (await listAccessibleSystems(user))).map((s) => s.deviceId);
+}
+
+/**
+ * What an open event stream of `userId`, opened with a cookie of `sessionVersion`, may still carry,
+ * read from the database: it ends when the account is gone or its session version moved on
+ * (sign-out, password reset), else it carries the systems visible now (the role read afresh too).
+ */
+export async function currentStreamAccess(db: Database, userId: string, sessionVersion: number): Promise<AccessCheck> {
+  const user = await findUserById(db, userId);
+  if (!user) return { ended: 'account-removed' };
+  if (user.sessionVersion !== sessionVersion) return { ended: 'signed-out' };
+  if (user.role === 'admin') return { deviceIds: 'all' };
+  return { deviceIds: (await listSystemsOfManager(db, user.id)).map((s) => s.deviceId) };
 }
 
 /** listAccessibleSystems with each system's API key, in one query (for searches across systems). */

@@ -1,9 +1,13 @@
 import 'server-only';
 import { getServerSession } from 'next-auth';
+import { getToken } from 'next-auth/jwt';
+import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';
+import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { getSecrets } from '@/lib/secrets';
 import { getAuthOptions } from './options';
 import { sessionUserSchema, type SessionUser } from './schemas';
 
@@ -22,6 +26,17 @@ export async function requireUser(): Promise<SessionUser> {
   const user = await getSession();
   if (!user) throw new ApiError('unauthorized', 'Sign in to continue.');
   return user;
+}
+
+/**
+ * The session version the current request's cookie carries (undefined without a readable session
+ * cookie): an open event stream ends when the account's version moves past it.
+ */
+export async function requestSessionVersion(): Promise<number | undefined> {
+  const [{ authSecret }, jar, head] = await Promise.all([getSecrets(), cookies(), headers()]);
+  const req = { cookies: jar, headers: head } as unknown as Parameters<typeof getToken>[0]['req'];
+  const token = await getToken({ req, secret: authSecret, secureCookie: env.PORTAL_URL.startsWith('https://') });
+  return typeof token?.sv === 'number' ? token.sv : undefined;
 }
 
 /** For route handlers and server actions: 403 unless an admin is signed in. */

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import { ACCESS_CHANNEL } from '@/lib/events/bus-types';
 import { hashPassword } from './passwords';
 import type { SessionUser } from './schemas';
 
@@ -50,23 +51,38 @@ export async function createUser(db: Database, input: NewUser): Promise<SessionU
   return row;
 }
 
+/**
+ * Tells every portal instance (and this one) that the user's access changed, so their open event
+ * streams re-check it: a database notification, sent when the surrounding transaction commits.
+ * Call it in the transaction that made the change (the admin CLI's changes reach running portals too).
+ */
+export async function notifyAccessChange(db: Pick<Database, 'execute'>, userId: string): Promise<void> {
+  await db.execute(sql`SELECT pg_notify(${ACCESS_CHANNEL}, ${userId})`);
+}
+
 /** Sets a new password and revokes every session issued before. */
 export async function setPassword(db: Database, userId: string, password: string, passwordHash?: string): Promise<void> {
   const hash = passwordHash ?? (await hashPassword(password));
-  const updated = await db
-    .update(users)
-    .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning({ id: users.id });
-  if (updated.length === 0) throw new ApiError('not_found', 'No such user.');
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(users)
+      .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id });
+    if (updated.length === 0) throw new ApiError('not_found', 'No such user.');
+    await notifyAccessChange(tx, userId);
+  });
 }
 
-/** Revokes every session of the user issued before now (sign-out, password change). */
+/** Revokes every session of the user issued before now (sign-out, password change); open event streams end. */
 export async function bumpSessionVersion(db: Database, userId: string): Promise<void> {
-  await db
-    .update(users)
-    .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await notifyAccessChange(tx, userId);
+  });
 }
 
 export interface ManagerSummary extends SessionUser {
@@ -101,6 +117,7 @@ export async function setManagerSystems(db: Database, userId: string, deviceIds:
     }
     await tx.delete(managerSystems).where(eq(managerSystems.userId, userId));
     if (wanted.length > 0) await tx.insert(managerSystems).values(wanted.map((deviceId) => ({ userId, deviceId })));
+    await notifyAccessChange(tx, userId);
   });
 }
 
@@ -111,6 +128,7 @@ export async function addManagerSystems(db: Database, userId: string, deviceIds:
     .insert(managerSystems)
     .values(deviceIds.map((deviceId) => ({ userId, deviceId })))
     .onConflictDoNothing();
+  await notifyAccessChange(db, userId);
 }
 
 export async function managerHasSystem(db: Database, userId: string, deviceId: string): Promise<boolean> {

@@ -4,14 +4,29 @@ import type { PortalEvent } from './types';
 
 export type EventListener = (event: PortalEvent) => void;
 
+/** Called with the id of a user whose access changed (session version, assigned systems), or ALL_USERS. */
+export type AccessListener = (userId: string) => void;
+
+/**
+ * The database channel of access notices (`lib/auth/users.ts` sends them inside the writing
+ * statement's transaction): the payload is the user's id, or ALL_USERS.
+ */
+export const ACCESS_CHANNEL = 'portal_access';
+/** An access notice that concerns every user (a system removed for everyone). */
+export const ALL_USERS = '*';
+
 /**
  * Fans committed portal events out to the SSE streams of this process. The in-process bus is
  * enough for one instance; a PostgreSQL LISTEN/NOTIFY bus implements the same interface for
  * several (publish notifies ids, each instance loads the rows and calls its listeners).
+ * It also carries access notices (ACCESS_CHANNEL), so that open streams re-check their user.
  */
 export interface EventBus {
   /** Call only after the transaction that wrote the events has committed. */
   publish(events: readonly PortalEvent[]): void;
   subscribe(listener: EventListener): () => void;
   listenerCount(): number;
+  /** Delivers an access notice to this process's access listeners. */
+  announceAccessChange(userId: string): void;
+  subscribeAccess(listener: AccessListener): () => void;
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Client, ClientConfig, Notification } from 'pg';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import type { EventBus, EventListener } from './bus-types';
+import { ACCESS_CHANNEL, ALL_USERS, type AccessListener, type EventBus, type EventListener } from './bus-types';
 import { latestEventId, loadEventsAfter } from './store';
 import type { PortalEvent } from './types';
 
@@ -41,9 +41,12 @@ export interface PgEventBusStats {
  * hold an advisory lock until commit), so "everything after the last delivered id" never skips one.
  * When the connection drops it reconnects with backoff, listens again and catches up from the
  * table, so nothing committed meanwhile is lost; each event is delivered once per instance.
+ * The same connection listens to access notices (ACCESS_CHANNEL) and hands them to the access
+ * listeners; after a reconnect, when notices may have been missed, it announces ALL_USERS.
  */
 export class PgEventBus implements EventBus {
   private readonly listeners = new Set<EventListener>();
+  private readonly accessListeners = new Set<AccessListener>();
   private readonly delays: readonly number[];
   private readonly safetyMs: number;
   private lastDelivered = 0;
@@ -119,6 +122,24 @@ export class PgEventBus implements EventBus {
     return this.listeners.size;
   }
 
+  announceAccessChange(userId: string): void {
+    for (const listener of this.accessListeners) {
+      try {
+        listener(userId);
+      } catch {
+        // One broken stream must not keep the notice from the others.
+      }
+    }
+  }
+
+  subscribeAccess(listener: AccessListener): () => void {
+    this.accessListeners.add(listener);
+    void this.start().catch(() => undefined);
+    return () => {
+      this.accessListeners.delete(listener);
+    };
+  }
+
   stats(): PgEventBusStats {
     return {
       listening: this.client !== undefined,
@@ -175,6 +196,7 @@ export class PgEventBus implements EventBus {
       await client.connect();
       const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
       await client.query(`LISTEN ${EVENT_CHANNEL}`);
+      await client.query(`LISTEN ${ACCESS_CHANNEL}`);
       if (this.stopped) throw new Error('stopped');
       this.clientPid = rows[0]?.pid ?? null;
     } catch (error) {
@@ -185,6 +207,8 @@ export class PgEventBus implements EventBus {
     this.counters.connections += 1;
     // Whatever committed while nobody listened is in the table.
     this.requestCatchUp();
+    // Access notices sent while nobody listened are gone: every stream re-checks its user.
+    if (this.counters.connections > 1) this.announceAccessChange(ALL_USERS);
     this.firstListen.resolve();
     const closed = lost.then(async () => {
       if (this.client === client) this.client = undefined;
@@ -195,6 +219,10 @@ export class PgEventBus implements EventBus {
   }
 
   private onNotification(message: Notification): void {
+    if (message.channel === ACCESS_CHANNEL) {
+      if (message.payload) this.announceAccessChange(message.payload);
+      return;
+    }
     if (message.channel !== EVENT_CHANNEL) return;
     this.counters.notifications += 1;
     const id = Number(message.payload);

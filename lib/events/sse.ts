@@ -1,10 +1,34 @@
 import 'server-only';
 import { getMetrics } from '@/lib/observability/metrics';
-import type { EventBus } from './bus-types';
+import { singleton } from '@/lib/singleton';
+import { ALL_USERS, type EventBus } from './bus-types';
 import type { PortalEvent } from './types';
 
 export const HEARTBEAT_MS = 15_000;
+/** Backstop: an open stream re-reads its user's access this often even without a notice. */
+export const ACCESS_RECHECK_MS = 30_000;
 const BACKLOG_BATCH = 500;
+
+/**
+ * Why the server ended a stream, sent as its last frame `event: end` / `data: {"reason":…}` (no id):
+ * - `signed-out`: the session was revoked (sign-out, password reset, any session-version bump);
+ *   the browser must not reconnect, its cookie is no longer valid.
+ * - `account-removed`: the account no longer exists; likewise.
+ * - `restart`: this server is shutting down; reconnect after a short delay with Last-Event-ID.
+ */
+export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart';
+
+/** What re-reading a viewer's access found: the stream ends, or now carries these systems. */
+export type AccessCheck = { ended: Exclude<StreamEndReason, 'restart'> } | { deviceIds: readonly string[] | 'all' };
+
+export interface StreamAccess {
+  /** The viewer: access notices naming this user (or ALL_USERS) make the stream re-check. */
+  userId: string;
+  /** Re-reads the viewer's session version and visible systems from the database. */
+  check: () => Promise<AccessCheck>;
+  /** The periodic backstop (default ACCESS_RECHECK_MS). */
+  recheckMs?: number;
+}
 
 export interface EventStreamOptions {
   bus: EventBus;
@@ -16,6 +40,8 @@ export interface EventStreamOptions {
   latestId: () => Promise<number>;
   heartbeatMs?: number;
   signal?: AbortSignal;
+  /** Follow the viewer's access: end on a revoked session, drop or add systems as they change. */
+  access?: StreamAccess;
 }
 
 /** Response headers of an event stream: never cached or transformed, never buffered by a proxy. */
@@ -42,6 +68,26 @@ export function formatSseEvent(event: PortalEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** The last frame of a stream the server ends (see StreamEndReason). */
+export function formatEndEvent(reason: StreamEndReason): string {
+  return `event: end\ndata: ${JSON.stringify({ reason })}\n\n`;
+}
+
+/** Every open stream of this process, by the function that ends it with a reason. */
+const openStreams = singleton('sse-open-streams', () => new Set<(reason: StreamEndReason) => void>());
+
+/** Ends every open stream of this process with `reason` (shutdown: 'restart'); returns how many. */
+export function endAllEventStreams(reason: StreamEndReason): number {
+  const enders = [...openStreams];
+  for (const end of enders) end(reason);
+  return enders.length;
+}
+
+/** How many streams this process has open. */
+export function openEventStreamCount(): number {
+  return openStreams.size;
+}
+
 /** Parses a Last-Event-ID value; anything but a non-negative integer means "none". */
 export function parseLastEventId(value: string | null | undefined): number | undefined {
   if (!value || !/^\d{1,15}$/.test(value)) return undefined;
@@ -54,8 +100,12 @@ export function parseLastEventId(value: string | null | undefined): number | und
  * and only those newer than the last one sent go out.
  */
 export function createEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
-  const { bus, deviceIds } = options;
-  const visible = (e: PortalEvent) => deviceIds === 'all' || deviceIds.includes(e.deviceId);
+  const { bus, access } = options;
+  // A Set lookup per event; replaced (never queried) when the viewer's access changes.
+  const toSet = (ids: readonly string[] | 'all'): ReadonlySet<string> | 'all' => (ids === 'all' ? 'all' : new Set(ids));
+  let deviceIds = options.deviceIds;
+  let allowed = toSet(deviceIds);
+  const visible = (e: PortalEvent) => allowed === 'all' || allowed.has(e.deviceId);
   let cleanup = () => undefined as void;
 
   return new ReadableStream<Uint8Array>({
@@ -66,7 +116,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       const buffered: PortalEvent[] = [];
 
       const send = (event: PortalEvent) => {
-        if (closed || event.id <= lastSent) return;
+        if (closed || event.id <= lastSent || !visible(event)) return;
         lastSent = event.id;
         controller.enqueue(encodeFrame(event));
       };
@@ -79,18 +129,35 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
         if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
       }, options.heartbeatMs ?? HEARTBEAT_MS);
       getMetrics().sseClients.inc();
+      let stopAccess = () => undefined as void;
+      const end = (reason: StreamEndReason) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(formatEndEvent(reason)));
+        } catch {
+          // the client is gone already
+        }
+        cleanup();
+      };
       cleanup = () => {
         if (closed) return;
         closed = true;
         getMetrics().sseClients.dec();
         clearInterval(heartbeat);
         unsubscribe();
+        stopAccess();
+        openStreams.delete(end);
         try {
           controller.close();
         } catch {
           // already closed by the runtime
         }
       };
+      openStreams.add(end);
+      if (access) stopAccess = followAccess(access, bus, end, (ids) => {
+        deviceIds = ids;
+        allowed = toSet(ids);
+      });
       options.signal?.addEventListener('abort', cleanup, { once: true });
       if (options.signal?.aborted) return cleanup();
 
@@ -119,4 +186,53 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       cleanup();
     },
   });
+}
+
+/**
+ * Re-checks the viewer's access when a notice names them (or everyone) and every `recheckMs`:
+ * one check at a time, and one more if a notice came in during it. Returns the stop function.
+ */
+function followAccess(
+  access: StreamAccess,
+  bus: EventBus,
+  end: (reason: StreamEndReason) => void,
+  setDeviceIds: (ids: readonly string[] | 'all') => void,
+): () => void {
+  let stopped = false;
+  let running = false;
+  let again = false;
+  const recheck = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    again = false;
+    access
+      .check()
+      .then((result) => {
+        if (stopped) return;
+        if ('ended' in result) end(result.ended);
+        else setDeviceIds(result.deviceIds);
+      })
+      // The database is unreachable: keep the stream as it is; the next notice or tick tries again.
+      .catch(() => undefined)
+      .finally(() => {
+        running = false;
+        if (again) recheck();
+      });
+  };
+  const unsubscribe = bus.subscribeAccess((userId) => {
+    if (userId === access.userId || userId === ALL_USERS) recheck();
+  });
+  const timer = setInterval(recheck, access.recheckMs ?? ACCESS_RECHECK_MS);
+  timer.unref();
+  // Once at once: a change between the route's own checks and this subscription is not missed.
+  recheck();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+    unsubscribe();
+  };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import type { EventBus } from './bus-types';
-import { createEventStream, parseLastEventId, SSE_HEADERS } from './sse';
+import { createEventStream, parseLastEventId, SSE_HEADERS, type StreamAccess } from './sse';
 import { latestEventId, loadEventsAfter } from './store';
 
 export interface EventStreamRouteDeps {
@@ -10,6 +10,8 @@ export interface EventStreamRouteDeps {
   /** Systems the signed-in user may see ('all' for admins). */
   deviceIds: readonly string[] | 'all';
   heartbeatMs?: number;
+  /** The viewer, whose access the stream follows (sse.ts: StreamAccess). */
+  access?: StreamAccess;
 }
 
 /**
@@ -26,6 +28,7 @@ export function eventStreamResponse(request: Request, deps: EventStreamRouteDeps
     lastEventId,
     signal: request.signal,
     heartbeatMs: deps.heartbeatMs,
+    access: deps.access,
     loadAfter: (after, ids, limit) => loadEventsAfter(deps.db, after, ids, limit),
     latestId: () => latestEventId(deps.db),
   });

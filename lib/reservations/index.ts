@@ -12,7 +12,7 @@ export {
   type Requester,
   type SystemContext,
 } from './requests';
-export { reconcilePending, startReconciler, wakeReconciler, RECONCILE_INTERVAL_MS, type ReconcileDeps } from './reconcile';
+export { reconcilePending, startReconciler, stopReconciler, wakeReconciler, RECONCILE_INTERVAL_MS, type ReconcileDeps } from './reconcile';
 export { clearResidentCache, findResident, residentSummary, type Resident } from './residents';
 export * from './reasons';
 export * from './schemas';

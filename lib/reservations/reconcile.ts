@@ -112,8 +112,12 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
   }
 }
 
-/** The process's reconciler: its timer, and how to wake it (set once it runs). */
-const reconciler = singleton('reconciler', () => ({ timer: undefined as NodeJS.Timeout | undefined, wake: undefined as (() => void) | undefined }));
+/** The process's reconciler: its timer, how to wake it (set once it runs) and its pass in progress. */
+const reconciler = singleton('reconciler', () => ({
+  timer: undefined as NodeJS.Timeout | undefined,
+  wake: undefined as (() => void) | undefined,
+  stop: undefined as (() => Promise<void>) | undefined,
+}));
 
 /** Runs reconcilePending every intervalMs in the background (one timer per process). */
 export function startReconciler(
@@ -122,16 +126,16 @@ export function startReconciler(
   intervalMs = Math.min(RECONCILE_INTERVAL_MS, Math.max(1_000, (settings.unknownAfterSeconds * 1000) / 2)),
 ): void {
   if (reconciler.timer) return;
-  let running = false;
+  let running: Promise<void> | undefined;
   let woken: NodeJS.Timeout | undefined;
   const pass = (due: ReconcileSettings) => {
     if (running) return;
-    running = true;
-    void deps()
+    running = deps()
       .then((d) => reconcilePending(d, due))
+      .then(() => undefined)
       .catch((error: unknown) => log.warn('reconciliation pass failed', { error }))
       .finally(() => {
-        running = false;
+        running = undefined;
       });
   };
   const timer = setInterval(() => pass(settings), intervalMs);
@@ -146,6 +150,19 @@ export function startReconciler(
     }, 500);
     woken.unref();
   };
+  reconciler.stop = async () => {
+    clearInterval(timer);
+    clearTimeout(woken);
+    reconciler.timer = undefined;
+    reconciler.wake = undefined;
+    reconciler.stop = undefined;
+    await running;
+  };
+}
+
+/** Stops the reconciler (shutdown) and waits for the pass in progress; what it left is settled at the next start. */
+export async function stopReconciler(): Promise<void> {
+  await reconciler.stop?.();
 }
 
 /** Asks the running reconciler (if any in this process) for a pass over unknown outcomes soon. */

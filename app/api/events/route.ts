@@ -1,15 +1,23 @@
-import { withErrors } from '@/lib/api/errors';
-import { visibleDeviceIds } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { ApiError, withErrors } from '@/lib/api/errors';
+import { currentStreamAccess, visibleDeviceIds } from '@/lib/auth/access';
+import { requestSessionVersion, requireUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
 import { getEventBus } from '@/lib/events/bus';
 import { eventStreamResponse } from '@/lib/events/stream-route';
 
 export const dynamic = 'force-dynamic';
 
-// GET /api/events — Server-Sent Events of request outcomes for the systems the user may see
+// GET /api/events — Server-Sent Events of request outcomes for the systems the user may see; the
+// stream follows the user's access (lib/events/sse.ts: ends with `event: end` when the session does)
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
-  const deviceIds = await visibleDeviceIds(user);
-  return eventStreamResponse(request, { db: (await getDb()).db, bus: getEventBus(), deviceIds });
+  const sessionVersion = await requestSessionVersion();
+  if (sessionVersion === undefined) throw new ApiError('unauthorized', 'Sign in to continue.');
+  const [deviceIds, { db }] = await Promise.all([visibleDeviceIds(user), getDb()]);
+  return eventStreamResponse(request, {
+    db,
+    bus: getEventBus(),
+    deviceIds,
+    access: { userId: user.id, check: () => currentStreamAccess(db, user.id, sessionVersion) },
+  });
 });
