@@ -26,8 +26,11 @@ describeWithDb('verifyCredentials', (ctx) => {
       return { result, ms: performance.now() - started };
     };
     await time('warm-up@example.com'); // the dummy hash is computed on first use
-    const wrong = await time('ann@example.com');
-    const unknown = await time('nobody@example.com');
+    // The fastest of three each, alternating: a busy machine slows single runs, not every one.
+    const runs: { wrong: Awaited<ReturnType<typeof time>>; unknown: Awaited<ReturnType<typeof time>> }[] = [];
+    for (let i = 0; i < 3; i += 1) runs.push({ wrong: await time('ann@example.com'), unknown: await time(`nobody-${i}@example.com`) });
+    const wrong = { result: runs[0]!.wrong.result, ms: Math.min(...runs.map((r) => r.wrong.ms)) };
+    const unknown = { result: runs[0]!.unknown.result, ms: Math.min(...runs.map((r) => r.unknown.ms)) };
     expect(wrong.result).toEqual({ ok: false, reason: 'invalid' });
     expect(unknown.result).toEqual(wrong.result);
     // Both did one bcrypt comparison at cost 12 (hundreds of ms); a skipped comparison would be ~1 ms.
