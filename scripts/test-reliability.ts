@@ -10,7 +10,9 @@
 //      lost after the service acted (late, unreadable, 5xx, reset) → every request's final state
 //      equals the upstream's truth, none left pending past the window; a bad search is a 400 that
 //      degrades no one; failing searches do not stop bookings; a slot beyond the horizon is a 422;
-//   6. no known secret in the server's log.
+//   6. shutdown: SIGTERM with 200 open streams and 20 bookings in flight → every stream told to
+//      reconnect, the process gone within 10 s, and after a restart every request settled;
+//   7. no known secret in the server's log.
 // Sizes: RELIABILITY_CLIENTS (200), RELIABILITY_RATE (50/s), RELIABILITY_SECONDS (60). Needs TEST_DATABASE_URL.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,10 +28,11 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 const port = Number(process.env.RELIABILITY_PORT ?? 3311);
 const sandboxPort = Number(process.env.RELIABILITY_SANDBOX_PORT ?? 4043);
 const truthPort = Number(process.env.RELIABILITY_TRUTH_PORT ?? 3312);
+const shutdownPort = Number(process.env.RELIABILITY_SHUTDOWN_PORT ?? 3313);
 const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
 const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
-/** Comma-separated parts to run (input, faults, load, database, truth); all when unset. */
+/** Comma-separated parts to run (input, faults, load, database, truth, shutdown); all when unset. */
 const only = process.env.RELIABILITY_ONLY;
 /** A booking must answer well before a browser gives up; the upstream timeout is 2 s here. */
 const BOOKING_ANSWER_LIMIT_MS = 15_000;
@@ -568,6 +571,103 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
   console.log(`   truth: ${JSON.stringify(result)}`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// 6. Shutdown: SIGTERM while 200 streams are open and 20 bookings are in flight, on a third
+//    `next start` with its own database. Every stream must be told to reconnect, the whole process
+//    group must be gone within 10 s, and after a restart on the same database every request the
+//    portal took must settle (booked, or failed with a reason), none left pending.
+
+const SHUTDOWN_LIMIT_MS = 10_000;
+
+/** True while any process of the group led by `pid` is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.Client>): Promise<void> {
+  const { sandboxUrl, fixtures } = config;
+  const approval = fixtures.approvals[0];
+  if (!approval) throw new Error('the sandbox has no approval');
+  const env = { MIRROR_FRESHNESS_S: '2', RECONCILE_AFTER_S: '10', RECONCILE_UNKNOWN_AFTER_S: '2' };
+  const portal = await startPortal(shutdownPort, config, env);
+  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const db = await adminDb();
+  let restarted: Awaited<ReturnType<typeof startPortal>> | undefined;
+  const result: Record<string, unknown> = {};
+  try {
+    const account = await createAdmin(db);
+    const cookie = await signIn(portal.url, account);
+    const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
+    if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
+    const deviceId = approval.deviceIds[0] ?? '';
+    const resident = fixtures.residents.find((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
+    const ctx: Ctx = { url: portal.url, cookie, db, deviceId, resourceId: resident?.resourceIds[0] ?? '', residentUserId: resident?.userId ?? '' };
+    await waitFor('the system to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
+    // 20 bookings spread over the sample apartments and their rooms: the sandbox allows two future
+    // bookings per apartment and room, so every one of them can be made.
+    const plan: { ctx: Ctx; slot: { startTime: string; endTime: string } }[] = [];
+    const takenByRoom = new Map<string, Set<number>>();
+    for (const r of fixtures.residents.filter((x) => x.deviceId === deviceId)) {
+      for (const resourceId of r.resourceIds) {
+        const taken = takenByRoom.get(resourceId) ?? new Set<number>();
+        takenByRoom.set(resourceId, taken);
+        for (let n = 0; n < 2 && plan.length < 20; n += 1) {
+          const bookingCtx = { ...ctx, resourceId, residentUserId: r.userId };
+          plan.push({ ctx: bookingCtx, slot: await freeSlot(bookingCtx, taken) });
+        }
+      }
+    }
+    if (plan.length < 20) throw new Error(`only ${plan.length} bookings can be planned`);
+
+    const clients = Array.from({ length: CLIENTS }, () => openSse(portal.url, cookie, { reconnect: false }));
+    await Promise.all(clients.map((c) => c.opened));
+    const bookings = Promise.all(plan.map((p) => book(p.ctx, p.slot)));
+    await sleep(150);
+    const pid = portal.child.pid ?? 0;
+    const sentAt = performance.now();
+    stopProcess(portal.child, 'SIGTERM');
+    while (groupAlive(pid) && performance.now() - sentAt < 20_000) await sleep(50);
+    const exitMs = Math.round(performance.now() - sentAt);
+    const answers = await bookings;
+    const told = clients.filter((c) => c.ended.includes('restart')).length;
+    clients.forEach((c) => c.close());
+    check(exitMs < SHUTDOWN_LIMIT_MS, `SIGTERM with ${CLIENTS} open streams and 20 bookings in flight: the portal is gone in ${exitMs} ms (limit ${SHUTDOWN_LIMIT_MS} ms)`);
+    check(told === CLIENTS, `every open stream was told to reconnect before the end (${told} of ${CLIENTS})`);
+    const accepted = answers.filter((a) => a.status === 202).length;
+    result.exitMs = exitMs;
+    result.streamsTold = told;
+    result.answers = Object.fromEntries([...new Set(answers.map((a) => a.status))].map((st) => [st, answers.filter((a) => a.status === st).length]));
+
+    restarted = await startPortal(shutdownPort, config, env);
+    const rows = async () => (await db.query<{ id: string; status: string; error_code: string | null }>('SELECT id, status, error_code FROM reservation_requests')).rows;
+    await waitFor('every request to settle after the restart', async () => (await rows()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 90_000, 1_000).catch(() => undefined);
+    const settled = await rows();
+    const open = settled.filter((r) => r.status !== 'succeeded' && r.status !== 'failed').length;
+    result.requests = Object.fromEntries([...new Set(settled.map((r) => r.status))].map((st) => [st, settled.filter((r) => r.status === st).length]));
+    check(settled.length >= accepted && open === 0, `after the restart every request the portal took has settled (${settled.length} stored, ${accepted} answered 202, ${open} still open: ${JSON.stringify(result.requests)})`);
+    // Outcomes, not guesses: each request ended with the service's own answer (booked, or its refusal
+    // such as QuotaExceeded for an apartment already at its limit), none with "no outcome arrived".
+    const answered = new Set(answers.flatMap((a) => (a.status === 202 && a.requestId ? [a.requestId] : [])));
+    const codes = settled.filter((r) => r.status === 'failed' && answered.has(r.id)).map((r) => r.error_code ?? 'none');
+    result.refusals = Object.fromEntries([...new Set(codes)].map((c) => [c, codes.filter((x) => x === c).length]));
+    const guessed = codes.filter((c) => c === 'NoOutcome' || c === 'NotSent' || c === 'none').length;
+    check(guessed === 0, `each request answered 202 settled with the service's own outcome, delivered after the restart (${settled.filter((r) => answered.has(r.id) && r.status === 'succeeded').length} booked, refusals ${JSON.stringify(result.refusals)})`);
+  } finally {
+    await db.end().catch(() => undefined);
+    stopProcess(portal.child);
+    if (restarted) stopProcess(restarted.child);
+  }
+  report.shutdown = result;
+  console.log(`   shutdown: ${JSON.stringify(result)}`);
+}
+
+type PortalConfigFor = Parameters<typeof startPortal>[1];
+
 let dbUrl = '';
 
 // ---------------------------------------------------------------------------------------------
@@ -632,7 +732,17 @@ async function main(): Promise<void> {
       });
     }
 
-    console.log('== 6. secrets in the server log');
+    if (run('shutdown')) {
+      console.log('== 6. shutdown with open streams and bookings in flight (a third next start)');
+      const shutdownDb = await createDatabase(adminUrl, 'portal_shutdown');
+      await shutdownSuite({ databaseUrl: shutdownDb.url, sandboxUrl, fixtures, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
+        const c = new pg.Client({ connectionString: shutdownDb.url });
+        await c.connect();
+        return c;
+      });
+    }
+
+    console.log('== 7. secrets in the server log');
     await sleep(500);
     const logText = readFileSync(portal.logFile, 'utf8');
     const leaked = knownSecrets.filter((s) => s && logText.includes(s));

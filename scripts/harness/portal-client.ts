@@ -49,6 +49,8 @@ export interface SseEvent {
 
 export interface SseClient {
   events: SseEvent[];
+  /** Reasons of the `event: end` frames received (the portal closing the stream: restart, signed-out…). */
+  ended: string[];
   /** Resolves once the stream is open (the first frame arrived). */
   opened: Promise<void>;
   reconnects: number;
@@ -65,7 +67,8 @@ export function openSse(baseUrl: string, cookie: string, options: { reconnect?: 
   let lastId: number | undefined;
   let markOpen = () => undefined as void;
   const opened = new Promise<void>((r) => (markOpen = r));
-  const client: SseClient = { events, opened, reconnects: 0, close: () => controller.abort() };
+  const ended: string[] = [];
+  const client: SseClient = { events, ended, opened, reconnects: 0, close: () => controller.abort() };
 
   const run = async () => {
     while (!controller.signal.aborted) {
@@ -88,6 +91,7 @@ export function openSse(baseUrl: string, cookie: string, options: { reconnect?: 
             markOpen();
             const id = /^id: (\d+)$/m.exec(frame)?.[1];
             const data = /^data: (.*)$/m.exec(frame)?.[1];
+            if (/^event: end$/m.test(frame) && data) ended.push((JSON.parse(data) as { reason?: string }).reason ?? '');
             if (!id || !data) continue;
             const parsed = JSON.parse(data) as { data: { id: string; status: string } };
             lastId = Number(id);
