@@ -1,6 +1,5 @@
 import 'server-only';
-import { getMetrics } from '@/lib/observability/metrics';
-import { singleton } from '@/lib/singleton';
+import { openStreams, type StreamEndReason } from './open-streams';
 import { ALL_USERS, type EventBus } from './bus-types';
 import type { PortalEvent } from './types';
 
@@ -9,14 +8,7 @@ export const HEARTBEAT_MS = 15_000;
 export const ACCESS_RECHECK_MS = 30_000;
 const BACKLOG_BATCH = 500;
 
-/**
- * Why the server ended a stream, sent as its last frame `event: end` / `data: {"reason":…}` (no id):
- * - `signed-out`: the session was revoked (sign-out, password reset, any session-version bump);
- *   the browser must not reconnect, its cookie is no longer valid.
- * - `account-removed`: the account no longer exists; likewise.
- * - `restart`: this server is shutting down; reconnect after a short delay with Last-Event-ID.
- */
-export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart';
+export type { StreamEndReason };
 
 /** What re-reading a viewer's access found: the stream ends, or now carries these systems. */
 export type AccessCheck = { ended: Exclude<StreamEndReason, 'restart'> } | { deviceIds: readonly string[] | 'all' };
@@ -73,9 +65,6 @@ export function formatEndEvent(reason: StreamEndReason): string {
   return `event: end\ndata: ${JSON.stringify({ reason })}\n\n`;
 }
 
-/** Every open stream of this process, by the function that ends it with a reason. */
-const openStreams = singleton('sse-open-streams', () => new Set<(reason: StreamEndReason) => void>());
-
 /** Ends every open stream of this process with `reason` (shutdown: 'restart'); returns how many. */
 export function endAllEventStreams(reason: StreamEndReason): number {
   const enders = [...openStreams];
@@ -83,10 +72,7 @@ export function endAllEventStreams(reason: StreamEndReason): number {
   return enders.length;
 }
 
-/** How many streams this process has open. */
-export function openEventStreamCount(): number {
-  return openStreams.size;
-}
+export { openEventStreamCount } from './open-streams';
 
 /** Parses a Last-Event-ID value; anything but a non-negative integer means "none". */
 export function parseLastEventId(value: string | null | undefined): number | undefined {
@@ -128,7 +114,6 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       const heartbeat = setInterval(() => {
         if (!closed) controller.enqueue(encoder.encode(': heartbeat\n\n'));
       }, options.heartbeatMs ?? HEARTBEAT_MS);
-      getMetrics().sseClients.inc();
       let stopAccess = () => undefined as void;
       const end = (reason: StreamEndReason) => {
         if (closed) return;
@@ -142,7 +127,6 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       cleanup = () => {
         if (closed) return;
         closed = true;
-        getMetrics().sseClients.dec();
         clearInterval(heartbeat);
         unsubscribe();
         stopAccess();

@@ -1,5 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { openEventStreamCount } from '@/lib/events/open-streams';
 import { singleton } from '@/lib/singleton';
 
 /**
@@ -62,6 +63,10 @@ function createMetrics() {
       name: 'portal_sse_clients',
       help: 'Open server-sent event streams',
       registers,
+      // Read at scrape time: a count kept by hand drifts whenever a close path forgets to decrement.
+      collect() {
+        this.set(openEventStreamCount());
+      },
     }),
   };
 }
