@@ -53,55 +53,52 @@ export function expandWeek(schedule: WeekScheduleInput, week: WeekInfo | string,
   return expandRange(schedule, info.startMs, info.endMs, timeZone, basis);
 }
 
+/**
+ * How a basis turns a schedule's (day, minute) into an instant. 'utc': the schedule's days are UTC
+ * days. 'local': each slot is a wall-clock time on a local weekday, so a 07:00–10:00 slot is
+ * 07:00–10:00 on both sides of a DST change (its UTC instants move by the hour instead); a wall time
+ * that does not exist (the hour skipped in spring) moves forward by the gap (02:30 → 03:30), one that
+ * exists twice (autumn) is its first occurrence.
+ */
+interface DayClock {
+  /** The first day (as a UTC-midnight timestamp naming the calendar date) whose slots may start in the range. */
+  firstDay: number;
+  /** The instant `minute` minutes after the start of `day` (minute may pass 1440). */
+  at(day: number, minute: number): number;
+}
+
+function dayClock(basis: ScheduleBasis, fromMs: number, timeZone: string): DayClock {
+  // A slot starts on its own day (start < 1440), so UTC days from the range's start suffice.
+  if (basis === 'utc') return { firstDay: Math.floor(fromMs / DAY_MS) * DAY_MS, at: (day, minute) => day + minute * MINUTE_MS };
+  // Local dates from the day before the range: a slot may start then and, across a change, still fall in it.
+  const first = wallClock(fromMs - DAY_MS, timeZone);
+  return {
+    firstDay: Date.UTC(first.year, first.month - 1, first.day),
+    at: (day, minute) => {
+      const date = new Date(day);
+      return instantOfWallTime(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), minute, timeZone);
+    },
+  };
+}
+
 /** Every slot occurrence whose start lies in [fromMs, toMs), sorted by start (then end). */
 export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: number, timeZone: string, basis: ScheduleBasis = 'utc'): ScheduleSlot[] {
   assertTimeZone(timeZone);
-  if (basis === 'local') return expandLocal(toWeekSchedule(schedule), fromMs, toMs, timeZone);
   const days = toWeekSchedule(schedule);
   const slots: ScheduleSlot[] = [];
   const seen = new Set<string>();
   if (!(toMs > fromMs)) return slots;
-  // A slot starts on its UTC day (start < 1440), so only UTC days overlapping the range matter.
-  for (let dayMs = Math.floor(fromMs / DAY_MS) * DAY_MS; dayMs < toMs; dayMs += DAY_MS) {
-    const scheduleDay = (new Date(dayMs).getUTCDay() + 6) % DAYS_PER_WEEK;
-    const daySlots = days[scheduleDay] ?? [];
-    daySlots.forEach(([startMinute, length], scheduleIndex) => {
-      const startMs = dayMs + startMinute * MINUTE_MS;
-      if (startMs < fromMs || startMs >= toMs) return;
-      const endMs = startMs + length * MINUTE_MS;
-      const slot = makeSlot(startMs, endMs, scheduleDay, scheduleIndex, timeZone);
-      // A schedule listing the same slot twice still yields one bookable slot.
-      if (seen.has(slot.id)) return;
-      seen.add(slot.id);
-      slots.push(slot);
-    });
-  }
-  return slots.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-}
-
-/**
- * The 'local' basis: each slot is a wall-clock time on a local weekday, so a 07:00–10:00 slot is
- * 07:00–10:00 on both sides of a DST change (its UTC instants move by the hour instead). A wall
- * time that does not exist (the hour skipped in spring) moves forward by the gap (02:30 → 03:30); one
- * that exists twice (autumn) as its first occurrence.
- */
-function expandLocal(days: readonly (readonly (readonly [number, number])[])[], fromMs: number, toMs: number, timeZone: string): ScheduleSlot[] {
-  const slots: ScheduleSlot[] = [];
-  const seen = new Set<string>();
-  if (!(toMs > fromMs)) return slots;
-  const first = wallClock(fromMs - DAY_MS, timeZone);
-  // Local dates from the day before the range (a slot may start then and still fall in it) to its end.
-  for (let date = Date.UTC(first.year, first.month - 1, first.day); ; date += DAY_MS) {
-    const day = new Date(date);
-    const midnight = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 0, timeZone);
-    if (midnight >= toMs) break;
-    const scheduleDay = (day.getUTCDay() + 6) % DAYS_PER_WEEK;
+  const clockOf = dayClock(basis, fromMs, timeZone);
+  for (let day = clockOf.firstDay; clockOf.at(day, 0) < toMs; day += DAY_MS) {
+    const scheduleDay = (new Date(day).getUTCDay() + 6) % DAYS_PER_WEEK;
     (days[scheduleDay] ?? []).forEach(([startMinute, length], scheduleIndex) => {
-      const startMs = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), startMinute, timeZone);
+      const startMs = clockOf.at(day, startMinute);
       if (startMs < fromMs || startMs >= toMs) return;
-      const endMs = instantOfWallTime(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), startMinute + length, timeZone);
+      const endMs = clockOf.at(day, startMinute + length);
+      // Locally, a slot wholly inside the skipped spring hour has no length: it does not occur.
       if (!(endMs > startMs)) return;
       const slot = makeSlot(startMs, endMs, scheduleDay, scheduleIndex, timeZone);
+      // A schedule listing the same slot twice still yields one bookable slot.
       if (seen.has(slot.id)) return;
       seen.add(slot.id);
       slots.push(slot);
