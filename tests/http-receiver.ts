@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
  * A real HTTP server on a free local port that hands every request to `handle` as a web Request
  * (tests use it to receive the sandbox's webhook deliveries over real HTTP).
  */
-export async function startHttpReceiver(handle: (request: Request) => Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startHttpReceiver(handle: (request: Request) => Response | Promise<Response>): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -13,7 +13,8 @@ export async function startHttpReceiver(handle: (request: Request) => Promise<Re
       const headers = new Headers();
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
       const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks);
-      void handle(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, body }))
+      void Promise.resolve()
+        .then(() => handle(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method, headers, body })))
         .then(async (response) => {
           res.writeHead(response.status, Object.fromEntries(response.headers));
           res.end(Buffer.from(await response.arrayBuffer()));

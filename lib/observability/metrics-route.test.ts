@@ -5,8 +5,6 @@ import { GET as metricsRoute } from '@/app/api/metrics/route';
 import { withErrors } from '@/lib/api/errors';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
-import { refreshSystem } from '@/lib/mirror/refresh';
-import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';
 import { applyWebhookOutcome } from '@/lib/reservations/lifecycle';
 import { requestBooking, type ReservationDeps } from '@/lib/reservations/requests';
@@ -14,8 +12,7 @@ import { expandRange } from '@/lib/schedule';
 import type { ServiceClient } from '@/lib/service';
 import type { Sandbox, SandboxFixtures } from '@/sandbox';
 import { describeWithDb } from '@/tests/db';
-import { startHttpReceiver } from '@/tests/http-receiver';
-import { startTestSandbox } from '@/tests/sandbox-service';
+import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { metricsResponse, type MetricsRouteDeps } from './metrics-route';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -92,26 +89,21 @@ describeWithDb('GET /api/metrics after real traffic', (ctx) => {
   let client: ServiceClient;
   let apiKey: string;
   let deviceId: string;
-  let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
   const bus = new InProcessEventBus();
 
+  let connected: ConnectedSandbox;
+
   beforeAll(async () => {
-    ({ sandbox, fixtures, client } = await startTestSandbox({ sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10] }));
-    const approval = fixtures.approvals[0];
-    deviceId = approval?.deviceIds[0] ?? '';
-    apiKey = (await client.apiKeys.generate(approval?.approvalId ?? '')).apiKey;
-    await refreshSystem(ctx().handle.db, deviceId, serviceMirrorSource(client, apiKey));
     const webhookRoute = withErrors((request: Request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }));
-    receiver = await startHttpReceiver(async (request) => webhookRoute(request, undefined));
-    await sandbox.fetch(
-      new Request('http://sandbox.test/_sandbox/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, secret }) }),
+    connected = await startConnectedSandbox(
+      ctx().handle.db,
+      { sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10] },
+      { webhook: { secret, handle: (request) => webhookRoute(request, undefined) } },
     );
+    ({ sandbox, fixtures, client, deviceId, apiKey } = connected);
   }, 120_000);
 
-  afterAll(async () => {
-    await sandbox.stop();
-    await receiver.close();
-  });
+  afterAll(() => connected.stop());
 
   /** A resident, a resource they may book and a free slot there a day or more ahead. */
   async function freeSlot() {

@@ -5,19 +5,16 @@ import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import type { PortalEvent } from '@/lib/events/types';
-import { refreshSystem } from '@/lib/mirror/refresh';
-import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';
 import { expandRange } from '@/lib/schedule';
 import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/service';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
-import { startTestSandbox } from '@/tests/sandbox-service';
+import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { reconcilePending } from './reconcile';
 import { applyWebhookOutcome, listOpenRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
 import { bookingInputSchema, cancellationInputSchema } from './schemas';
-import { startHttpReceiver } from '@/tests/http-receiver';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const DAY = 86_400_000;
@@ -28,7 +25,6 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   let client: ServiceClient;
   let apiKey: string;
   let deviceId: string;
-  let receiver: Awaited<ReturnType<typeof startHttpReceiver>>;
   let subscriptionId: string;
   let bus: InProcessEventBus;
   let published: PortalEvent[];
@@ -36,28 +32,24 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   const system = () => ({ deviceId, name: 'Test system', timeZone: 'Europe/Stockholm' });
   const manager = { id: randomUUID(), name: 'Test Manager' };
 
+  let connected: ConnectedSandbox;
+
   beforeAll(async () => {
-    ({ sandbox, fixtures, client } = await startTestSandbox(
+    connected = await startConnectedSandbox(
+      ctx().handle.db,
       { sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10] },
-      (request) => {
-        if (request.method !== 'GET' && new URL(request.url).pathname.startsWith('/v1/reservations')) writes.push(`${request.method} ${new URL(request.url).pathname}`);
+      {
+        webhook: { secret, handle: (request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }) },
+        observe: (request) => {
+          if (request.method !== 'GET' && new URL(request.url).pathname.startsWith('/v1/reservations')) writes.push(`${request.method} ${new URL(request.url).pathname}`);
+        },
       },
-    ));
-    const approval = fixtures.approvals[0];
-    deviceId = approval?.deviceIds[0] ?? '';
-    apiKey = (await client.apiKeys.generate(approval?.approvalId ?? '')).apiKey;
-    await refreshSystem(ctx().handle.db, deviceId, serviceMirrorSource(client, apiKey));
-    receiver = await startHttpReceiver((request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }));
-    const response = await sandbox.fetch(
-      new Request('http://sandbox.test/_sandbox/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, secret }) }),
     );
-    subscriptionId = ((await response.json()) as { id: string }).id;
+    ({ sandbox, fixtures, client, deviceId, apiKey } = connected);
+    subscriptionId = connected.subscriptionId ?? '';
   }, 120_000);
 
-  afterAll(async () => {
-    await sandbox.stop();
-    await receiver.close();
-  });
+  afterAll(() => connected.stop());
 
   beforeEach(() => {
     bus = new InProcessEventBus();

@@ -4,13 +4,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { reservationRequests } from '@/lib/db/schema';
 import { InProcessEventBus } from '@/lib/events/bus';
-import { refreshSystem } from '@/lib/mirror/refresh';
-import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readResources, readTimeSchedules } from '@/lib/mirror/store';
 import { expandRange, type ScheduleBasis } from '@/lib/schedule';
 import type { Sandbox, SandboxFixtures } from '@/sandbox';
 import { describeWithDb } from '@/tests/db';
-import { startTestSandbox } from '@/tests/sandbox-service';
+import { startConnectedSandbox } from '@/tests/connected-sandbox';
 import type { ServiceClient } from '@/lib/service';
 import { requestBooking } from './requests';
 import { bookingInputSchema } from './schemas';
@@ -31,11 +29,7 @@ describeWithDb('the schedule time basis against a service that means local time'
   const now = new Date('2026-10-23T12:00:00Z');
 
   beforeAll(async () => {
-    ({ sandbox, fixtures, client } = await startTestSandbox({ sql: ctx().handle.sql, preset: 'tiny', seed: 3, quotaPerGroup: 10, scheduleTimeZone: SE, now: () => now }));
-    const approval = fixtures.approvals[0]!;
-    deviceId = approval.deviceIds[0]!;
-    apiKey = (await client.apiKeys.generate(approval.approvalId)).apiKey;
-    await refreshSystem(ctx().handle.db, deviceId, serviceMirrorSource(client, apiKey));
+    ({ sandbox, fixtures, client, deviceId, apiKey } = await startConnectedSandbox(ctx().handle.db, { sql: ctx().handle.sql, preset: 'tiny', seed: 3, quotaPerGroup: 10, scheduleTimeZone: SE, now: () => now }));
   }, 120_000);
   afterAll(() => sandbox.stop());
 
