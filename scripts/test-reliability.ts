@@ -447,6 +447,17 @@ async function upstreamReader(sandboxUrl: string, fixtures: SandboxFixtures, app
   };
 }
 
+/** Signs in a new admin on `portalUrl` and connects `approval`'s system: the context to book in. */
+async function adminWithSystem(portalUrl: string, db: pg.Client, fixtures: SandboxFixtures, approval: { approvalId: string; deviceIds: string[] }): Promise<Ctx> {
+  const account = await createAdmin(db);
+  const cookie = await signIn(portalUrl, account);
+  const connected = await json(`${portalUrl}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
+  if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
+  const deviceId = approval.deviceIds[0] ?? '';
+  const resident = fixtures.residents.find((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
+  return { url: portalUrl, cookie, db, deviceId, resourceId: resident?.resourceIds[0] ?? '', residentUserId: resident?.userId ?? '' };
+}
+
 interface TruthCase {
   name: string;
   faults: Record<string, unknown>;
@@ -470,13 +481,9 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
   const db = await adminDb();
   const result: Record<string, unknown> = {};
   try {
-    const account = await createAdmin(db);
-    const cookie = await signIn(portal.url, account);
-    const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
-    if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
-    const deviceId = approval.deviceIds[0] ?? '';
+    const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
+    const { cookie, deviceId } = ctx;
     const residents = fixtures.residents.filter((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
-    const ctx: Ctx = { url: portal.url, cookie, db, deviceId, resourceId: residents[0]?.resourceIds[0] ?? '', residentUserId: residents[0]?.userId ?? '' };
 
     // The mirror reads odd but valid shapes fully: every room, with its name where it has one.
     let loaded: Awaited<ReturnType<typeof overview>> = { status: 0 };
@@ -600,13 +607,8 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
   let restarted: Awaited<ReturnType<typeof startPortal>> | undefined;
   const result: Record<string, unknown> = {};
   try {
-    const account = await createAdmin(db);
-    const cookie = await signIn(portal.url, account);
-    const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: approval.approvalId }) });
-    if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
-    const deviceId = approval.deviceIds[0] ?? '';
-    const resident = fixtures.residents.find((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
-    const ctx: Ctx = { url: portal.url, cookie, db, deviceId, resourceId: resident?.resourceIds[0] ?? '', residentUserId: resident?.userId ?? '' };
+    const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
+    const { cookie, deviceId } = ctx;
     await waitFor('the system to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
     // 20 bookings spread over the sample apartments and their rooms, two per apartment and room (the
     // sandbox's quota). Some apartments already hold bookings, so the service refuses part of them:
