@@ -47,10 +47,12 @@ export interface RequestsListProps {
   paged: boolean;
   /** The time zone whose days the date filter means. */
   dateZone: string;
+  /** A page size other than the default, kept in the paging links. */
+  pageSize?: number;
 }
 
 /** The Requests page: filters kept in the URL, a page of requests newest first, updated live. */
-export function RequestsList({ systems, filters, search, initial, error, paged, dateZone }: RequestsListProps) {
+export function RequestsList({ systems, filters, search, initial, error, paged, dateZone, pageSize }: RequestsListProps) {
   const query = useQuery({
     queryKey: queryKeys.requests(search),
     queryFn: ({ signal }) => fetchJson<RequestsPageData>(`/api/requests${search}`, { signal }),
@@ -62,7 +64,7 @@ export function RequestsList({ systems, filters, search, initial, error, paged, 
   const residentName = parsed.resident ? page?.requests.find((r) => r.residentUserId === parsed.resident)?.residentName : null;
   return (
     <div className="flex flex-col gap-4">
-      <FiltersForm systems={systems} filters={filters} dateZone={dateZone} residentName={residentName ?? null} />
+      <FiltersForm systems={systems} filters={filters} dateZone={dateZone} pageSize={pageSize} residentName={residentName ?? null} />
       {error !== null ? (
         <div role="alert" className="flex flex-col items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
           <p className="font-semibold">These filters cannot be used</p>
@@ -80,7 +82,7 @@ export function RequestsList({ systems, filters, search, initial, error, paged, 
       ) : (
         <>
           <Results systems={systems} filters={parsed} requests={page.requests} paged={paged} />
-          <Pager filters={parsed} page={page} paged={paged} />
+          <Pager filters={parsed} page={page} paged={paged} pageSize={pageSize} />
         </>
       )}
     </div>
@@ -91,8 +93,9 @@ function FiltersForm({
   systems,
   filters,
   dateZone,
+  pageSize,
   residentName,
-}: Pick<RequestsListProps, 'systems' | 'filters' | 'dateZone'> & { residentName: string | null }) {
+}: Pick<RequestsListProps, 'systems' | 'filters' | 'dateZone' | 'pageSize'> & { residentName: string | null }) {
   const router = useRouter();
   const ids = { q: useId(), system: useId(), status: useId(), from: useId(), to: useId(), qHint: useId(), dateHint: useId() };
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -104,7 +107,7 @@ function FiltersForm({
     };
     // Typed values go to the server as they are: it says what is wrong with them, if anything.
     const next = { deviceId: value('deviceId'), status: value('status'), resident: value('resident'), from: value('from'), to: value('to'), q: value('q') };
-    router.push(`/requests${requestsSearch(next as RequestFilters)}`);
+    router.push(`/requests${requestsSearch(next as RequestFilters, {}, pageSize)}`);
   };
   return (
     <form role="search" aria-label="Filter requests" action="/requests" method="get" onSubmit={submit} className="flex flex-col gap-3" noValidate>
@@ -325,22 +328,22 @@ function describe(r: ListedRequest, system: RequestsListProps['systems'][number]
   };
 }
 
-function Pager({ filters, page, paged }: { filters: RequestFilters; page: RequestsPageData; paged: boolean }) {
+function Pager({ filters, page, paged, pageSize }: { filters: RequestFilters; page: RequestsPageData; paged: boolean; pageSize: number | undefined }) {
   if (!paged && !page.older) return null;
   return (
     <nav aria-label="Pages of requests" className="flex flex-wrap items-center gap-2">
       {paged ? (
-        <Link href={`/requests${requestsSearch(filters)}`} className={PAGE_LINK}>
+        <Link href={`/requests${requestsSearch(filters, {}, pageSize)}`} className={PAGE_LINK}>
           Newest requests
         </Link>
       ) : null}
       {page.newer ? (
-        <Link href={`/requests${requestsSearch(filters, { after: page.newer })}`} className={PAGE_LINK}>
+        <Link href={`/requests${requestsSearch(filters, { after: page.newer }, pageSize)}`} className={PAGE_LINK}>
           Newer requests
         </Link>
       ) : null}
       {page.older ? (
-        <Link href={`/requests${requestsSearch(filters, { before: page.older })}`} className={PAGE_LINK}>
+        <Link href={`/requests${requestsSearch(filters, { before: page.older }, pageSize)}`} className={PAGE_LINK}>
           Older requests
         </Link>
       ) : null}

@@ -4,7 +4,7 @@ import { RequestsList } from '@/components/booking/requests-list';
 import { isApiError } from '@/lib/api/errors';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { requirePageUser } from '@/lib/auth/session';
-import { requestsSearch, type RequestFilters } from '@/lib/client/request-filters';
+import { REQUESTS_PAGE_SIZE_DEFAULT, requestsSearch, type RequestFilters } from '@/lib/client/request-filters';
 import { getDb } from '@/lib/db';
 import { parseRequestsQuery, toSearchParams } from '@/lib/views/request-filters';
 import { readRequestsFor, requestsTimeZone, type RequestsPageView } from '@/lib/views/requests';
@@ -28,11 +28,13 @@ export default async function RequestsPage({ searchParams }: Props) {
   let error: string | null = null;
   let search = '';
   let paged = false;
+  let pageSize: number | undefined;
   try {
     const query = parseRequestsQuery(params);
     filters = query.filters;
     paged = Boolean(query.before ?? query.after);
-    search = requestsSearch(query.filters, query.before ? { before: params.get('before') ?? '' } : query.after ? { after: params.get('after') ?? '' } : {});
+    pageSize = query.limit === REQUESTS_PAGE_SIZE_DEFAULT ? undefined : query.limit;
+    search = requestsSearch(query.filters, query.before ? { before: params.get('before') ?? '' } : query.after ? { after: params.get('after') ?? '' } : {}, pageSize);
     page = await readRequestsFor(db, user, systems, query);
   } catch (caught) {
     if (isApiError(caught) && (caught.code === 'forbidden' || caught.code === 'not_found')) return <NoAccess />;
@@ -51,6 +53,7 @@ export default async function RequestsPage({ searchParams }: Props) {
         initial={page}
         error={error}
         paged={paged}
+        pageSize={pageSize}
         dateZone={requestsTimeZone(systems, deviceId)}
       />
     </div>
