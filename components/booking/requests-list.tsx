@@ -197,7 +197,8 @@ function FiltersForm({
   );
 }
 
-function Results({ systems, filters, requests, paged }: { systems: RequestsListProps['systems']; filters: RequestFilters; requests: ListedRequest[]; paged: boolean }) {
+/** The list itself: one card per request on phones, a table from 768 px. */
+export function Results({ systems, filters, requests, paged }: { systems: RequestsListProps['systems']; filters: RequestFilters; requests: ListedRequest[]; paged: boolean }) {
   const byId = new Map(systems.map((s) => [s.deviceId, s]));
   if (requests.length === 0) {
     return (
