@@ -123,7 +123,7 @@ test('a manager books for a resident, sees pending then booked live in two brows
     await requestsPage.goto('/requests');
     const rows = requestsPage.getByRole('table', { name: 'Recent requests' }).getByRole('row');
     await expect(rows.filter({ hasText: 'Failed' }).first()).toContainText('already has 2 future bookings');
-    await expect(rows.filter({ hasText: 'Done' }).first()).toContainText('Demo Manager');
+    await expect(rows.filter({ hasText: 'Booked' }).first()).toContainText('Demo Manager');
 
     // Cancelling frees the slot, after a confirmation; the requests page follows live.
     await slotAt(page, first).click();
@@ -133,7 +133,7 @@ test('a manager books for a resident, sees pending then booked live in two brows
     await expect(dialog).toBeHidden();
     await expect(slotAt(page, first)).toHaveAccessibleName(`${first}, free`);
     await expect(slotAt(otherPage, first)).toHaveAccessibleName(`${first}, free`);
-    await expect(rows.filter({ hasText: 'Cancel' }).first()).toContainText('Done');
+    await expect(rows.filter({ hasText: 'Cancellation in' }).first()).toContainText('Cancelled');
     await other.close();
 
     // Each double-clicked Book made one request: three bookings, one cancellation.

@@ -30,21 +30,32 @@ function request(patch: Partial<RequestView> = {}): RequestView {
 }
 
 describe('applyRequestUpdate', () => {
-  it('puts a request into every cached week of its resource and into both requests lists, by the shared query keys', () => {
+  it('puts a request into every cached week of its resource, and refreshes the first pages of the requests list', () => {
     const client = new QueryClient();
     const week = { requests: [] as RequestView[] } as ResourceWeekView;
     client.setQueryData(queryKeys.resourceWeek(DEVICE, RESOURCE, '2026-W48'), week);
     client.setQueryData(queryKeys.resourceWeek(DEVICE, RESOURCE, '2026-W49'), week);
-    client.setQueryData(queryKeys.requests(DEVICE), { requests: [] });
-    client.setQueryData(queryKeys.requests(null), { requests: [] });
+    const first = queryKeys.requests(`?deviceId=${DEVICE}`);
+    const older = queryKeys.requests('?before=2026-11-20T10:00:00.000000Z_00000000-0000-4000-8000-0000000000bb');
+    client.setQueryData(first, { requests: [], older: null, newer: null });
+    client.setQueryData(older, { requests: [], older: null, newer: null });
 
     applyRequestUpdate(client, request());
 
     for (const key of ['2026-W48', '2026-W49']) {
       expect(client.getQueryData<ResourceWeekView>(queryKeys.resourceWeek(DEVICE, RESOURCE, key))?.requests.map((r) => r.status)).toEqual(['pending']);
     }
-    expect(client.getQueryData<{ requests: RequestView[] }>(queryKeys.requests(DEVICE))?.requests).toHaveLength(1);
-    expect(client.getQueryData<{ requests: RequestView[] }>(queryKeys.requests(null))?.requests).toHaveLength(1);
+    // The server decides whether a new request passes a page's filters: first pages ask again.
+    expect(client.getQueryState(first)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(older)?.isInvalidated).toBe(false);
+  });
+
+  it('updates a request a requests page shows in place, whichever page it is', () => {
+    const client = new QueryClient();
+    const older = queryKeys.requests('?status=pending&before=2026-11-20T10:00:00.000000Z_00000000-0000-4000-8000-0000000000bb');
+    client.setQueryData(older, { requests: [request()], older: 'x', newer: 'y' });
+    applyRequestUpdate(client, request({ status: 'succeeded', updatedAt: '2026-11-25T10:00:05.000Z' }));
+    expect(client.getQueryData(older)).toEqual({ requests: [request({ status: 'succeeded', updatedAt: '2026-11-25T10:00:05.000Z' })], older: 'x', newer: 'y' });
   });
 
   it('never goes back from a final state, and a final state marks the weeks stale', () => {

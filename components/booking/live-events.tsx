@@ -35,9 +35,35 @@ export function applyRequestUpdate(client: QueryClient, request: RequestView): v
     client.setQueriesData<ResourceWeekView>({ queryKey: key }, (old) => (old ? { ...old, requests: upsert(old.requests, request) } : old));
     if (request.status === 'succeeded' || request.status === 'failed') void client.invalidateQueries({ queryKey: key });
   }
-  for (const deviceId of [request.deviceId, null]) {
-    client.setQueryData<{ requests: RequestView[] }>(queryKeys.requests(deviceId), (old) => (old ? { requests: upsert(old.requests, request) } : old));
+  updateRequestLists(client, request);
+}
+
+/**
+ * The Requests list's cached pages: a request a page shows is updated in place. One it does not
+ * show may belong on a first page (filters decide, and only the server applies them all), so
+ * first pages are refetched; older pages never gain newly made requests.
+ */
+function updateRequestLists(client: QueryClient, request: RequestView): void {
+  for (const [key, page] of client.getQueriesData<RequestsPageData>({ queryKey: queryKeys.requestLists() })) {
+    if (!page) continue;
+    if (page.requests.some((r) => r.id === request.id)) {
+      client.setQueryData<RequestsPageData>(key, { ...page, requests: upsert(page.requests, request) });
+    } else if (isFirstPage(key)) {
+      void client.invalidateQueries({ queryKey: key, exact: true });
+    }
   }
+}
+
+/** What GET /api/requests answers: a page and the markers of its neighbours. */
+export interface RequestsPageData {
+  requests: RequestView[];
+  older: string | null;
+  newer: string | null;
+}
+
+function isFirstPage(key: readonly unknown[]): boolean {
+  const search = typeof key[1] === 'string' ? new URLSearchParams(key[1]) : null;
+  return search !== null && !search.has('before') && !search.has('after');
 }
 
 /** The wait before reconnecting after a server restart: 1–3 s, spread so tabs do not arrive at once. */

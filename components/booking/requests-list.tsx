@@ -1,114 +1,353 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { type FormEvent, useId } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
+import {
+  hasFilters,
+  REQUEST_STATUS_FILTER_LABELS,
+  REQUEST_STATUS_FILTERS,
+  REQUESTS_SEARCH_MAX_LENGTH,
+  requestsSearch,
+  type RequestFilters,
+} from '@/lib/client/request-filters';
 import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayTime } from '@/lib/schedule/labels';
-import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { errorTextClass, inputClass, labelClass, mutedTextClass, termClass } from '@/components/ui/styles';
+import type { RequestsPageData } from './live-events';
+import { requestStatusText } from './request-status';
 
-const STATUS_WORDS: Record<RequestView['status'], string> = {
-  sending: 'Sending',
-  pending: "Sent — waiting for the service's answer",
-  succeeded: 'Done',
-  failed: 'Failed',
-};
+/** A request as listed; `note` arrives once bookings carry one (optional until then). */
+type ListedRequest = RequestView & { note?: string | null };
 
 /** Table cells, and the smaller second line some of them have. */
 const CELL = 'py-2 pr-3';
 const SUBLINE = 'block text-xs text-slate-600 dark:text-slate-400';
+const LINK = 'font-medium text-brand-700 underline underline-offset-2 hover:bg-brand-50 dark:text-blue-300 dark:hover:bg-slate-800';
+const PAGE_LINK =
+  'inline-flex min-h-9 items-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800';
 
 export interface RequestsListProps {
   systems: { deviceId: string; name: string; timeZone: string }[];
-  initialDeviceId: string | null;
-  initial: RequestView[];
+  /** The filters in the URL: as parsed, or as typed when the server refused them (to correct them). */
+  filters: RequestFilters | Record<keyof RequestFilters, string | undefined>;
+  /** The search of this page, cursor included ("?status=failed&before=…"); its query key. */
+  search: string;
+  /** The page the server rendered, or null when the filters were refused. */
+  initial: RequestsPageData | null;
+  /** Why the filters were refused, in the server's words. */
+  error: string | null;
+  /** Whether this is a page further back than the newest. */
+  paged: boolean;
+  /** The time zone whose days the date filter means. */
+  dateZone: string;
+  /** A page size other than the default, kept in the paging links. */
+  pageSize?: number;
 }
 
-/** Recent booking and cancelling requests, newest first, updated live by the portal's event stream. */
-export function RequestsList({ systems, initialDeviceId, initial }: RequestsListProps) {
-  const [deviceId, setDeviceId] = useState<string | null>(initialDeviceId);
-  const selectId = useId();
+/** The Requests page: filters kept in the URL, a page of requests newest first, updated live. */
+export function RequestsList({ systems, filters, search, initial, error, paged, dateZone, pageSize }: RequestsListProps) {
   const query = useQuery({
-    queryKey: queryKeys.requests(deviceId),
-    queryFn: ({ signal }) => fetchJson<{ requests: RequestView[] }>(`/api/requests?limit=50${deviceId ? `&deviceId=${deviceId}` : ''}`, { signal }),
-    initialData: deviceId === initialDeviceId ? { requests: initial } : undefined,
+    queryKey: queryKeys.requests(search),
+    queryFn: ({ signal }) => fetchJson<RequestsPageData>(`/api/requests${search}`, { signal }),
+    initialData: initial ?? undefined,
+    enabled: error === null,
   });
-  const byId = new Map(systems.map((s) => [s.deviceId, s]));
-  const requests = (query.data?.requests ?? []).filter((r) => !deviceId || r.deviceId === deviceId);
+  const parsed = filters as RequestFilters;
+  const page = query.data;
+  const residentName = parsed.resident ? page?.requests.find((r) => r.residentUserId === parsed.resident)?.residentName : null;
   return (
-    <div className="flex flex-col gap-3">
-      <div className="flex flex-col gap-1 sm:flex-row sm:items-center sm:gap-2">
-        <label htmlFor={selectId} className="text-sm font-medium">
-          System
-        </label>
-        <select
-          id={selectId}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-900"
-          value={deviceId ?? ''}
-          onChange={(e) => {
-            const value = e.target.value || null;
-            setDeviceId(value);
-            window.history.replaceState(null, '', value ? `/requests?deviceId=${value}` : '/requests');
-          }}
-        >
-          <option value="">All systems</option>
-          {systems.map((s) => (
-            <option key={s.deviceId} value={s.deviceId}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      {query.isError ? (
+    <div className="flex flex-col gap-4">
+      <FiltersForm systems={systems} filters={filters} dateZone={dateZone} pageSize={pageSize} residentName={residentName ?? null} />
+      {error !== null ? (
+        <div role="alert" className="flex flex-col items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
+          <p className="font-semibold">These filters cannot be used</p>
+          <p className="text-sm">{error}</p>
+          <Link href="/requests" className="text-sm font-medium underline underline-offset-2">
+            Clear the filters
+          </Link>
+        </div>
+      ) : query.isError ? (
         <p role="alert" className={errorTextClass}>
           {query.error.message}
         </p>
-      ) : null}
-      {requests.length === 0 ? (
-        <p className={mutedTextClass}>{query.isPending ? 'Loading…' : 'No requests yet.'}</p>
+      ) : !page ? (
+        <p className={mutedTextClass}>Loading…</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">Recent requests</caption>
-            <thead>
-              <tr className="border-b border-slate-300 dark:border-slate-700">
-                <th scope="col" className={CELL}>Status</th>
-                <th scope="col" className={CELL}>What</th>
-                <th scope="col" className={CELL}>For</th>
-                <th scope="col" className={CELL}>Slot</th>
-                <th scope="col" className={CELL}>Asked by</th>
-                <th scope="col" className={CELL}>When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {requests.map((r) => {
-                const tz = byId.get(r.deviceId)?.timeZone ?? 'UTC';
-                const slot = r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz)}–${formatClock(Date.parse(r.endTime), tz)}` : '—';
-                return (
-                  <tr key={r.id} className="border-b border-slate-200 align-top dark:border-slate-800">
-                    <td className={CELL}>
-                      <span className="font-medium">{STATUS_WORDS[r.status]}</span>
-                      {r.status === 'failed' && r.reason ? <span className="block text-xs text-red-800 dark:text-red-200">{r.reason}</span> : null}
-                    </td>
-                    <td className={CELL}>
-                      {r.kind === 'create' ? 'Book' : 'Cancel'} {r.resourceName ?? 'a resource'}
-                      <span className={SUBLINE}>{byId.get(r.deviceId)?.name ?? ''}</span>
-                    </td>
-                    <td className={CELL}>
-                      {r.residentName ?? 'a resident'}
-                      {r.residentApartment ? <span className={SUBLINE}>apartment {r.residentApartment}</span> : null}
-                    </td>
-                    <td className={CELL}>{slot}</td>
-                    <td className={CELL}>{r.requestedByName ?? 'someone'}</td>
-                    <td className={CELL}>{formatDayTime(Date.parse(r.createdAt), tz)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <Results systems={systems} filters={parsed} requests={page.requests} paged={paged} />
+          <Pager filters={parsed} page={page} paged={paged} pageSize={pageSize} />
+        </>
       )}
     </div>
+  );
+}
+
+function FiltersForm({
+  systems,
+  filters,
+  dateZone,
+  pageSize,
+  residentName,
+}: Pick<RequestsListProps, 'systems' | 'filters' | 'dateZone' | 'pageSize'> & { residentName: string | null }) {
+  const router = useRouter();
+  const ids = { q: useId(), system: useId(), status: useId(), from: useId(), to: useId(), qHint: useId(), dateHint: useId() };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: keyof RequestFilters) => {
+      const v = form.get(name);
+      return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+    };
+    // Typed values go to the server as they are: it says what is wrong with them, if anything.
+    const next = { deviceId: value('deviceId'), status: value('status'), resident: value('resident'), from: value('from'), to: value('to'), q: value('q') };
+    router.push(`/requests${requestsSearch(next as RequestFilters, {}, pageSize)}`);
+  };
+  return (
+    <form role="search" aria-label="Filter requests" action="/requests" method="get" onSubmit={submit} className="flex flex-col gap-3" noValidate>
+      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="flex flex-col gap-1 sm:col-span-2">
+          <label htmlFor={ids.q} className={labelClass}>
+            Search
+          </label>
+          <input
+            id={ids.q}
+            name="q"
+            type="search"
+            defaultValue={filters.q ?? ''}
+            maxLength={REQUESTS_SEARCH_MAX_LENGTH}
+            autoComplete="off"
+            aria-describedby={ids.qHint}
+            className={inputClass}
+          />
+          <p id={ids.qHint} className="text-xs text-slate-600 dark:text-slate-400">
+            Resident name, apartment, room or who asked.
+          </p>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.system} className={labelClass}>
+            System
+          </label>
+          <select id={ids.system} name="deviceId" defaultValue={filters.deviceId ?? ''} className={inputClass}>
+            <option value="">All systems</option>
+            {systems.map((s) => (
+              <option key={s.deviceId} value={s.deviceId}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.status} className={labelClass}>
+            Status
+          </label>
+          <select id={ids.status} name="status" defaultValue={filters.status ?? ''} className={inputClass}>
+            <option value="">Any status</option>
+            {REQUEST_STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {REQUEST_STATUS_FILTER_LABELS[s]}
+              </option>
+            ))}
+            {/* A value the server refused stays selectable, so the form shows what was asked. */}
+            {filters.status && !(REQUEST_STATUS_FILTERS as readonly string[]).includes(filters.status) ? <option value={filters.status}>{filters.status}</option> : null}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.from} className={labelClass}>
+            Made from
+          </label>
+          <input id={ids.from} name="from" type="date" defaultValue={filters.from ?? ''} aria-describedby={ids.dateHint} className={inputClass} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={ids.to} className={labelClass}>
+            Made until
+          </label>
+          <input id={ids.to} name="to" type="date" defaultValue={filters.to ?? ''} aria-describedby={ids.dateHint} className={inputClass} />
+        </div>
+        <p id={ids.dateHint} className="text-xs text-slate-600 sm:col-span-2 sm:self-end dark:text-slate-400">
+          Days the requests were made, both included, in {dateZone} time.
+        </p>
+      </div>
+      {filters.resident ? (
+        <div className="flex flex-wrap items-center gap-2 text-sm">
+          <input type="hidden" name="resident" value={filters.resident} />
+          <span>
+            Only requests for <strong>{residentName ?? 'the chosen resident'}</strong>
+          </span>
+          <Link href={`/requests${requestsSearch({ ...(filters as RequestFilters), resident: undefined })}`} className={LINK}>
+            Show all residents
+          </Link>
+        </div>
+      ) : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit">Apply filters</Button>
+        {hasFilters(filters as RequestFilters) ? (
+          <Link href="/requests" className={LINK}>
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+/** The list itself: one card per request on phones, a table from 768 px. */
+export function Results({ systems, filters, requests, paged }: { systems: RequestsListProps['systems']; filters: RequestFilters; requests: ListedRequest[]; paged: boolean }) {
+  const byId = new Map(systems.map((s) => [s.deviceId, s]));
+  if (requests.length === 0) {
+    return (
+      <p className={mutedTextClass} role="status">
+        {hasFilters(filters) ? 'No requests match these filters.' : paged ? 'No more requests.' : 'No requests yet.'}
+      </p>
+    );
+  }
+  const rows = requests.map((r) => describe(r, byId.get(r.deviceId), filters));
+  return (
+    <>
+      {/* Phones: one card per request, every field on its own line (nothing to scroll sideways). */}
+      <ul aria-label="Requests" className="flex flex-col gap-3 md:hidden">
+        {rows.map((row) => (
+          <Card as="li" key={row.id} aria-label={`${row.what}, ${row.status.label}`} className="flex flex-col gap-2 break-words">
+            <div className="flex flex-wrap items-start justify-between gap-2">
+              <span className="font-semibold">{row.what}</span>
+              <StatusBadge status={row.status} />
+            </div>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
+              {row.status.detail ? (
+                <>
+                  <dt className={termClass}>{row.failed ? 'Why' : 'State'}</dt>
+                  <dd>{row.status.detail}</dd>
+                </>
+              ) : null}
+              <dt className={termClass}>System</dt>
+              <dd>{row.systemName}</dd>
+              <dt className={termClass}>For</dt>
+              <dd>
+                {row.forWhom}
+                {row.apartment ? `, apartment ${row.apartment}` : ''}
+              </dd>
+              <dt className={termClass}>Slot</dt>
+              <dd>{row.slot}</dd>
+              <dt className={termClass}>Asked by</dt>
+              <dd>{row.askedBy}</dd>
+              <dt className={termClass}>When</dt>
+              <dd>{row.when}</dd>
+              {row.note ? (
+                <>
+                  <dt className={termClass}>Note</dt>
+                  <dd className="whitespace-pre-line">{row.note}</dd>
+                </>
+              ) : null}
+            </dl>
+            {row.residentHref ? (
+              <Link href={row.residentHref} className={`${LINK} self-start text-sm`}>
+                Only requests for {row.forWhom}
+              </Link>
+            ) : null}
+          </Card>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <table className="w-full table-fixed text-left text-sm">
+          <caption className="sr-only">Recent requests</caption>
+          <thead>
+            <tr className="border-b border-slate-300 dark:border-slate-700">
+              <th scope="col" className={`${CELL} w-[22%]`}>Status</th>
+              <th scope="col" className={`${CELL} w-[20%]`}>What</th>
+              <th scope="col" className={`${CELL} w-[16%]`}>For</th>
+              <th scope="col" className={`${CELL} w-[16%]`}>Slot</th>
+              <th scope="col" className={`${CELL} w-[12%]`}>Asked by</th>
+              <th scope="col" className={`${CELL} w-[14%]`}>When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} className="break-words border-b border-slate-200 align-top dark:border-slate-800">
+                <td className={CELL}>
+                  <StatusBadge status={row.status} />
+                  {row.status.detail ? <span className={row.failed ? 'mt-1 block text-xs text-red-800 dark:text-red-200' : SUBLINE}>{row.status.detail}</span> : null}
+                </td>
+                <td className={CELL}>
+                  {row.what}
+                  <span className={SUBLINE}>{row.systemName}</span>
+                  {row.note ? <span className={`${SUBLINE} whitespace-pre-line`}>Note: {row.note}</span> : null}
+                </td>
+                <td className={CELL}>
+                  {row.residentHref ? (
+                    <Link href={row.residentHref} className={LINK}>
+                      {row.forWhom}
+                      <span className="sr-only"> (only their requests)</span>
+                    </Link>
+                  ) : (
+                    row.forWhom
+                  )}
+                  {row.apartment ? <span className={SUBLINE}>apartment {row.apartment}</span> : null}
+                </td>
+                <td className={CELL}>{row.slot}</td>
+                <td className={CELL}>{row.askedBy}</td>
+                <td className={CELL}>{row.when}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function StatusBadge({ status }: { status: ReturnType<typeof requestStatusText> }) {
+  return (
+    <Badge tone={status.tone} size="xs">
+      {status.label}
+    </Badge>
+  );
+}
+
+/** A request in the words both layouts show. */
+function describe(r: ListedRequest, system: RequestsListProps['systems'][number] | undefined, filters: RequestFilters) {
+  const tz = system?.timeZone ?? 'UTC';
+  const note = typeof r.note === 'string' && r.note.trim() !== '' ? r.note.trim() : null;
+  return {
+    id: r.id,
+    status: requestStatusText(r),
+    failed: r.status === 'failed',
+    what: `${r.kind === 'create' ? 'Booking of' : 'Cancellation in'} ${r.resourceName ?? 'a room'}`,
+    systemName: system?.name ?? '',
+    forWhom: r.residentName ?? 'a resident',
+    apartment: r.residentApartment ?? null,
+    residentHref: r.residentUserId && filters.resident !== r.residentUserId ? `/requests${requestsSearch({ ...filters, resident: r.residentUserId })}` : null,
+    slot: r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz)}–${formatClock(Date.parse(r.endTime), tz)}` : '—',
+    askedBy: r.requestedByName ?? 'someone',
+    when: formatDayTime(Date.parse(r.createdAt), tz),
+    note,
+  };
+}
+
+function Pager({ filters, page, paged, pageSize }: { filters: RequestFilters; page: RequestsPageData; paged: boolean; pageSize: number | undefined }) {
+  if (!paged && !page.older) return null;
+  return (
+    <nav aria-label="Pages of requests" className="flex flex-wrap items-center gap-2">
+      {paged ? (
+        <Link href={`/requests${requestsSearch(filters, {}, pageSize)}`} className={PAGE_LINK}>
+          Newest requests
+        </Link>
+      ) : null}
+      {page.newer ? (
+        <Link href={`/requests${requestsSearch(filters, { after: page.newer }, pageSize)}`} className={PAGE_LINK}>
+          Newer requests
+        </Link>
+      ) : null}
+      {page.older ? (
+        <Link href={`/requests${requestsSearch(filters, { before: page.older }, pageSize)}`} className={PAGE_LINK}>
+          Older requests
+        </Link>
+      ) : null}
+    </nav>
   );
 }

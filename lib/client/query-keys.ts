@@ -9,8 +9,10 @@ export const queryKeys = {
   resourceWeek: (deviceId: string, resourceId: string, week: string) => [...queryKeys.resourceWeeks(deviceId, resourceId), week] as const,
   /** A system page's overview: GET /api/systems/{deviceId}/overview */
   systemOverview: (deviceId: string) => ['system-overview', deviceId] as const,
-  /** The requests list of one system, or of all the user's systems (null): GET /api/requests */
-  requests: (deviceId: string | null) => ['requests', deviceId ?? 'all'] as const,
+  /** Every cached page of the Requests list (a prefix: live updates touch all of them). */
+  requestLists: () => ['requests'] as const,
+  /** One page of the Requests list, by its search ("?status=failed&before=…"): GET /api/requests */
+  requests: (search: string) => [...queryKeys.requestLists(), search] as const,
   /** A resident search: GET /api/residents?q= */
   residents: (q: string) => ['residents', q] as const,
 };

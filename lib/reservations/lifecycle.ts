@@ -1,8 +1,7 @@
 import 'server-only';
-import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
-import { equalsAnyUuid } from '@/lib/db/raw';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
@@ -348,18 +347,6 @@ export async function readRequest(db: Database, requestId: string): Promise<Requ
   const [row] = await db.select().from(requests).where(eq(requests.id, requestId));
   if (!row) throw new Error(`booking request ${requestId} not found`);
   return toRequestView(row);
-}
-
-/** Recent requests of the given systems ('all' for admins), newest first. */
-export async function listRequests(db: Database, deviceIds: readonly string[] | 'all', limit: number): Promise<RequestView[]> {
-  if (deviceIds !== 'all' && deviceIds.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(requests)
-    .where(deviceIds === 'all' ? undefined : equalsAnyUuid(requests.deviceId, deviceIds))
-    .orderBy(desc(requests.createdAt), requests.id)
-    .limit(limit);
-  return rows.map(toRequestView);
 }
 
 /** Open requests touching [from, to) of one resource: the grid shows them as pending. */

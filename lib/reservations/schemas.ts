@@ -2,8 +2,6 @@ import { z } from 'zod';
 
 export const IDEMPOTENCY_KEY_MAX = 200;
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,200}$/;
-export const REQUESTS_LIMIT_DEFAULT = 50;
-export const REQUESTS_LIMIT_MAX = 200;
 
 // Ids are compared with what the database returns: lower case.
 const id = (message: string) => z.uuid(message).transform((v) => v.toLowerCase());
@@ -33,8 +31,3 @@ export const cancellationInputSchema = z.object({
   reservationId: id('the reservation id must be a UUID'),
 });
 export type CancellationInput = z.infer<typeof cancellationInputSchema>;
-
-export const requestsQuerySchema = z.object({
-  deviceId: z.uuid('deviceId must be a UUID').optional(),
-  limit: z.coerce.number().int().min(1).max(REQUESTS_LIMIT_MAX).default(REQUESTS_LIMIT_DEFAULT),
-});

@@ -1,19 +1,18 @@
 import { withErrors } from '@/lib/api/errors';
-import { requireSystemAccess, visibleDeviceIds } from '@/lib/auth/access';
+import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { requireUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
-import { listRequests, requestsQuerySchema } from '@/lib/reservations';
+import { parseRequestsQuery } from '@/lib/views/request-filters';
+import { readRequestsFor } from '@/lib/views/requests';
 
 export const dynamic = 'force-dynamic';
 
-// GET /api/requests?deviceId=&limit= — recent booking requests of the systems the user may see
+// GET /api/requests?deviceId=&status=&resident=&from=&to=&q=&before=|after=&limit= — a page of the
+// booking requests of the systems the user may see, filtered, newest first (keyset paging)
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
-  const params = new URL(request.url).searchParams;
-  const query = requestsQuerySchema.parse({ deviceId: params.get('deviceId') ?? undefined, limit: params.get('limit') ?? undefined });
-  let deviceIds: string[] | 'all';
-  if (query.deviceId) deviceIds = [(await requireSystemAccess(user, query.deviceId)).deviceId];
-  else deviceIds = await visibleDeviceIds(user);
-  const requests = await listRequests((await getDb()).db, deviceIds, query.limit);
-  return Response.json({ requests });
+  const query = parseRequestsQuery(new URL(request.url).searchParams);
+  const { db } = await getDb();
+  const systems = await listAccessibleSystemsIn(db, user);
+  return Response.json(await readRequestsFor(db, user, systems, query));
 });

@@ -35,7 +35,9 @@ export const reservationRequests = pgTable(
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
-    index('reservation_requests_device_created').on(t.deviceId, t.createdAt.desc()),
+    // Migration 0017: the Requests list's keyset paging, across systems and per system.
+    index('reservation_requests_created_id').on(t.createdAt.desc(), t.id.desc()),
+    index('reservation_requests_device_created_id').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
     index('reservation_requests_open_resource').on(t.deviceId, t.resourceId, t.startTime).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
   ],
