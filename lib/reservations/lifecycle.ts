@@ -6,6 +6,7 @@ import { equalsAnyUuid } from '@/lib/db/raw';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
+import type { BookingOrigin } from '@/lib/views/types';
 import { applyReservationChange } from '@/lib/mirror/store';
 import { describeOutcomeError } from './reasons';
 
@@ -52,6 +53,7 @@ export function toRequestView(row: RequestRow): RequestView {
     residentName,
     residentApartment,
     resourceName,
+    note: row.note,
     reason: row.status === 'failed' ? describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) : null,
   };
 }
@@ -83,6 +85,8 @@ export interface NewRequest {
   residentApartment: string | null;
   residentGroupId: string | null;
   resourceName: string | null;
+  /** The manager's note (bookings only); null without one. */
+  note: string | null;
 }
 
 /** A request of the same slot (a booking) or the same reservation (a cancellation) still open. */
@@ -138,6 +142,7 @@ export function claimRequest(db: Database, request: NewRequest): Promise<ClaimRe
         residentApartment: request.residentApartment,
         residentGroupId: request.residentGroupId,
         resourceName: request.resourceName,
+        note: request.note,
       })
       .onConflictDoNothing({ target: [requests.requestedBy, requests.idempotencyKey] })
       .returning();
@@ -378,4 +383,31 @@ export async function listOpenRequests(db: Database, deviceId: string, resourceI
     )
     .orderBy(requests.createdAt);
   return rows.map(toRequestView);
+}
+
+/**
+ * Who booked these reservations through the portal, for the slot dialog: the succeeded booking
+ * request of each (the mirror knows the upstream booking; only the request knows who asked).
+ */
+export async function listBookingOrigins(db: Database, deviceId: string, reservationIds: readonly string[]): Promise<BookingOrigin[]> {
+  if (reservationIds.length === 0) return [];
+  const rows = await db
+    .select({
+      reservationId: requests.reservationId,
+      requestedByName: requests.requestedByName,
+      requestedAt: requests.createdAt,
+      residentName: requests.residentName,
+      note: requests.note,
+    })
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), eq(requests.kind, 'create'), eq(requests.status, 'succeeded'), equalsAnyUuid(requests.reservationId, reservationIds)))
+    .orderBy(desc(requests.createdAt));
+  const seen = new Set<string>();
+  const origins: BookingOrigin[] = [];
+  for (const row of rows) {
+    if (!row.reservationId || seen.has(row.reservationId)) continue;
+    seen.add(row.reservationId);
+    origins.push({ ...row, reservationId: row.reservationId, requestedAt: row.requestedAt.toISOString() });
+  }
+  return origins;
 }

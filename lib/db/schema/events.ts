@@ -32,6 +32,8 @@ export const reservationRequests = pgTable(
     firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string }>(),
     /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
+    /** The manager's note on a booking made on a resident's behalf (trimmed, ≤ 500 characters). */
+    note: text('note'),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
