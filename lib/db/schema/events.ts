@@ -40,6 +40,7 @@ export const reservationRequests = pgTable(
     index('reservation_requests_device_created').on(t.deviceId, t.createdAt.desc()),
     index('reservation_requests_open_resource').on(t.deviceId, t.resourceId, t.startTime).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
+    index('reservation_requests_booked_reservation').on(t.deviceId, t.reservationId).where(sql`kind = 'create' AND status = 'succeeded'`),
   ],
 );
 
