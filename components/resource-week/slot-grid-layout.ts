@@ -95,7 +95,9 @@ export function slotVisibleState(slot: StatefulSlot): { title: string; detail: s
     case 'free':
       return slot.beyondHorizon && !slot.isPast ? { title: 'Not yet bookable', detail: null } : { title: 'Free', detail: null };
     case 'booked':
-      return { title: slot.pending?.kind === 'cancel' ? 'Cancelling…' : 'Booked', detail: slot.ownerLabel };
+      if (slot.pending?.kind === 'cancel') return { title: 'Cancelling…', detail: slot.ownerLabel };
+      // An ended booking is history, not a booking to act on: say so in words, not only colour.
+      return { title: slot.isPast ? 'Was booked' : 'Booked', detail: slot.ownerLabel };
     case 'pending':
       return { title: 'Pending…', detail: slot.ownerLabel };
     case 'used':
@@ -108,6 +110,14 @@ export function slotVisibleState(slot: StatefulSlot): { title: string; detail: s
     case 'past':
       return { title: 'Past', detail: null };
   }
+}
+
+/** The day a phone shows first: today, else the day of the slot Tab reaches first, else Monday. */
+export function defaultPhoneDay(columns: readonly GridColumn[], activeId: string | null): number {
+  const today = columns.findIndex((c) => c.isToday);
+  if (today >= 0) return today;
+  const active = columns.findIndex((c) => c.slots.some((p) => p.slot.id === activeId));
+  return Math.max(0, active);
 }
 
 /** The slot that should be reachable by Tab first: the running or next slot, else the first. */
