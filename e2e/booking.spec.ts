@@ -180,7 +180,7 @@ test('on a 375 px phone a week shows one day at a time; a booking there carries 
   // The booked slot's dialog says for whom, who booked it through the portal and when, and the note.
   await slotAt(page, slot).click();
   await expect(dialog.getByRole('definition').filter({ hasText: `${resident.name}, apartment ${resident.apartmentId}` })).toBeVisible();
-  await expect(dialog.getByRole('definition').filter({ hasText: /^Through the portal by Demo Manager on \d{1,2} \w+ \d{4}$/ })).toBeVisible();
+  await expect(dialog.getByRole('definition').filter({ hasText: /^Booked through the portal by Demo Manager on \d{1,2} \w+ \d{4}$/ })).toBeVisible();
   await expect(dialog.getByRole('definition').filter({ hasText: /^Asked at the door, has no app$/ })).toBeVisible();
   await page.keyboard.press('Escape');
 

@@ -148,7 +148,7 @@ test('the resource page: week grid, next week and back in the URL, keyboard, slo
   expect(((await far.json()) as { error: { message: string } }).error.message).toContain('Week year must be from 1970 to 2199');
 
   await page.goto(`/systems/${overview.system.deviceId}/resources/${resource.id}?week=2026-W99`);
-  await expect(page.getByRole('alert').filter({ hasText: 'Invalid week in the address.' })).toContainText('Week 2026 has weeks 01 to 53. Showing this week instead.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid week in the address.' })).toContainText('Week 2026 has weeks 01 to 53, got 99. Showing this week instead.');
   await expect(weekNav.getByText(/^Week \d+, /)).toHaveText(thisWeek);
   await expect(grid.locator('[aria-current="date"]')).toHaveCount(1);
 

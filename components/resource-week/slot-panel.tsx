@@ -29,7 +29,7 @@ function describeAvailability(slot: StatefulSlot): string {
  * Who holds the booking: the resident's name where the portal knows it, the apartment, and how it
  * was booked when a manager booked it here (with their note).
  */
-function bookingDetails(slot: StatefulSlot, origin: BookingOrigin | null): ReactNode {
+export function BookingDetails({ slot, origin }: { slot: StatefulSlot; origin: BookingOrigin | null }): ReactNode {
   if (slot.state !== 'booked' && slot.state !== 'used') return null;
   const apartment = slot.ownerLabel;
   const name = origin?.residentName ?? null;
@@ -44,9 +44,9 @@ function bookingDetails(slot: StatefulSlot, origin: BookingOrigin | null): React
       ) : null}
       {origin ? (
         <>
-          <dt className={termClass}>Booked</dt>
+          <dt className={termClass}>How</dt>
           <dd>
-            Through the portal by {origin.requestedByName ?? 'a manager'} on {formatDate(Date.parse(origin.requestedAt), slot.timeZone)}
+            Booked through the portal by {origin.requestedByName ?? 'a manager'} on {formatDate(Date.parse(origin.requestedAt), slot.timeZone)}
           </dd>
           {origin.note ? (
             <>
@@ -78,7 +78,7 @@ export function SlotPanel({ slot, origin, onClose, children }: SlotPanelProps) {
             <dd className="font-medium first-letter:uppercase">{slotStateText(slot)}</dd>
             <dt className={termClass}>Length</dt>
             <dd>{slot.lengthMinutes} minutes</dd>
-            {bookingDetails(slot, origin ?? null)}
+            <BookingDetails slot={slot} origin={origin ?? null} />
           </dl>
           <p className="text-sm">{describeAvailability(slot)}</p>
           {children}
