@@ -88,6 +88,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         <>
           <SlotLegend />
           <SlotGrid
+            key={data.week.key}
             week={data.week}
             slots={slots}
             now={data.generatedAt}

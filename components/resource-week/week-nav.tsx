@@ -75,7 +75,7 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
         </p>
       </nav>
       {onGoToWeek ? (
-        <form role="search" aria-label="Go to date" onSubmit={submit} className="flex flex-wrap items-end gap-2">
+        <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
           <div className="flex flex-col gap-1">
             <label htmlFor={inputId} className={labelClass}>
               Go to date
