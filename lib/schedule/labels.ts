@@ -39,7 +39,8 @@ export const SLOT_STATE_NAMES: Record<SlotState, string> = {
 export const ENDED_BOOKING_NAME = 'Was booked';
 
 /**
- * What the slot holds, in words: "free", "booked by apartment 1203", "maintenance 08:00–09:00"
+ * What the slot holds, in words: "free", "booked by apartment 1203" ("was booked by …" once it
+ * has ended), "maintenance 08:00–09:00"
  * (a window covering only part of the slot names its own times), "used by apartment 1203", "past".
  */
 export function slotStateText(slot: StatefulSlot): string {
