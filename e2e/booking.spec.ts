@@ -160,11 +160,24 @@ test('on a 375 px phone a week shows one day at a time; a booking there carries 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(page, 'the resource page at 375 px');
 
+  // The keyboard still crosses days: the arrow brings the next day into view and focus follows.
+  const shown = async () => (await days.locator('[aria-pressed="true"]').innerText()).trim();
+  const firstDay = await shown();
+  const stop = page.getByRole('region').locator('button[tabindex="0"]');
+  await stop.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(shown).not.toBe(firstDay);
+  const focusedName = (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '';
+  expect(focusedName).toMatch(/^\w+day \d{1,2} \w+, \d\d:\d\d–/);
+  await expect(page.getByRole('region').getByRole('button', { name: focusedName, exact: true })).toBeVisible();
+
   // Find a day with a free slot through the switcher (only the chosen day's slots are shown).
   for (let i = 0; i < 7 && (await freeSlots(page).count()) === 0; i += 1) {
     await days.getByRole('button').nth(i).click();
     await expect(days.getByRole('button').nth(i)).toHaveAttribute('aria-pressed', 'true');
   }
+  // The grid's one Tab stop follows the day shown.
+  await expect(stop).toBeVisible();
   const slot = await slotTime(page, 0);
   await slotAt(page, slot).click();
   const dialog = page.getByRole('dialog');

@@ -112,12 +112,14 @@ export function slotVisibleState(slot: StatefulSlot): { title: string; detail: s
   }
 }
 
-/** The day a phone shows first: today, else the day of the slot Tab reaches first, else Monday. */
+/**
+ * The day a phone shows first: the day of the slot Tab reaches first (the running or next one, so
+ * the grid's one Tab stop is visible), else today, else Monday.
+ */
 export function defaultPhoneDay(columns: readonly GridColumn[], activeId: string | null): number {
-  const today = columns.findIndex((c) => c.isToday);
-  if (today >= 0) return today;
   const active = columns.findIndex((c) => c.slots.some((p) => p.slot.id === activeId));
-  return Math.max(0, active);
+  if (active >= 0) return active;
+  return Math.max(0, columns.findIndex((c) => c.isToday));
 }
 
 /** The slot that should be reachable by Tab first: the running or next slot, else the first. */

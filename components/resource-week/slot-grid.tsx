@@ -56,7 +56,7 @@ export function slotClassName(slot: StatefulSlot): string {
 }
 
 /**
- * The weekly slot grid: days as columns (stacked under each other below the `sm` breakpoint),
+ * The weekly slot grid: days as columns (one day at a time below the `sm` breakpoint),
  * slots placed by their local times, today marked. Each slot is a button named like
  * "Monday 24 November, 07:00–10:00, free"; one Tab stop for the whole grid (roving tabindex),
  * arrow keys move between slots, Enter or Space opens one. Below `sm` one day shows at a time,
@@ -118,7 +118,12 @@ export function SlotGrid({
               key={column.day.date}
               type="button"
               aria-pressed={index === phoneDay}
-              onClick={() => setPhoneDay(index)}
+              onClick={() => {
+                setPhoneDay(index);
+                // The grid's one Tab stop moves to the day shown, so Tab still reaches a slot.
+                const first = column.slots[0];
+                if (first) setChosenId(first.slot.id);
+              }}
               className={`flex min-h-11 flex-col items-center justify-center rounded-md border text-xs leading-tight focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300 ${
                 index === phoneDay
                   ? 'border-brand-700 bg-brand-600 font-semibold text-white dark:border-blue-300 dark:bg-blue-800'
