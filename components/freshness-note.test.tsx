@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { FreshnessNote, SkippedItemsNote } from './freshness-note';
+import { FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
 
 const TZ = 'Europe/Stockholm';
 
@@ -29,6 +29,22 @@ describe('FreshnessNote', () => {
     expect(html).not.toContain('Loading reservations');
     expect(html).toContain('Request refused by the service.');
     expect(html).toContain('09:05');
+  });
+});
+
+describe('showRefreshing', () => {
+  const refreshedAt = '2026-11-24T07:00:00.000Z';
+  const at = (ms: number) => Date.parse(refreshedAt) + ms;
+  const ready = (refreshing: boolean) => ({ status: 'ready', refreshedAt, refreshing, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null }) as const;
+
+  it('stays quiet during the routine background refresh of fresh data', () => {
+    expect(showRefreshing(ready(true), at(31_000))).toBe(false);
+    expect(showRefreshing(ready(true), at(STALE_AFTER_MS - 1))).toBe(false);
+  });
+
+  it('says "refreshing…" only when a refresh runs while the data is stale', () => {
+    expect(showRefreshing(ready(true), at(STALE_AFTER_MS))).toBe(true);
+    expect(showRefreshing(ready(false), at(10 * STALE_AFTER_MS))).toBe(false);
   });
 });
 

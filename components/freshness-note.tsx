@@ -41,6 +41,19 @@ function retryText(freshness: Freshness, timeZone: string): string {
   return freshness.retryAt ? ` The portal tries again at ${formatClock(Date.parse(freshness.retryAt), timeZone)}.` : ' The portal keeps trying.';
 }
 
+/**
+ * The mirror refreshes in the background whenever data older than 30 s is viewed, so a refresh is
+ * running most of the time and takes a second or two. "refreshing…" only matters once the data is
+ * stale: older than this while a refresh is still running.
+ */
+export const STALE_AFTER_MS = 90_000;
+
+/** Whether to say "refreshing…": a refresh is running and the shown data is stale. */
+export function showRefreshing(freshness: Freshness, nowMs: number): boolean {
+  if (!freshness.refreshing || freshness.status !== 'ready') return false;
+  return nowMs - Date.parse(freshness.refreshedAt) >= STALE_AFTER_MS;
+}
+
 const warningBox =
   'rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50';
 
@@ -80,7 +93,7 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
     <div className="flex flex-col gap-2">
       <p className={mutedTextClass}>
         <span suppressHydrationWarning>Updated {ago(now - refreshedMs)}</span>
-        {freshness.refreshing ? <span> · refreshing…</span> : null}
+        {showRefreshing(freshness, now) ? <span suppressHydrationWarning> · refreshing…</span> : null}
       </p>
       {kind ? (
         <p role="status" className={`flex items-start gap-2 ${warningBox}`}>

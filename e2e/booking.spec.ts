@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
 import { BASE_URL, DEMO, expect, signInWithApi, test } from './utils';
 
 interface Resident {
@@ -144,6 +145,62 @@ test('a manager books for a resident, sees pending then booked live in two brows
   } finally {
     await request.delete('/sandbox/_sandbox/faults');
   }
+});
+
+test('on a 375 px phone a week shows one day at a time; a booking there carries a note into the slot dialog and the request JSON', async ({ page, signedInAs }) => {
+  test.setTimeout(180_000);
+  await signedInAs('manager');
+  const { resident, resourceId, week } = await pickScenario(page.request);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`/systems/${resident.deviceId}/resources/${resourceId}?week=${week}`);
+  const days = page.getByRole('group', { name: 'Day shown' });
+  await expect(days.getByRole('button')).toHaveCount(7);
+  // A whole week was ~2,700 px of scrolling; one day at a time is far less, and nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(1400);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSeriousA11yViolations(page, 'the resource page at 375 px');
+
+  // The keyboard still crosses days: the arrow brings the next day into view and focus follows.
+  const shown = async () => (await days.locator('[aria-pressed="true"]').innerText()).trim();
+  const firstDay = await shown();
+  const stop = page.getByRole('region').locator('button[tabindex="0"]');
+  await stop.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(shown).not.toBe(firstDay);
+  const focusedName = (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '';
+  expect(focusedName).toMatch(/^\w+day \d{1,2} \w+, \d\d:\d\d–/);
+  await expect(page.getByRole('region').getByRole('button', { name: focusedName, exact: true })).toBeVisible();
+
+  // Find a day with a free slot through the switcher (only the chosen day's slots are shown).
+  for (let i = 0; i < 7 && (await freeSlots(page).count()) === 0; i += 1) {
+    await days.getByRole('button').nth(i).click();
+    await expect(days.getByRole('button').nth(i)).toHaveAttribute('aria-pressed', 'true');
+  }
+  // The grid's one Tab stop follows the day shown.
+  await expect(stop).toBeVisible();
+  const slot = await slotTime(page, 0);
+  await slotAt(page, slot).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/Resident \(apartment/).fill(resident.apartmentId);
+  await dialog.getByRole('button', { name: 'Search' }).click();
+  await dialog.getByRole('button', { name: `Choose ${resident.name}, apartment ${resident.apartmentId}` }).click();
+  await dialog.getByLabel('Note (optional)').fill('  Asked at the door, has no app  ');
+  await expectNoSeriousA11yViolations(page, 'the booking dialog at 375 px');
+  await dialog.getByRole('button', { name: 'Book', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(slotAt(page, slot)).toHaveAccessibleName(`${slot}, booked by apartment ${resident.apartmentId}`);
+
+  // The booked slot's dialog says for whom, who booked it through the portal and when, and the note.
+  await slotAt(page, slot).click();
+  await expect(dialog.getByRole('definition').filter({ hasText: `${resident.name}, apartment ${resident.apartmentId}` })).toBeVisible();
+  await expect(dialog.getByRole('definition').filter({ hasText: /^Booked through the portal by Demo Manager on \d{1,2} \w+ \d{4}$/ })).toBeVisible();
+  await expect(dialog.getByRole('definition').filter({ hasText: /^Asked at the door, has no app$/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The request JSON the Requests page reads carries the note, trimmed.
+  const listed = (await (await page.request.get(`/api/requests?deviceId=${resident.deviceId}`)).json()) as { requests: { kind: string; residentUserId: string; note: string | null }[] };
+  const mine = listed.requests.filter((r) => r.residentUserId === resident.userId && r.kind === 'create');
+  expect(mine.map((r) => r.note)).toContain('Asked at the door, has no app');
 });
 
 test('the event stream is not cached or buffered, needs a session, and an unsigned webhook is refused', async ({ context, signedInAs, request }) => {

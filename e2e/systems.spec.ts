@@ -27,7 +27,7 @@ async function firstSystem(page: Page): Promise<Overview> {
   return overview!;
 }
 
-const SLOT_NAME = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} [A-Z][a-z]+, \d\d:\d\d–\d\d:\d\d( next day)?, (free|booked by .+|used by .+|maintenance.*|past|free, beyond the booking horizon)(, now|, past)?$/;
+const SLOT_NAME = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} [A-Z][a-z]+, \d\d:\d\d–\d\d:\d\d( next day)?, (free|booked by .+|was booked by .+|used by .+|maintenance.*|past|free, beyond the booking horizon)(, now|, past)?$/;
 
 test('the manager opens a system and sees the heatmap and each resource’s occupancy and status', async ({ page, signedInAs }) => {
   await signedInAs('manager');
@@ -138,14 +138,37 @@ test('the resource page: week grid, next week and back in the URL, keyboard, slo
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 
-  // A bad week in the API is a clear 422; in the page URL it leads back to this week.
+  // A bad week in the API is a clear 400; in the page URL it shows this week and says so.
   const bad = await page.request.get(`/api/systems/${overview.system.deviceId}/resources/${resource.id}/week?week=2026-W99`);
-  expect(bad.status()).toBe(422);
+  expect(bad.status()).toBe(400);
   expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('Week 2026 has weeks 01 to');
   // A year no time-zone arithmetic reaches was a 500.
   const far = await page.request.get(`/api/systems/${overview.system.deviceId}/resources/${resource.id}/week?week=9999-W52`);
-  expect(far.status()).toBe(422);
+  expect(far.status()).toBe(400);
   expect(((await far.json()) as { error: { message: string } }).error.message).toContain('Week year must be from 1970 to 2199');
+
+  await page.goto(`/systems/${overview.system.deviceId}/resources/${resource.id}?week=2026-W99`);
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid week in the address.' })).toContainText('Week 2026 has weeks 01 to 53, got 99. Showing this week instead.');
+  await expect(weekNav.getByText(/^Week \d+, /)).toHaveText(thisWeek);
+  await expect(grid.locator('[aria-current="date"]')).toHaveCount(1);
+
+  // "Go to date" jumps to the week holding that date; a past week does not speak of the horizon.
+  await page.getByLabel('Go to date').fill('2026-03-04');
+  await page.getByRole('button', { name: 'Show week' }).click();
+  await expect(page).toHaveURL(/\?week=2026-W10$/);
+  await expect(weekNav.getByText(/^Week \d+, /)).toHaveText('Week 10, 2–8 March 2026');
+  await expect(page.getByText(/^Bookable until /)).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid week' })).toHaveCount(0);
+  // Two weeks back, where the demo data has bookings.
+  await page.getByLabel('Go to date').fill(new Date(Date.now() - 14 * 86_400_000).toISOString().slice(0, 10));
+  await page.getByRole('button', { name: 'Show week' }).click();
+  await expect(page).not.toHaveURL(/\?week=2026-W10$/);
+  await expect(page.getByText(/^Bookable until /)).toHaveCount(0);
+  await expect(grid.getByRole('button', { name: /, (was booked|used) by / }).first()).toBeVisible();
+  for (const name of await grid.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''))) {
+    // Past bookings say so in words: never "booked by" in a past week.
+    expect(name).not.toMatch(/, booked by /);
+  }
 
   await expectNoSeriousA11yViolations(page, 'the resource page');
 

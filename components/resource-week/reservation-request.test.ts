@@ -26,6 +26,14 @@ afterEach(() => {
 });
 
 describe('sendReservationIntent', () => {
+  it('sends a booking note trimmed, and leaves a blank one out', async () => {
+    const calls = answering({ request: { id: 'q-1' } });
+    await sendReservationIntent({ ...book, note: '  Asked at the door  ' }, 'key-1');
+    await sendReservationIntent({ ...book, note: '   ' }, 'key-2');
+    expect(JSON.parse(calls[0]!.init.body as string)).toMatchObject({ note: 'Asked at the door' });
+    expect(JSON.parse(calls[1]!.init.body as string)).not.toHaveProperty('note');
+  });
+
   it('books with POST /api/reservations, the body the route expects and the given key', async () => {
     const calls = answering({ request: { id: 'q-1' } });
     expect(await sendReservationIntent(book, 'key-1')).toEqual({ id: 'q-1' });

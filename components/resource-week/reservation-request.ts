@@ -9,7 +9,7 @@ import type { RequestView } from '@/lib/events/types';
 
 /** What the manager asks for in the slot dialog. */
 export type ReservationIntent =
-  | { kind: 'book'; deviceId: string; resourceId: string; residentUserId: string; startTime: string; endTime: string }
+  | { kind: 'book'; deviceId: string; resourceId: string; residentUserId: string; startTime: string; endTime: string; note?: string }
   | { kind: 'cancel'; deviceId: string; reservationId: string };
 
 /** Names an intent: the same words for the same request, so that a retry of it reuses its key. */
@@ -26,7 +26,15 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
       ? await fetchJson<{ request?: RequestView }>('/api/reservations', {
           method: 'POST',
           idempotencyKey,
-          body: { deviceId: intent.deviceId, resourceId: intent.resourceId, residentUserId: intent.residentUserId, startTime: intent.startTime, endTime: intent.endTime },
+          body: {
+            deviceId: intent.deviceId,
+            resourceId: intent.resourceId,
+            residentUserId: intent.residentUserId,
+            startTime: intent.startTime,
+            endTime: intent.endTime,
+            // Only a note with words in it; the server trims and checks it too.
+            ...(intent.note?.trim() ? { note: intent.note.trim() } : {}),
+          },
         })
       : await fetchJson<{ request?: RequestView }>(
           `/api/reservations/${encodeURIComponent(intent.reservationId)}?deviceId=${encodeURIComponent(intent.deviceId)}`,

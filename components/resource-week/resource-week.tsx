@@ -1,10 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import { SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
+import { ENDED_BOOKING_NAME, SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
@@ -50,6 +51,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
       ),
     [data.slots, data.requests, data.generatedAt],
   );
+  const router = useRouter();
   const [openId, setOpenId] = useState<string | null>(null);
   const open = openId ? (slots.find((s) => s.id === openId) ?? null) : null;
   const close = () => setOpenId(null);
@@ -63,7 +65,10 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
   return (
     <div className="flex flex-col gap-4">
       <WeekNav
+        key={data.week.key}
         label={label}
+        firstDate={data.week.days[0]?.date}
+        onGoToWeek={(week) => router.push(href(week))}
         previousHref={href(data.nav.previous)}
         nextHref={href(data.nav.next)}
         thisWeekHref={data.week.key === data.nav.current ? null : href(data.nav.current)}
@@ -83,6 +88,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         <>
           <SlotLegend />
           <SlotGrid
+            key={data.week.key}
             week={data.week}
             slots={slots}
             now={data.generatedAt}
@@ -92,7 +98,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
           />
         </>
       )}
-      <SlotPanel slot={open} onClose={close}>
+      <SlotPanel slot={open} origin={open?.reservation ? (data.origins.find((o) => o.reservationId === open.reservation?.id) ?? null) : null} onClose={close}>
         {open && renderSlotActions ? renderSlotActions(open, close) : null}
       </SlotPanel>
     </div>
@@ -103,6 +109,7 @@ const LEGEND = [
   { name: SLOT_STATE_NAMES.free, className: 'border border-dashed border-emerald-700 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950' },
   { name: SLOT_STATE_NAMES.pending, className: 'border-2 border-dashed border-violet-700 bg-violet-50 dark:border-violet-300 dark:bg-violet-950' },
   { name: SLOT_STATE_NAMES.booked, className: 'border border-brand-700 bg-brand-600 dark:border-blue-300 dark:bg-blue-800' },
+  { name: ENDED_BOOKING_NAME, className: 'border border-slate-400 bg-slate-100 dark:border-slate-600 dark:bg-slate-900' },
   { name: SLOT_STATE_NAMES.used, className: 'border border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700' },
   { name: SLOT_STATE_NAMES.maintenance, className: 'border-2 border-double border-amber-700 bg-amber-100 dark:border-amber-400 dark:bg-amber-950' },
   { name: SLOT_STATE_NAMES.past, className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },

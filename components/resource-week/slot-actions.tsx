@@ -2,8 +2,9 @@
 
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { errorTextClass } from '@/components/ui/styles';
+import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
+import { BOOKING_NOTE_MAX } from '@/lib/views/types';
 import { useReservationRequest } from './reservation-request';
 import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
 
@@ -29,6 +30,9 @@ const SECTION = 'flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-
 export function SlotActions({ slot, deviceId, resourceId, resourceName, preselected, close }: SlotActionsProps) {
   const [resident, setResident] = useState<ChosenResident | null>(preselected);
   const [confirming, setConfirming] = useState(false);
+  const [note, setNote] = useState('');
+  const noteId = useId();
+  const noteHintId = useId();
   const { send, pending: submitting, error } = useReservationRequest({ onAccepted: close });
   const errorId = useId();
 
@@ -39,7 +43,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
   if (slot.bookable) {
     const book = () => {
       if (!resident) return;
-      send({ kind: 'book', deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime });
+      send({ kind: 'book', deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime, note });
     };
     return (
       <div className={SECTION}>
@@ -56,6 +60,24 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
         ) : (
           <ResidentPicker deviceId={deviceId} resourceId={resourceId} resourceName={resourceName} onChoose={setResident} />
         )}
+        <div className="flex flex-col gap-1">
+          <label htmlFor={noteId} className={labelClass}>
+            Note (optional)
+          </label>
+          <input
+            id={noteId}
+            type="text"
+            value={note}
+            maxLength={BOOKING_NOTE_MAX}
+            onChange={(e) => setNote(e.target.value)}
+            aria-describedby={noteHintId}
+            disabled={submitting}
+            className={inputClass}
+          />
+          <p id={noteHintId} className={mutedTextClass}>
+            Why or for whom you book, e.g. “Asked at the door, has no app”. Shown with the booking and in the requests.
+          </p>
+        </div>
         {error ? (
           <p id={errorId} role="alert" className={errorTextClass}>
             {error}

@@ -95,7 +95,9 @@ export function slotVisibleState(slot: StatefulSlot): { title: string; detail: s
     case 'free':
       return slot.beyondHorizon && !slot.isPast ? { title: 'Not yet bookable', detail: null } : { title: 'Free', detail: null };
     case 'booked':
-      return { title: slot.pending?.kind === 'cancel' ? 'Cancelling…' : 'Booked', detail: slot.ownerLabel };
+      if (slot.pending?.kind === 'cancel') return { title: 'Cancelling…', detail: slot.ownerLabel };
+      // An ended booking is history, not a booking to act on: say so in words, not only colour.
+      return { title: slot.isPast ? 'Was booked' : 'Booked', detail: slot.ownerLabel };
     case 'pending':
       return { title: 'Pending…', detail: slot.ownerLabel };
     case 'used':
@@ -108,6 +110,16 @@ export function slotVisibleState(slot: StatefulSlot): { title: string; detail: s
     case 'past':
       return { title: 'Past', detail: null };
   }
+}
+
+/**
+ * The day a phone shows first: the day of the slot Tab reaches first (the running or next one, so
+ * the grid's one Tab stop is visible), else today, else Monday.
+ */
+export function defaultPhoneDay(columns: readonly GridColumn[], activeId: string | null): number {
+  const active = columns.findIndex((c) => c.slots.some((p) => p.slot.id === activeId));
+  if (active >= 0) return active;
+  return Math.max(0, columns.findIndex((c) => c.isToday));
 }
 
 /** The slot that should be reachable by Tab first: the running or next slot, else the first. */

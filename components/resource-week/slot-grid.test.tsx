@@ -20,11 +20,11 @@ const slots = overlayReservations(
   { now, ownerLabel },
 );
 
-/** Attributes of every slot button in the markup, in document order. */
+/** Attributes of every slot button in the markup (not the phone's day switcher), in document order. */
 function buttons(html: string): Record<string, string>[] {
-  return [...html.matchAll(/<button([^>]*)>/g)].map((m) =>
-    Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
-  );
+  return [...html.matchAll(/<button([^>]*)>/g)]
+    .map((m) => Object.fromEntries([...m[1]!.matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])))
+    .filter((b) => 'data-slot-id' in b);
 }
 
 describe('SlotGrid', () => {
@@ -48,6 +48,20 @@ describe('SlotGrid', () => {
     expect(states.filter((s) => s === 'used')).toHaveLength(1);
     expect(html).toContain('<span>Booked</span><span class="w-full truncate">apartment 1203</span>');
     expect(all.every((b) => b.type === 'button')).toBe(true);
+  });
+
+  it('shows one day at a time below sm, today first, with a day switcher', () => {
+    const pressed = [...html.matchAll(/aria-pressed="(true|false)"[^>]*>([^<]*)/g)].map((m) => [m[1], m[2]]);
+    expect(pressed).toHaveLength(7);
+    expect(pressed.filter(([p]) => p === 'true')).toEqual([['true', 'Wed 25']]);
+    const columns = [...html.matchAll(/role="group" aria-labelledby="slot-grid-[^"]*" class="([^"]*)"/g)].map((m) => m[1]!);
+    expect(columns).toHaveLength(7);
+    expect(columns.filter((c) => c.startsWith('flex '))).toHaveLength(1);
+    expect(columns.every((c) => c.includes('sm:flex'))).toBe(true);
+    // A week without today opens on the day of its first slot.
+    const later = weekFromKey('2026-W50', SE);
+    const other = renderToStaticMarkup(<SlotGrid week={later} slots={overlayReservations(expandWeek(laundry, later, SE), [], { now })} now={now} label="Later" />);
+    expect([...other.matchAll(/aria-pressed="true"[^>]*>([^<]*)/g)].map((m) => m[1])).toEqual(['Mon 7']);
   });
 
   it('has one tab stop: the running slot', () => {
@@ -130,6 +144,28 @@ describe('slotGridLayout', () => {
     const later = overlayReservations(expandWeek(laundry, week, SE), [], { now: Date.parse('2027-01-01T00:00:00Z') });
     expect(defaultActiveSlotId(later)).toBe('2026-11-23T06:00Z/2026-11-23T09:00Z');
     expect(defaultActiveSlotId([])).toBeNull();
+  });
+
+  it('tells a past booking from a future one in words, not colour only', () => {
+    const later = Date.parse('2026-11-26T12:00:00Z'); // Thursday's 07:00 booking has ended
+    const after = overlayReservations(expandWeek(laundry, week, SE), [reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z'), reservation('2026-11-28T06:00:00Z', '2026-11-28T09:00:00Z')], { now: later, ownerLabel });
+    const booked = after.filter((s) => s.state === 'booked');
+    expect(booked.map(slotVisibleState)).toEqual([
+      { title: 'Was booked', detail: 'apartment 1203' },
+      { title: 'Booked', detail: 'apartment 1203' },
+    ]);
+    const markup = renderToStaticMarkup(<SlotGrid week={week} slots={after} now={later} label="Laundry room 1" />);
+    const names = buttons(markup).map((b) => b['aria-label']);
+    expect(names).toContain('Thursday 26 November, 07:00–10:00, was booked by apartment 1203, past');
+    expect(names).toContain('Saturday 28 November, 07:00–10:00, booked by apartment 1203');
+  });
+
+  it('shows "Bookable until" only on weeks not yet over', () => {
+    const current = renderToStaticMarkup(<SlotGrid week={week} slots={slots} now={now} label="Now" horizonEnd={bookingHorizonEnd(now)} />);
+    expect(current).toContain('Bookable until');
+    const past = weekFromKey('2026-W46', SE);
+    const pastSlots = overlayReservations(expandWeek(laundry, past, SE), [], { now });
+    expect(renderToStaticMarkup(<SlotGrid week={past} slots={pastSlots} now={now} label="Past" horizonEnd={bookingHorizonEnd(now)} />)).not.toContain('Bookable until');
   });
 
   it('words states for the eye', () => {

@@ -1,12 +1,13 @@
 'use client';
 
-import { type CSSProperties, type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 // Runtime imports come from the module files, not the index, to keep zod out of the browser bundle.
 import { formatDayTime, slotAccessibleName, slotTimeRange } from '@/lib/schedule/labels';
 import type { SlotState, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { mutedTextClass } from '@/components/ui/styles';
 import { type GridPosition, isGridKey, moveInGrid } from './slot-grid-nav';
-import { type GridColumn, defaultActiveSlotId, slotGridLayout, slotVisibleState } from './slot-grid-layout';
+import { type GridColumn, defaultActiveSlotId, defaultPhoneDay, slotGridLayout, slotVisibleState } from './slot-grid-layout';
 
 export interface SlotGridProps {
   /** The week shown (days become columns, in the system's time zone). */
@@ -41,7 +42,7 @@ const STATE_CLASSES: Record<SlotState, string> = {
     'border-2 border-dashed border-violet-700 bg-violet-50 text-violet-950 hover:bg-violet-100 dark:border-violet-300 dark:bg-violet-950 dark:text-violet-50 dark:hover:bg-violet-900',
   past: 'border border-dotted border-slate-300 bg-slate-50 text-slate-600 hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400 dark:hover:bg-slate-800',
 };
-/** Booked/maintenance slots that have ended keep their words but lose their strong colour. */
+/** Booked/maintenance slots that have ended lose their strong colour; a booking says "Was booked". */
 const ENDED_CLASSES =
   'border border-solid border-slate-400 bg-slate-100 text-slate-700 hover:bg-slate-200 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-300 dark:hover:bg-slate-800';
 const BEYOND_HORIZON_CLASSES =
@@ -49,15 +50,18 @@ const BEYOND_HORIZON_CLASSES =
 
 export function slotClassName(slot: StatefulSlot): string {
   if (slot.state === 'free' && slot.beyondHorizon && !slot.isPast) return `${BASE} ${BEYOND_HORIZON_CLASSES}`;
-  if (slot.isPast && slot.state !== 'past') return `${BASE} ${ENDED_CLASSES}`;
+  // Used slots keep their own style; other ended ones (a booking never marked used, maintenance) fade.
+  if (slot.isPast && slot.state !== 'past' && slot.state !== 'used') return `${BASE} ${ENDED_CLASSES}`;
   return `${BASE} ${STATE_CLASSES[slot.state]}`;
 }
 
 /**
- * The weekly slot grid: days as columns (stacked under each other below the `sm` breakpoint),
+ * The weekly slot grid: days as columns (one day at a time below the `sm` breakpoint),
  * slots placed by their local times, today marked. Each slot is a button named like
  * "Monday 24 November, 07:00–10:00, free"; one Tab stop for the whole grid (roving tabindex),
- * arrow keys move between slots, Enter or Space opens one.
+ * arrow keys move between slots, Enter or Space opens one. Below `sm` one day shows at a time,
+ * chosen with day buttons (a week of stacked days was ~2,700 px on a phone); arrow keys still move
+ * across days and bring the day they reach into view.
  */
 export function SlotGrid({
   week,
@@ -76,6 +80,8 @@ export function SlotGrid({
   const activeId = chosenId !== undefined && slots.some((s) => s.id === chosenId) ? chosenId : defaultActiveSlotId(slots);
   const columnsOfStarts = useMemo(() => layout.columns.map((c) => c.slots.map((p) => p.slot.startMinute)), [layout]);
   const Heading = `h${dayHeadingLevel}` as 'h3';
+  const [phoneDay, setPhoneDay] = useState(() => defaultPhoneDay(layout.columns, activeId));
+  const switcherId = useId();
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
@@ -88,7 +94,11 @@ export function SlotGrid({
       const to = moveInGrid(columnsOfStarts, from, event.key);
       const target = to ? layout.columns[to.day]?.slots[to.index]?.slot : undefined;
       if (!target) return;
-      setChosenId(target.id);
+      // On a phone the target's day may be hidden: show it before moving focus there.
+      flushSync(() => {
+        setChosenId(target.id);
+        if (to) setPhoneDay(to.day);
+      });
       buttons.current.get(target.id)?.focus();
     },
     [layout, columnsOfStarts],
@@ -97,115 +107,146 @@ export function SlotGrid({
   const gridStyle = { '--grid-h': `${layout.heightPx}px` } as CSSProperties;
 
   return (
-    <section aria-label={label} className="flex flex-col gap-3">
-      {horizonEnd != null && (
-        <p className={mutedTextClass}>
-          Bookable until <strong className="font-semibold">{formatDayTime(horizonEnd, week.timeZone)}</strong>; later slots are
-          marked “Not yet bookable”.
+    <div className="flex flex-col gap-3">
+      <div role="group" aria-labelledby={switcherId} className="flex flex-col gap-1 sm:hidden">
+        <p id={switcherId} className="text-sm font-medium">
+          Day shown
         </p>
-      )}
-      {slots.length === 0 && <p className={mutedTextClass}>No slots this week.</p>}
-      <div
-        className="flex flex-col gap-4 sm:grid sm:grid-cols-[2.75rem_repeat(7,minmax(0,1fr))] sm:gap-x-1 sm:gap-y-0"
-        style={gridStyle}
-        onKeyDown={onKeyDown}
-      >
-        <div aria-hidden="true" className="hidden sm:block">
-          <div className="h-12" />
-          <div className="relative h-[var(--grid-h)]">
-            {layout.hours.map((hour) => (
-              <span
-                key={hour.minute}
-                className="absolute right-1 -translate-y-1/2 text-[0.6875rem] tabular-nums text-slate-600 dark:text-slate-400"
-                style={{ top: hour.top }}
-              >
-                {hour.label}
-              </span>
-            ))}
-            {layout.breaks.map((b) => (
-              <span key={b.top} className="absolute right-1 text-xs leading-5 text-slate-600 dark:text-slate-400" style={{ top: b.top }}>
-                ⋮
-              </span>
-            ))}
-          </div>
-        </div>
-        {layout.columns.map((column) => {
-          const headingId = `slot-grid-${week.key}-${column.day.date}`;
-          return (
-            <div
+        <div className="grid grid-cols-7 gap-1">
+          {layout.columns.map((column, index) => (
+            <button
               key={column.day.date}
-              role="group"
-              aria-labelledby={headingId}
-              className={`flex min-w-0 flex-col rounded-lg ${column.isToday ? 'bg-brand-50 ring-2 ring-brand-600 dark:bg-slate-900 dark:ring-blue-400' : ''}`}
+              type="button"
+              aria-pressed={index === phoneDay}
+              onClick={() => {
+                setPhoneDay(index);
+                // The grid's one Tab stop moves to the day shown, so Tab still reaches a slot.
+                const first = column.slots[0];
+                if (first) setChosenId(first.slot.id);
+              }}
+              className={`flex min-h-11 flex-col items-center justify-center rounded-md border text-xs leading-tight focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300 ${
+                index === phoneDay
+                  ? 'border-brand-700 bg-brand-600 font-semibold text-white dark:border-blue-300 dark:bg-blue-800'
+                  : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:hover:bg-slate-800'
+              } ${column.isToday ? 'underline decoration-2 underline-offset-2' : ''}`}
             >
-              <Heading
-                id={headingId}
-                aria-current={column.isToday ? 'date' : undefined}
-                className="flex h-auto items-center gap-2 px-1 py-1 text-sm font-semibold sm:h-12 sm:flex-col sm:items-start sm:justify-center sm:gap-0"
-              >
-                <span className="sm:hidden">{column.day.label}</span>
-                <span className="hidden sm:inline">{column.day.shortLabel}</span>
-                {column.isToday && (
-                  <span className="rounded bg-brand-700 px-1.5 py-0.5 text-[0.6875rem] font-semibold uppercase tracking-wide text-white dark:bg-blue-300 dark:text-slate-950">
-                    Today
-                  </span>
-                )}
-              </Heading>
-              {column.slots.length === 0 ? (
-                <p className="px-1 pb-2 text-xs text-slate-600 sm:hidden dark:text-slate-400">No slots</p>
-              ) : null}
-              <ul className="flex flex-col gap-1 px-1 pb-1 sm:relative sm:block sm:h-[var(--grid-h)] sm:p-0">
-                {layout.breaks.map((b) => (
-                  <li
-                    key={`break-${b.top}`}
-                    aria-hidden="true"
-                    className="hidden sm:absolute sm:inset-x-0.5 sm:block sm:h-5 sm:border-y sm:border-dashed sm:border-slate-300 dark:sm:border-slate-700"
-                    style={{ top: b.top }}
-                  />
-                ))}
-                {column.slots.map(({ slot, top, height }) => {
-                  const visible = slotVisibleState(slot);
-                  const style = { '--top': `${top}px`, '--h': `${height}px` } as CSSProperties;
-                  return (
-                    <li key={slot.id} style={style} className="min-h-11 sm:absolute sm:inset-x-0.5 sm:top-[var(--top)] sm:h-[var(--h)] sm:min-h-0">
-                      <button
-                        type="button"
-                        ref={(node) => {
-                          if (node) buttons.current.set(slot.id, node);
-                          else buttons.current.delete(slot.id);
-                        }}
-                        data-slot-id={slot.id}
-                        data-state={slot.state}
-                        tabIndex={slot.id === activeId ? 0 : -1}
-                        aria-label={slotAccessibleName(slot)}
-                        onClick={() => {
-                          setChosenId(slot.id);
-                          onOpen?.(slot);
-                        }}
-                        className={`${slotClassName(slot)} ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
-                      >
-                        {slot.state === 'maintenance' && (
-                          <span
-                            aria-hidden="true"
-                            className="absolute inset-y-0 left-0 w-1.5 bg-[repeating-linear-gradient(45deg,#b45309_0_3px,transparent_3px_6px)] dark:bg-[repeating-linear-gradient(45deg,#fbbf24_0_3px,transparent_3px_6px)]"
-                          />
-                        )}
-                        <span className="font-semibold tabular-nums">{slotTimeRange(slot)}</span>
-                        <span>
-                          {visible.title}
-                          {slot.isCurrent && <span className="font-semibold uppercase"> · Now</span>}
-                        </span>
-                        {visible.detail && <span className="w-full truncate">{visible.detail}</span>}
-                      </button>
-                    </li>
-                  );
-                })}
-              </ul>
-            </div>
-          );
-        })}
+              {column.day.shortLabel}
+              {column.isToday ? <span className="sr-only">, today</span> : null}
+            </button>
+          ))}
+        </div>
       </div>
-    </section>
+      <section aria-label={label} className="flex flex-col gap-3">
+        {/* A past week has nothing left to book: the horizon would only confuse there. */}
+        {horizonEnd != null && week.endMs > now && (
+          <p className={mutedTextClass}>
+            Bookable until <strong className="font-semibold">{formatDayTime(horizonEnd, week.timeZone)}</strong>; later slots are
+            marked “Not yet bookable”.
+          </p>
+        )}
+        {slots.length === 0 && <p className={mutedTextClass}>No slots this week.</p>}
+        <div
+          className="flex flex-col gap-4 sm:grid sm:grid-cols-[2.75rem_repeat(7,minmax(0,1fr))] sm:gap-x-1 sm:gap-y-0"
+          style={gridStyle}
+          onKeyDown={onKeyDown}
+        >
+          <div aria-hidden="true" className="hidden sm:block">
+            <div className="h-12" />
+            <div className="relative h-[var(--grid-h)]">
+              {layout.hours.map((hour) => (
+                <span
+                  key={hour.minute}
+                  className="absolute right-1 -translate-y-1/2 text-[0.6875rem] tabular-nums text-slate-600 dark:text-slate-400"
+                  style={{ top: hour.top }}
+                >
+                  {hour.label}
+                </span>
+              ))}
+              {layout.breaks.map((b) => (
+                <span key={b.top} className="absolute right-1 text-xs leading-5 text-slate-600 dark:text-slate-400" style={{ top: b.top }}>
+                  ⋮
+                </span>
+              ))}
+            </div>
+          </div>
+          {layout.columns.map((column, index) => {
+            const headingId = `slot-grid-${week.key}-${column.day.date}`;
+            return (
+              <div
+                key={column.day.date}
+                role="group"
+                aria-labelledby={headingId}
+                className={`${index === phoneDay ? 'flex' : 'hidden'} min-w-0 flex-col rounded-lg sm:flex ${column.isToday ? 'bg-brand-50 ring-2 ring-brand-600 dark:bg-slate-900 dark:ring-blue-400' : ''}`}
+              >
+                <Heading
+                  id={headingId}
+                  aria-current={column.isToday ? 'date' : undefined}
+                  className="flex h-auto items-center gap-2 px-1 py-1 text-sm font-semibold sm:h-12 sm:flex-col sm:items-start sm:justify-center sm:gap-0"
+                >
+                  <span className="sm:hidden">{column.day.label}</span>
+                  <span className="hidden sm:inline">{column.day.shortLabel}</span>
+                  {column.isToday && (
+                    <span className="rounded bg-brand-700 px-1.5 py-0.5 text-[0.6875rem] font-semibold uppercase tracking-wide text-white dark:bg-blue-300 dark:text-slate-950">
+                      Today
+                    </span>
+                  )}
+                </Heading>
+                {column.slots.length === 0 ? (
+                  <p className="px-1 pb-2 text-xs text-slate-600 sm:hidden dark:text-slate-400">No slots</p>
+                ) : null}
+                <ul className="flex flex-col gap-1 px-1 pb-1 sm:relative sm:block sm:h-[var(--grid-h)] sm:p-0">
+                  {layout.breaks.map((b) => (
+                    <li
+                      key={`break-${b.top}`}
+                      aria-hidden="true"
+                      className="hidden sm:absolute sm:inset-x-0.5 sm:block sm:h-5 sm:border-y sm:border-dashed sm:border-slate-300 dark:sm:border-slate-700"
+                      style={{ top: b.top }}
+                    />
+                  ))}
+                  {column.slots.map(({ slot, top, height }) => {
+                    const visible = slotVisibleState(slot);
+                    const style = { '--top': `${top}px`, '--h': `${height}px` } as CSSProperties;
+                    return (
+                      <li key={slot.id} style={style} className="min-h-11 sm:absolute sm:inset-x-0.5 sm:top-[var(--top)] sm:h-[var(--h)] sm:min-h-0">
+                        <button
+                          type="button"
+                          ref={(node) => {
+                            if (node) buttons.current.set(slot.id, node);
+                            else buttons.current.delete(slot.id);
+                          }}
+                          data-slot-id={slot.id}
+                          data-state={slot.state}
+                          tabIndex={slot.id === activeId ? 0 : -1}
+                          aria-label={slotAccessibleName(slot)}
+                          onClick={() => {
+                            setChosenId(slot.id);
+                            onOpen?.(slot);
+                          }}
+                          className={`${slotClassName(slot)} ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
+                        >
+                          {slot.state === 'maintenance' && (
+                            <span
+                              aria-hidden="true"
+                              className="absolute inset-y-0 left-0 w-1.5 bg-[repeating-linear-gradient(45deg,#b45309_0_3px,transparent_3px_6px)] dark:bg-[repeating-linear-gradient(45deg,#fbbf24_0_3px,transparent_3px_6px)]"
+                            />
+                          )}
+                          <span className="font-semibold tabular-nums">{slotTimeRange(slot)}</span>
+                          <span>
+                            {visible.title}
+                            {slot.isCurrent && <span className="font-semibold uppercase"> · Now</span>}
+                          </span>
+                          {visible.detail && <span className="w-full truncate">{visible.detail}</span>}
+                        </button>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            );
+          })}
+        </div>
+      </section>
+    </div>
   );
 }
 

@@ -4,11 +4,14 @@ import { type ReactNode, useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { mutedTextClass, termClass } from '@/components/ui/styles';
-import { formatDayTime, slotStateText, slotTimeRange } from '@/lib/schedule/labels';
+import { formatDate, formatDayTime, slotStateText, slotTimeRange } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
+import type { BookingOrigin } from '@/lib/views/types';
 
 export interface SlotPanelProps {
   slot: StatefulSlot | null;
+  /** How the slot's booking was made, when it was booked through the portal. */
+  origin?: BookingOrigin | null;
   onClose: () => void;
   /** Room for actions about the slot (the booking dialog plugs in here). */
   children?: ReactNode;
@@ -22,8 +25,43 @@ function describeAvailability(slot: StatefulSlot): string {
   return 'This slot is taken.';
 }
 
+/**
+ * Who holds the booking: the resident's name where the portal knows it, the apartment, and how it
+ * was booked when a manager booked it here (with their note).
+ */
+export function BookingDetails({ slot, origin }: { slot: StatefulSlot; origin: BookingOrigin | null }): ReactNode {
+  if (slot.state !== 'booked' && slot.state !== 'used') return null;
+  const apartment = slot.ownerLabel;
+  const name = origin?.residentName ?? null;
+  const holder = name && apartment ? `${name}, ${apartment}` : (name ?? apartment);
+  return (
+    <>
+      {holder ? (
+        <>
+          <dt className={termClass}>Booked for</dt>
+          <dd>{holder}</dd>
+        </>
+      ) : null}
+      {origin ? (
+        <>
+          <dt className={termClass}>How</dt>
+          <dd>
+            Booked through the portal by {origin.requestedByName ?? 'a manager'} on {formatDate(Date.parse(origin.requestedAt), slot.timeZone)}
+          </dd>
+          {origin.note ? (
+            <>
+              <dt className={termClass}>Note</dt>
+              <dd className="break-words">{origin.note}</dd>
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** Details of one slot in a modal dialog (components/ui/dialog: focus stays inside, Escape closes it). */
-export function SlotPanel({ slot, onClose, children }: SlotPanelProps) {
+export function SlotPanel({ slot, origin, onClose, children }: SlotPanelProps) {
   const titleId = useId();
   return (
     <Dialog open={slot !== null} onClose={onClose} labelledBy={titleId}>
@@ -40,6 +78,7 @@ export function SlotPanel({ slot, onClose, children }: SlotPanelProps) {
             <dd className="font-medium first-letter:uppercase">{slotStateText(slot)}</dd>
             <dt className={termClass}>Length</dt>
             <dd>{slot.lengthMinutes} minutes</dd>
+            <BookingDetails slot={slot} origin={origin ?? null} />
           </dl>
           <p className="text-sm">{describeAvailability(slot)}</p>
           {children}

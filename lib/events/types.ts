@@ -24,6 +24,8 @@ export const requestViewSchema = z.object({
   residentName: z.string().nullish(),
   residentApartment: z.string().nullish(),
   resourceName: z.string().nullish(),
+  /** The manager's note on a booking made on a resident's behalf; null without one (absent on older events). */
+  note: z.string().nullish(),
   /** Why it failed, in plain words (lib/reservations/reasons.ts); null unless failed. */
   reason: z.string().nullish(),
 });

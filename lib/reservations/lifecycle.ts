@@ -5,6 +5,7 @@ import type { Database } from '@/lib/db';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
+import type { BookingOrigin } from '@/lib/views/types';
 import { applyReservationChange } from '@/lib/mirror/store';
 import { describeOutcomeError } from './reasons';
 
@@ -51,6 +52,7 @@ export function toRequestView(row: RequestRow): RequestView {
     residentName,
     residentApartment,
     resourceName,
+    note: row.note,
     reason: row.status === 'failed' ? describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) : null,
   };
 }
@@ -82,6 +84,8 @@ export interface NewRequest {
   residentApartment: string | null;
   residentGroupId: string | null;
   resourceName: string | null;
+  /** The manager's note (bookings only); null without one. */
+  note: string | null;
 }
 
 /** A request of the same slot (a booking) or the same reservation (a cancellation) still open. */
@@ -137,6 +141,7 @@ export function claimRequest(db: Database, request: NewRequest): Promise<ClaimRe
         residentApartment: request.residentApartment,
         residentGroupId: request.residentGroupId,
         resourceName: request.resourceName,
+        note: request.note,
       })
       .onConflictDoNothing({ target: [requests.requestedBy, requests.idempotencyKey] })
       .returning();
@@ -365,4 +370,56 @@ export async function listOpenRequests(db: Database, deviceId: string, resourceI
     )
     .orderBy(requests.createdAt);
   return rows.map(toRequestView);
+}
+
+/** A succeeded booking: the request that made a reservation (the partial index of migration 0016). */
+const isBooking = () => sql`${requests.kind} = 'create' AND ${requests.status} = 'succeeded'`;
+
+function originOf(row: RequestRow): BookingOrigin | null {
+  if (!row.reservationId) return null;
+  const { reservationId, requestedByName, residentName, note } = row;
+  return { reservationId, requestedByName, requestedAt: row.createdAt.toISOString(), residentName, note };
+}
+
+/** The newest origin of each reservation (a reservation has one booking request; be safe anyway). */
+function newestOrigins(rows: readonly RequestRow[]): BookingOrigin[] {
+  const byReservation = new Map<string, BookingOrigin>();
+  for (const row of [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+    const origin = originOf(row);
+    if (origin) byReservation.set(origin.reservationId, origin);
+  }
+  return [...byReservation.values()];
+}
+
+/**
+ * Who booked these reservations through the portal, for the slot dialog: the succeeded booking
+ * request of each (the mirror knows the upstream booking; only the request knows who asked).
+ */
+export async function listBookingOrigins(db: Database, deviceId: string, reservationIds: readonly string[]): Promise<BookingOrigin[]> {
+  if (reservationIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), isBooking(), equalsAnyUuid(requests.reservationId, reservationIds)));
+  return newestOrigins(rows);
+}
+
+/**
+ * A resource week's requests in one query (a warm grid read makes few): the open ones touching
+ * [from, to) (shown pending, as listOpenRequests) and the origins of the given reservations.
+ */
+export async function listWeekRequests(
+  db: Database,
+  deviceId: string,
+  resourceId: string,
+  from: Date,
+  to: Date,
+  reservationIds: readonly string[],
+): Promise<{ open: RequestView[]; origins: BookingOrigin[] }> {
+  const openInWeek = and(eq(requests.resourceId, resourceId), isOpen(), lt(requests.startTime, to), gt(requests.endTime, from));
+  const where = reservationIds.length > 0 ? or(openInWeek, and(isBooking(), equalsAnyUuid(requests.reservationId, reservationIds))) : openInWeek;
+  const rows = await db.select().from(requests).where(and(eq(requests.deviceId, deviceId), where)).orderBy(requests.createdAt);
+  const open = rows.filter((r) => r.status === 'sending' || r.status === 'pending');
+  const origins = newestOrigins(rows.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && reservationIds.includes(r.reservationId)));
+  return { open: open.map(toRequestView), origins };
 }

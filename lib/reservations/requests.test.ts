@@ -11,7 +11,7 @@ import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { reconcilePending } from './reconcile';
-import { applyWebhookOutcome, listOpenRequests } from './lifecycle';
+import { applyWebhookOutcome, listBookingOrigins, listOpenRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
 import { bookingInputSchema, cancellationInputSchema } from './schemas';
@@ -141,6 +141,27 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const after = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(after).toEqual([]);
     expect(published.at(-1)?.data).toMatchObject({ id: cancel.id, status: 'succeeded' });
+  });
+
+  it('keeps the manager\'s note with a booking: stored, in the request view, and as the booked reservation\'s origin', async () => {
+    const s = await scenario();
+    const slot = s.free[0];
+    if (!slot) throw new Error('no slot');
+    const input = bookingInputSchema.parse({ deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime, note: '  Asked at the door, has no app ' });
+    const request = requestOf(await requestBooking(deps(), { requester: manager, system: system(), idempotencyKey: key(), input }));
+    expect(request.note).toBe('Asked at the door, has no app');
+    await sandbox.drain();
+    const { rows } = await ctx().handle.sql.query<{ note: string | null; reservation_id: string }>('SELECT note, reservation_id FROM reservation_requests WHERE id = $1', [request.id]);
+    expect(rows[0]?.note).toBe('Asked at the door, has no app');
+    const reservationId = rows[0]?.reservation_id ?? '';
+    const origins = await listBookingOrigins(ctx().handle.db, deviceId, [reservationId, randomUUID()]);
+    expect(origins).toEqual([
+      { reservationId, requestedByName: manager.name, requestedAt: request.createdAt, residentName: request.residentName ?? null, note: 'Asked at the door, has no app' },
+    ]);
+    // A booking without a note has none.
+    const plain = requestOf(await book(s, 1));
+    expect(plain.note).toBeNull();
+    await sandbox.drain();
   });
 
   it('answers a repeated Idempotency-Key with the first answer and no second upstream call', async () => {

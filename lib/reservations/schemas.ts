@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
+import { BOOKING_NOTE_MAX } from '@/lib/views/types';
 
 export const IDEMPOTENCY_KEY_MAX = 200;
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,200}$/;
@@ -21,6 +23,14 @@ export const bookingInputSchema = z
     residentUserId: id('must be a UUID'),
     startTime: instant,
     endTime: instant,
+    /** Optional, one line: why or for whom the manager booked. Blank becomes null. */
+    note: z
+      .string('note must be text')
+      .refine(noControlCharacters, `note ${CONTROL_CHARACTERS_MESSAGE}`)
+      .transform((v) => v.trim())
+      .refine((v) => v.length <= BOOKING_NOTE_MAX, `note must be at most ${BOOKING_NOTE_MAX} characters`)
+      .transform((v) => (v === '' ? null : v))
+      .nullish(),
   })
   .strict()
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { message: 'endTime must be after startTime', path: ['endTime'] });

@@ -15,6 +15,11 @@ export function formatDayTime(ms: number, timeZone: string): string {
   return `${dayLabel(local)}, ${clock(local)}`;
 }
 
+/** "23 November 2026": the local date. */
+export function formatDate(ms: number, timeZone: string): string {
+  return dayMonth(wallClock(ms, timeZone), true);
+}
+
 /** "07:00–10:00", or "23:00–02:00 next day" for a slot crossing local midnight. */
 export function slotTimeRange(slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>): string {
   return `${slot.startLabel}–${slot.endLabel}${slot.endsNextDay ? ' next day' : ''}`;
@@ -30,8 +35,12 @@ export const SLOT_STATE_NAMES: Record<SlotState, string> = {
   pending: 'Pending',
 };
 
+/** The legend's name for a booking that has ended without being marked used. */
+export const ENDED_BOOKING_NAME = 'Was booked';
+
 /**
- * What the slot holds, in words: "free", "booked by apartment 1203", "maintenance 08:00–09:00"
+ * What the slot holds, in words: "free", "booked by apartment 1203" ("was booked by …" once it
+ * has ended), "maintenance 08:00–09:00"
  * (a window covering only part of the slot names its own times), "used by apartment 1203", "past".
  */
 export function slotStateText(slot: StatefulSlot): string {
@@ -41,7 +50,7 @@ export function slotStateText(slot: StatefulSlot): string {
     case 'free':
       return slot.beyondHorizon && !slot.isPast ? 'free, beyond the booking horizon' : 'free';
     case 'booked':
-      return `booked by ${slot.ownerLabel ?? 'a resident'}${partial}${slot.pending?.kind === 'cancel' ? ', cancellation pending' : ''}`;
+      return `${slot.isPast ? 'was booked' : 'booked'} by ${slot.ownerLabel ?? 'a resident'}${partial}${slot.pending?.kind === 'cancel' ? ', cancellation pending' : ''}`;
     case 'pending':
       return `booking pending${slot.ownerLabel ? ` for ${slot.ownerLabel}` : ''}`;
     case 'used':

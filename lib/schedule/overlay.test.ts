@@ -91,7 +91,7 @@ describe('overlayReservations', () => {
     expect(slotAccessibleName(used)).toBe('Monday 23 November, 07:00–10:00, used by apartment 1203, past');
     const expired = find(slots, '2026-11-23T09:00Z');
     expect(expired).toMatchObject({ state: 'booked', isPast: true });
-    expect(slotAccessibleName(expired)).toBe('Monday 23 November, 10:00–13:00, booked by apartment 1203, past');
+    expect(slotAccessibleName(expired)).toBe('Monday 23 November, 10:00–13:00, was booked by apartment 1203, past');
   });
 
   it('marks the running slot as now and not bookable', () => {

@@ -22,10 +22,10 @@ describe('currentStatus', () => {
     expect(status([], '2026-11-25T03:00:00Z')).toMatchObject({ kind: 'free', slot: null });
   });
 
-  it('is in use until the booking ends, following back-to-back bookings', () => {
+  it('is in use until the booking ends, following back-to-back bookings of the same apartment', () => {
     const list = [
       reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z'),
-      reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerId: 'other' }),
+      reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { userId: 'u2' }),
     ];
     expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({
       kind: 'in-use',
@@ -36,6 +36,24 @@ describe('currentStatus', () => {
     });
     // A gap (a free slot) ends the chain.
     expect(status(list.slice(0, 1), '2026-11-25T10:00:00Z').text).toBe('In use until 13:00');
+  });
+
+  it('does not merge back-to-back bookings of different apartments', () => {
+    // Issue 15: apartment 2008's booking ended at 13:00, yet the badge said "until 22:00".
+    const list = [
+      reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z'),
+      reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerId: 'g2008' }),
+      reservation('2026-11-25T15:00:00Z', '2026-11-25T18:00:00Z', { ownerId: 'g2008' }),
+    ];
+    expect(status(list, '2026-11-25T10:06:00Z')).toMatchObject({ kind: 'in-use', text: 'In use until 13:00', ownerLabel: 'apartment 1203' });
+    // The next apartment's two bookings in a row do merge.
+    expect(status(list, '2026-11-25T12:30:00Z')).toMatchObject({ text: 'In use until 19:00', untilMs: at('2026-11-25T18:00:00Z') });
+    // A user-owned booking followed by another user's is not a continuation either.
+    const users = [
+      reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z', { ownerType: 'User', ownerId: null, userId: 'u1' }),
+      reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerType: 'User', ownerId: null, userId: 'u2' }),
+    ];
+    expect(status(users, '2026-11-25T10:00:00Z').text).toBe('In use until 13:00');
   });
 
   it('counts a used booking as in use', () => {

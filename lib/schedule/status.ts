@@ -35,11 +35,12 @@ export function currentStatus(slots: readonly StatefulSlot[], now: InstantInput)
 
   const kind: NowKind = running.ownerType === 'Service' ? 'maintenance' : 'in-use';
   let untilMs = running.endMs;
-  // Back-to-back bookings keep the room in use; follow them (bounded by the slots given).
+  // Back-to-back bookings of the same holder keep the room in use; follow them (bounded by the
+  // slots given). Another apartment's booking right after is theirs, not this one's: stop there.
   for (let guard = 0; guard < slots.length; guard++) {
     const next = slots.find((s) => s.startMs <= untilMs && untilMs < s.endMs);
-    const continuing = next ? runningAt(next, untilMs) : null;
-    if (!continuing || kindOf(continuing) !== kind || continuing.endMs <= untilMs) break;
+    const continuing = next ? continuationAt(next, untilMs, running) : null;
+    if (!continuing || continuing.endMs <= untilMs) break;
     untilMs = continuing.endMs;
   }
   const untilLabel = labelUntil(nowMs, untilMs, timeZone);
@@ -80,8 +81,20 @@ function runningAt(slot: StatefulSlot, ms: number): SlotReservation | null {
   return covering.find((r) => r.ownerType === 'Service') ?? covering[0] ?? null;
 }
 
-function kindOf(r: SlotReservation): NowKind {
-  return r.ownerType === 'Service' ? 'maintenance' : 'in-use';
+/** The reservation at `ms` that continues `running`: maintenance after maintenance, or the same holder's booking. */
+function continuationAt(slot: StatefulSlot, ms: number, running: SlotReservation): SlotReservation | null {
+  const covering = slot.reservations.filter((r) => r.startMs <= ms && ms < r.endMs);
+  if (running.ownerType === 'Service') return covering.find((r) => r.ownerType === 'Service') ?? null;
+  // A maintenance window interrupts the use even when the same holder booked on.
+  if (covering.some((r) => r.ownerType === 'Service')) return null;
+  return covering.find((r) => sameHolder(r, running)) ?? null;
+}
+
+/** Same owner (apartment group or user); without an owner id, the same user. */
+function sameHolder(a: SlotReservation, b: SlotReservation): boolean {
+  if (a.ownerType !== b.ownerType) return false;
+  if (a.ownerId !== null || b.ownerId !== null) return a.ownerId === b.ownerId;
+  return a.userId !== null && a.userId === b.userId;
 }
 
 function labelUntil(nowMs: number, untilMs: number, timeZone: string): string {

@@ -12,10 +12,10 @@ export function parseIdParam(value: string | undefined, what: string): string {
   return parsed.data.toLowerCase();
 }
 
-/** The optional `week` search parameter (YYYY-Www), or a 422 saying what is wrong. */
+/** The optional `week` search parameter (YYYY-Www), or a 400 saying what is wrong. */
 export function parseWeekParam(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   const parsed = weekKeySchema.safeParse(value);
-  if (!parsed.success) throw new ApiError('unprocessable_entity', `Invalid week: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+  if (!parsed.success) throw new ApiError('bad_request', `Invalid week: ${parsed.error.issues[0]?.message ?? 'malformed'}.`);
   return parsed.data;
 }

@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api/errors';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
-import { listOpenRequests } from '@/lib/reservations/lifecycle';
+import { listWeekRequests } from '@/lib/reservations/lifecycle';
 import { bookingHorizonEnd } from '@/lib/booking-rules';
 import {
   expandWeek,
@@ -72,7 +72,7 @@ export async function loadResourceWeek(
   const nav = { previous: shiftWeekKey(week.key, -1), next: shiftWeekKey(week.key, 1), current };
   const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
   const { freshness, state } = await systemMirror(deps, system.deviceId);
-  const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [] };
+  const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
   if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
@@ -98,6 +98,9 @@ export async function loadResourceWeek(
     horizonEnd,
     ownerLabel: held.ownerLabel,
   });
-  const requests = await listOpenRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS));
-  return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests };
+  // Bookings (not Service windows) may have been made through the portal: the dialog says by whom.
+  const booked = new Set<string>();
+  for (const slot of slots) for (const r of slot.reservations) if (r.ownerType !== 'Service') booked.add(r.id);
+  const { open: requests, origins } = await listWeekRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS), [...booked]);
+  return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };
 }

@@ -7,6 +7,9 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 /** The longest resident search (an e-mail address); the server's schema and both search boxes use it. */
 export const RESIDENT_QUERY_MAX_LENGTH = 254;
 
+/** The longest booking note; the server's schema and the booking dialog's field use it. */
+export const BOOKING_NOTE_MAX = 500;
+
 /**
  * Why the last refresh failed, as far as it is true: 'unreachable' (no answer, timeout, 5xx),
  * 'unreadable' (an answer the portal cannot read), 'refused' (credentials, a refused request),
@@ -58,6 +61,17 @@ export interface SystemOverview {
   skipped?: SkippedItemsView | null;
 }
 
+/** A reservation booked through the portal: who asked, when, for whom, and the manager's note. */
+export interface BookingOrigin {
+  reservationId: string;
+  /** The manager's name at the time (null on requests made before names were kept). */
+  requestedByName: string | null;
+  /** When the manager asked (ISO). */
+  requestedAt: string;
+  residentName: string | null;
+  note: string | null;
+}
+
 export interface ResourceWeekView {
   system: SystemPublic;
   resource: { id: string; name: string; description: string } | null;
@@ -71,6 +85,8 @@ export interface ResourceWeekView {
   generatedAt: number;
   /** Open booking/cancel requests of this resource around the week (the grid shows them pending). */
   requests: RequestView[];
+  /** The week's reservations booked through the portal (the slot dialog says by whom). */
+  origins: BookingOrigin[];
 }
 
 export interface ResidentResult {

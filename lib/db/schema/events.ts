@@ -32,6 +32,8 @@ export const reservationRequests = pgTable(
     firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string }>(),
     /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
+    /** The manager's note on a booking made on a resident's behalf (trimmed, ≤ 500 characters). */
+    note: text('note'),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
@@ -40,6 +42,7 @@ export const reservationRequests = pgTable(
     index('reservation_requests_device_created_id').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
     index('reservation_requests_open_resource').on(t.deviceId, t.resourceId, t.startTime).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
+    index('reservation_requests_booked_reservation').on(t.deviceId, t.reservationId).where(sql`kind = 'create' AND status = 'succeeded'`),
   ],
 );
 

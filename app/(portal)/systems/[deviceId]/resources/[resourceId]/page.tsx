@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import { BookableResourceWeek } from '@/components/resource-week/bookable-resource-week';
 import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
@@ -27,9 +27,11 @@ export default async function ResourcePage({ params, searchParams }: Props) {
   const user = await requirePageUser(path);
   const system = await pageSystem(user, deviceId);
   if (!isUuid(resourceId)) notFound();
-  const week = first(query.week);
-  // A mistyped week in the URL leads back to the current week rather than to an error page.
-  if (week !== undefined && !parseWeekKey(week).ok) redirect(path);
+  const asked = first(query.week);
+  // A mistyped week in the URL shows the current week, and says so (never silently).
+  const parsedWeek = asked === undefined || asked === '' ? null : parseWeekKey(asked);
+  const invalidWeek = parsedWeek && !parsedWeek.ok ? parsedWeek.error : null;
+  const week = parsedWeek?.ok ? parsedWeek.key : undefined;
   const resident = first(query.resident);
   const residentUserId = resident && isUuid(resident) ? resident.toLowerCase() : null;
 
@@ -59,6 +61,11 @@ export default async function ResourcePage({ params, searchParams }: Props) {
           {system.name} · times in {system.timeZone}
         </p>
       </header>
+      {invalidWeek ? (
+        <p role="alert" className="rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
+          <strong className="font-semibold">Invalid week in the address.</strong> {invalidWeek}. Showing this week instead.
+        </p>
+      ) : null}
       <BookableResourceWeek initial={view} resourceId={resourceId.toLowerCase()} preselected={preselected} />
     </div>
   );

@@ -1,0 +1,33 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
+import { laundry, reservation } from '@/tests/schedule-fixtures';
+import { BookingDetails } from './slot-panel';
+
+const SE = 'Europe/Stockholm';
+const week = weekFromKey('2026-W48', SE);
+const ownerLabel = createOwnerLabeler({ groups: [{ id: 'g3001', apartmentId: '3001' }] });
+const booking = reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z', { id: 'res-1', ownerId: 'g3001' });
+const slots = overlayReservations(expandWeek(laundry, week, SE), [booking], { now: Date.parse('2026-11-25T10:00:00Z'), ownerLabel });
+const booked = slots.find((s) => s.state === 'booked')!;
+const text = (html: string) => html.replace(/<[^>]+>/g, '|').replace(/\|+/g, '|');
+
+describe('BookingDetails', () => {
+  it('names the resident, the apartment, who booked it through the portal and when, and the note', () => {
+    const html = renderToStaticMarkup(
+      <dl>
+        <BookingDetails
+          slot={booked}
+          origin={{ reservationId: 'res-1', requestedByName: 'Demo Manager', requestedAt: '2026-11-20T09:15:00Z', residentName: 'Ada Berg', note: 'Asked at the door, has no app' }}
+        />
+      </dl>,
+    );
+    expect(text(html)).toBe('|Booked for|Ada Berg, apartment 3001|How|Booked through the portal by Demo Manager on 20 November 2026|Note|Asked at the door, has no app|');
+  });
+
+  it('says only the apartment for a booking made elsewhere, and nothing for a free slot', () => {
+    expect(text(renderToStaticMarkup(<dl><BookingDetails slot={booked} origin={null} /></dl>))).toBe('|Booked for|apartment 3001|');
+    const free = slots.find((s) => s.state === 'free')!;
+    expect(renderToStaticMarkup(<dl><BookingDetails slot={free} origin={null} /></dl>)).toBe('<dl></dl>');
+  });
+});
