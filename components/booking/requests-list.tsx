@@ -127,7 +127,7 @@ function FiltersForm({
             className={inputClass}
           />
           <p id={ids.qHint} className="text-xs text-slate-600 dark:text-slate-400">
-            Resident name, apartment, room or who asked.
+            Resident name, apartment, room, who asked or the note.
           </p>
         </div>
         <div className="flex flex-col gap-1">

@@ -26,7 +26,7 @@ export interface RequestFilters {
   /** Days (YYYY-MM-DD), inclusive, of when the request was made. */
   from?: string;
   to?: string;
-  /** Free text: resident name, apartment, room, who asked. */
+  /** Free text: resident name, apartment, room, who asked, note. */
   q?: string;
 }
 

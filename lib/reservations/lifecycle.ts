@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } fro
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
+import { equalsAnyUuid } from '@/lib/db/raw';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import type { BookingOrigin } from '@/lib/views/types';

@@ -29,6 +29,7 @@ interface Seed {
   apartment?: string;
   room?: string;
   by?: string;
+  note?: string;
 }
 
 describeWithDb('the Requests list (filters, keyset paging, access)', (ctx) => {
@@ -52,6 +53,7 @@ describeWithDb('the Requests list (filters, keyset paging, access)', (ctx) => {
         residentApartment: s.apartment ?? '1203',
         resourceName: s.room ?? 'Laundry room 1',
         outcomeUnknownSince: s.unknown ? new Date() : null,
+        note: s.note ?? null,
         // Microseconds, as now() writes them: two requests may share a millisecond.
         createdAt: sql`${s.at}::timestamptz`,
       })
@@ -77,7 +79,7 @@ describeWithDb('the Requests list (filters, keyset paging, access)', (ctx) => {
     await seed('t2a', { device: A, at: '2026-11-02T08:00:00.000100Z', kind: 'cancel' });
     await seed('t2b', { device: B, at: '2026-11-02T08:00:00.000900Z', status: 'pending', resident: BO, name: 'Bo Ek', apartment: '7 B/2' });
     await seed('t3a', { device: A, at: '2026-11-03T23:30:00.000000Z', status: 'pending', unknown: true, room: 'Drying room 100%' });
-    await seed('t3b', { device: A, at: '2026-11-03T23:30:00.000000Z', status: 'sending', by: 'Olga Ops' });
+    await seed('t3b', { device: A, at: '2026-11-03T23:30:00.000000Z', status: 'sending', by: 'Olga Ops', note: 'Asked at the front desk' });
     await seed('t4', { device: C, at: '2026-11-04T08:00:00.000000Z' });
     await seed('t5', { device: B, at: '2026-11-05T08:00:00.000000Z', resident: BO, name: 'Bo Ek', apartment: '7 B/2' });
   }, 60_000);
@@ -131,11 +133,12 @@ describeWithDb('the Requests list (filters, keyset paging, access)', (ctx) => {
     expect(names(utc)).toEqual(['t4']);
   });
 
-  it('searches resident name, apartment, room and who asked, case-insensitively, with % and _ taken literally', async () => {
+  it('searches resident name, apartment, room, who asked and the note, case-insensitively, with % and _ taken literally', async () => {
     expect(names(await read({ q: 'bo ek' }))).toEqual(['t5', 't2b']);
     expect(names(await read({ q: '7 b/2' }))).toEqual(['t5', 't2b']);
     expect(names(await read({ q: 'drying' }))).toEqual(['t3a']);
     expect(names(await read({ q: 'olga' }))).toEqual(['t3b']);
+    expect(names(await read({ q: 'FRONT desk' }))).toEqual(['t3b']);
     expect(names(await read({ q: '100%' }))).toEqual(['t3a']);
     expect(names(await read({ q: '%' }))).toEqual(['t3a']);
     expect(names(await read({ q: '_' }))).toEqual([]);

@@ -56,12 +56,12 @@ function statusCondition(status: RequestFilters['status']): SQL | undefined {
 function searchCondition(q: string | undefined): SQL | undefined {
   if (!q) return undefined;
   const pattern = `%${escapeLike(q)}%`;
-  // TODO(merger): add requests.note here once migration 0016 (helper C) is in.
   return or(
     ilike(requests.residentName, pattern),
     ilike(requests.residentApartment, pattern),
     ilike(requests.resourceName, pattern),
     ilike(requests.requestedByName, pattern),
+    ilike(requests.note, pattern),
   );
 }
 
