@@ -37,7 +37,9 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   beforeAll(async () => {
     connected = await startConnectedSandbox(
       ctx().handle.db,
-      { sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10] },
+      // A quota of 3 per apartment and room: the demo's own bookings (placed relative to today)
+      // leave few apartments with none, and a test books up to two more.
+      { sql: ctx().handle.sql, preset: 'demo', seed: 1, webhookRetryScheduleMs: [10], quotaPerGroup: 3 },
       {
         webhook: { secret, handle: (request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }) },
         observe: (request) => {
@@ -78,8 +80,11 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     return answer.request;
   };
 
-  /** A resident of the system with the first resource they may book and a few free future slots there. */
-  async function scenario(skip = 0, maxHeld = 0) {
+  /**
+   * A resident of the system with the first resource they may book and a few free future slots there,
+   * their apartment holding at most `maxHeld` future bookings in it (so two more fit under the quota).
+   */
+  async function scenario(skip = 0, maxHeld = 1) {
     const { db } = ctx().handle;
     const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
     const resources = await readResources(db, deviceId);
@@ -161,6 +166,12 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     // A booking without a note has none.
     const plain = requestOf(await book(s, 1));
     expect(plain.note).toBeNull();
+    await sandbox.drain();
+    // Give both back: the later tests draw on the same twelve residents' quotas.
+    const { rows: made } = await ctx().handle.sql.query<{ reservation_id: string }>('SELECT reservation_id FROM reservation_requests WHERE id = ANY($1::uuid[])', [[request.id, plain.id]]);
+    for (const { reservation_id: reservationId } of made) {
+      requestOf(await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: cancellationInputSchema.parse({ deviceId, reservationId }) }));
+    }
     await sandbox.drain();
   });
 
@@ -282,15 +293,15 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   });
 
   it('reports a booking over the quota with the reason in plain words', async () => {
-    const s = await scenario(3);
-    for (const i of [0, 1]) requestOf(await book(s, i));
+    const s = await scenario(3, 0);
+    for (const i of [0, 1, 2]) requestOf(await book(s, i));
     await sandbox.drain();
-    const third = requestOf(await book(s, 2));
+    const fourth = requestOf(await book(s, 3));
     await sandbox.drain();
-    const outcome = published.filter((e) => e.data.id === third.id).at(-1)?.data;
+    const outcome = published.filter((e) => e.data.id === fourth.id).at(-1)?.data;
     expect(outcome?.status).toBe('failed');
     expect(outcome?.errorCode).toBe('QuotaExceeded');
-    expect(outcome?.reason).toBe(`Apartment ${s.resident.apartmentId} already has 2 future bookings in ${s.resource.name}.`);
+    expect(outcome?.reason).toBe(`Apartment ${s.resident.apartmentId} already has 3 future bookings in ${s.resource.name}.`);
   });
 
   it('a failed send is stored with its reason and answered the same to a repeated key', async () => {
@@ -471,7 +482,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(mirrored.map((r) => r.id)).toEqual([byId.get(made.id)?.reservationId]);
   });
   it('books and reconciles through a service that has only the interface document (no users/fetch, no users/{id}/reservations)', async () => {
-    // Under the quota of 2: an apartment may already hold one booking here.
+    // Under the quota: an apartment may already hold one booking here.
     const s = await scenario(0, 1);
     clearResidentCache();
     const beyond = (path: string) => path.startsWith('/v1/reservations/users/fetch/') || /^\/v1\/reservations\/users\/[^/]+\/reservations$/.test(path);
