@@ -10,6 +10,8 @@ import type { SessionUser } from './schemas';
 export interface UserRecord extends SessionUser {
   passwordHash: string | null;
   sessionVersion: number;
+  /** Set while the account is deactivated: it may not sign in, and its sessions are void. */
+  deactivatedAt: Date | null;
 }
 
 const userColumns = {
@@ -19,6 +21,7 @@ const userColumns = {
   role: users.role,
   passwordHash: users.passwordHash,
   sessionVersion: users.sessionVersion,
+  deactivatedAt: users.deactivatedAt,
 };
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRecord | undefined> {
