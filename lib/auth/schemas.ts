@@ -36,7 +36,8 @@ export const nameSchema = z
 
 /** A new account made by an admin in the portal: a manager or another admin, same password policy as the CLI. */
 export const newAccountSchema = z
-  .object({ name: nameSchema, email: emailSchema, password: passwordSchema, role: z.enum(USER_ROLES, { error: "must be 'admin' or 'manager'" }) })
+  // The password is judged once, with the account's name and e-mail (the policy needs both).
+  .object({ name: nameSchema, email: emailSchema, password: z.string(), role: z.enum(USER_ROLES, { error: "must be 'admin' or 'manager'" }) })
   .superRefine((v, ctx) => {
     const weakness = passwordWeakness(v.password, v);
     if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness });

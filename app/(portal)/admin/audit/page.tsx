@@ -30,7 +30,8 @@ export default async function AuditPage({ searchParams }: Props) {
       {entries.length === 0 ? (
         <p className={mutedTextClass}>{total === 0 ? 'Nothing recorded yet.' : 'No entries on this page.'}</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
+        // Focusable and named: a narrow screen scrolls the table sideways, also by keyboard.
+        <div tabIndex={0} role="region" aria-label="Audit log entries" className="overflow-x-auto rounded-lg border border-slate-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500 dark:border-slate-700">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Admin actions, page {page} of {pageCount}, newest first</caption>
             <thead className="border-b border-slate-200 dark:border-slate-700">
