@@ -22,8 +22,9 @@ export interface Confirmation {
 /**
  * A form bound to a server action, announcing its outcome to screen readers. The form is submitted
  * by hand rather than through `action=`, because React resets a form after every action, and an
- * admin whose input was refused must be able to correct it rather than type it again: fields are
- * reset only after a success.
+ * admin whose input was refused must be able to correct it rather than type it again. Fields are
+ * emptied only after a success, and only when asked (`resetOnSuccess`): a reset would put a
+ * <select> back to the value it was first rendered with, not the one just saved.
  */
 export function ActionForm({
   action,
@@ -31,6 +32,7 @@ export function ActionForm({
   submitAriaLabel,
   submitVariant = 'primary',
   confirm,
+  resetOnSuccess = false,
   children,
   className = 'flex flex-col gap-3',
 }: {
@@ -39,6 +41,8 @@ export function ActionForm({
   submitAriaLabel?: string;
   submitVariant?: ButtonVariant;
   confirm?: Confirmation;
+  /** Empty the fields after a success (a new entry); settings forms keep showing what was saved. */
+  resetOnSuccess?: boolean;
   children: ReactNode;
   className?: string;
 }) {
@@ -48,8 +52,8 @@ export function ActionForm({
   const titleId = useId();
 
   useEffect(() => {
-    if (state.ok) formRef.current?.reset();
-  }, [state]);
+    if (state.ok && resetOnSuccess) formRef.current?.reset();
+  }, [state, resetOnSuccess]);
 
   const run = (data: FormData) => startTransition(() => dispatch(data));
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

@@ -30,7 +30,7 @@ export default async function AdminAccountsPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Accounts</h1>
       <section aria-labelledby="new-account-heading" className={cardClass}>
         <h2 id="new-account-heading" className="mb-3 text-lg font-medium">New account</h2>
-        <ActionForm action={createAccountAction} submitLabel="Create account">
+        <ActionForm action={createAccountAction} submitLabel="Create account" resetOnSuccess>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
             <div className="flex flex-col gap-1">
               <label htmlFor="new-name" className={labelClass}>Name</label>
@@ -106,7 +106,7 @@ function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; i
               ))}
             </fieldset>
           </ActionForm>
-          <ActionForm action={resetPasswordAction} submitLabel="Reset password" submitAriaLabel={`Reset password of ${a.name}`}>
+          <ActionForm action={resetPasswordAction} submitLabel="Reset password" submitAriaLabel={`Reset password of ${a.name}`} resetOnSuccess>
             <input type="hidden" name="userId" value={a.id} />
             <div className="flex flex-col gap-1">
               <label htmlFor={`pw-${a.id}`} className={labelClass}>New password for {a.name}</label>

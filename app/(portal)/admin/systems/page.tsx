@@ -25,7 +25,7 @@ export default async function AdminSystemsPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Connected systems</h1>
       <section aria-labelledby="connect-heading" className={cardClass}>
         <h2 id="connect-heading" className="mb-3 text-lg font-medium">Connect systems</h2>
-        <ActionForm action={connectSystemsAction} submitLabel="Connect systems">
+        <ActionForm action={connectSystemsAction} submitLabel="Connect systems" resetOnSuccess>
           <div className="flex flex-col gap-1">
             <label htmlFor="approvalId" className={labelClass}>Approval id</label>
             <input id="approvalId" name="approvalId" required autoComplete="off" className={inputClass} aria-describedby="approvalId-hint" />
