@@ -99,7 +99,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   await page.getByLabel('Name', { exact: true }).fill(manager.name);
   await page.getByLabel('E-mail').fill(manager.email);
   await page.getByLabel('Password', { exact: true }).fill(manager.password);
-  await page.getByRole('button', { name: 'Create manager' }).click();
+  await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Created' })).toContainText(manager.name);
   const row = page.getByRole('listitem', { name: manager.name });
   await row.getByRole('checkbox', { name: systemName }).check();
@@ -167,7 +167,7 @@ test('a state-changing request with a foreign Origin gets 403', async ({ context
   expect(crossSite.status()).toBe(403);
   // The same request from our own origin reaches the handler, which judges the input.
   const own = await context.request.post('/api/admin/systems', { data: { approvalId: 'a/b' }, headers: { origin: BASE_URL } });
-  expect(own.status()).toBe(422);
+  expect(own.status()).toBe(400);
 });
 
 test('responses carry the security headers; pages run under a nonce CSP without violations', async ({ page, request }) => {
@@ -225,24 +225,24 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
   await page.goto('/admin/systems');
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   const zone = card.getByLabel(`Time zone of ${name}`);
-  await zone.fill('Mars/Olympus');
-  await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('alert')).toHaveText('timeZone must be an IANA time zone such as Europe/Stockholm');
+  // The zone is picked from a list; the server still refuses one it does not know.
+  const unknownZone = await context.request.patch(`/api/systems/${deviceId}`, { data: { timeZone: 'Mars/Olympus' }, headers: { origin: BASE_URL } });
+  expect(unknownZone.status()).toBe(422);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Stockholm');
 
-  await zone.fill('Europe/Helsinki');
+  await zone.selectOption('Europe/Helsinki');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
 
   // How far ahead the system's rooms can be booked: saved, then put back for the other tests.
   const horizon = card.getByLabel(`Bookable days ahead in ${name}`);
   await horizon.fill('14');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 14 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 14 days ahead).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { bookingHorizonDays: number } }).system.bookingHorizonDays).toBe(14);
   await horizon.fill('28');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Helsinki');
 
   // What the schedule's minutes mean: local time, saved and said; then UTC again for the other tests.
@@ -250,9 +250,9 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
   await expect(basis).toHaveValue('utc');
   await basis.selectOption('local');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, schedule times in local time).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, schedule times in local time).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { scheduleBasis: string } }).system.scheduleBasis).toBe('local');
   await basis.selectOption('utc');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status')).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
 });

@@ -56,7 +56,7 @@ export async function visibleDeviceIds(user: SessionUser, known?: readonly Syste
 export async function currentStreamAccess(db: Database, userId: string, sessionVersion: number): Promise<AccessCheck> {
   const user = await findUserById(db, userId);
   if (!user) return { ended: 'account-removed' };
-  if (user.sessionVersion !== sessionVersion) return { ended: 'signed-out' };
+  if (user.sessionVersion !== sessionVersion || user.deactivatedAt !== null) return { ended: 'signed-out' };
   if (user.role === 'admin') return { deviceIds: 'all' };
   return { deviceIds: (await listSystemsOfManager(db, user.id)).map((s) => s.deviceId) };
 }

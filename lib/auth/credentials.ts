@@ -34,7 +34,8 @@ export async function verifyCredentials(
   }
   const user = email ? await findUserByEmail(db, email) : undefined;
   const valid = await verifyPassword(password, user?.passwordHash);
-  if (!user || !valid) {
+  // A deactivated account gets the same answer as a wrong password: no one learns its state.
+  if (!user || !valid || user.deactivatedAt !== null) {
     log.info('sign-in refused', { ip });
     return { ok: false, reason: 'invalid' };
   }

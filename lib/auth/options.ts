@@ -92,19 +92,20 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
         if (!email) return false;
         const known = await findUserByEmail(await database(), email);
         if (!known) log.warn('single sign-on refused: no portal account', { provider: account?.provider });
-        return known !== undefined;
+        else if (known.deactivatedAt !== null) log.warn('single sign-on refused: account deactivated', { provider: account?.provider, userId: known.id });
+        return known !== undefined && known.deactivatedAt === null;
       },
       async jwt({ token, user, account }) {
         const db = await database();
         if (user) {
           // Sign-in: record who and which session version this token belongs to.
           const record = account?.provider === 'credentials' ? await findUserById(db, user.id) : await findUserByEmail(db, user.email ?? '');
-          if (!record) throw new SessionRevokedError('account vanished during sign-in');
+          if (!record || record.deactivatedAt !== null) throw new SessionRevokedError('account vanished or deactivated during sign-in');
           return { ...token, uid: record.id, email: record.email, name: record.name, role: record.role, sv: record.sessionVersion };
         }
         // Every later use: the account must still exist with the same session version.
         const current = token.uid ? await findUserById(db, token.uid) : undefined;
-        if (!current || current.sessionVersion !== token.sv) throw new SessionRevokedError('session revoked');
+        if (!current || current.sessionVersion !== token.sv || current.deactivatedAt !== null) throw new SessionRevokedError('session revoked');
         return { ...token, email: current.email, name: current.name, role: current.role };
       },
       session({ session, token }) {

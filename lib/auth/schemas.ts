@@ -34,8 +34,10 @@ export const nameSchema = z
   .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
   .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
 
-export const newManagerSchema = z
-  .object({ name: nameSchema, email: emailSchema, password: passwordSchema })
+/** A new account made by an admin in the portal: a manager or another admin, same password policy as the CLI. */
+export const newAccountSchema = z
+  // The password is judged once, with the account's name and e-mail (the policy needs both).
+  .object({ name: nameSchema, email: emailSchema, password: z.string(), role: z.enum(USER_ROLES, { error: "must be 'admin' or 'manager'" }) })
   .superRefine((v, ctx) => {
     const weakness = passwordWeakness(v.password, v);
     if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness });

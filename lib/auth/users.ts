@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
@@ -10,6 +10,8 @@ import type { SessionUser } from './schemas';
 export interface UserRecord extends SessionUser {
   passwordHash: string | null;
   sessionVersion: number;
+  /** Set while the account is deactivated: it may not sign in, and its sessions are void. */
+  deactivatedAt: Date | null;
 }
 
 const userColumns = {
@@ -19,6 +21,7 @@ const userColumns = {
   role: users.role,
   passwordHash: users.passwordHash,
   sessionVersion: users.sessionVersion,
+  deactivatedAt: users.deactivatedAt,
 };
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRecord | undefined> {
@@ -83,24 +86,6 @@ export async function bumpSessionVersion(db: Database, userId: string): Promise<
       .where(eq(users.id, userId));
     await notifyAccessChange(tx, userId);
   });
-}
-
-export interface ManagerSummary extends SessionUser {
-  deviceIds: string[];
-}
-
-export async function listManagers(db: Database): Promise<ManagerSummary[]> {
-  const rows = await db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role })
-    .from(users)
-    .where(eq(users.role, 'manager'))
-    .orderBy(asc(users.name), asc(users.email));
-  if (rows.length === 0) return [];
-  const assignments = await db
-    .select({ userId: managerSystems.userId, deviceId: managerSystems.deviceId })
-    .from(managerSystems)
-    .where(inArray(managerSystems.userId, rows.map((r) => r.id)));
-  return rows.map((r) => ({ ...r, deviceIds: assignments.filter((a) => a.userId === r.id).map((a) => a.deviceId) }));
 }
 
 /** Replaces the systems a manager may use. Unknown systems are refused, nothing changes. */

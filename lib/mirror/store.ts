@@ -82,6 +82,16 @@ export async function deleteGeneration(db: Database, deviceId: string, generatio
 }
 
 /**
+ * Forgets everything mirrored of a system (every generation and its state): a disconnected
+ * system's copy is stale at once and its residents' data should not linger. A refresh still
+ * running for it finds no state row and its pages become orphans of a generation nobody reads.
+ */
+export async function deleteMirrorOf(db: Database, deviceId: string): Promise<void> {
+  for (const table of MIRROR_TABLES) await db.delete(table).where(eq(table.deviceId, deviceId));
+  await db.delete(mirrorState).where(eq(mirrorState.deviceId, deviceId));
+}
+
+/**
  * Claims the right to refresh a system, across every instance sharing the database. A lease
  * (not a session advisory lock) so that no pooled connection is pinned for the whole refresh,
  * and a crashed refresher's claim expires by itself.

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { handleApiError } from '@/lib/api/errors';
 import { DEMO_MANAGER_EMAIL, seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { findUserByEmail } from '@/lib/auth/users';
@@ -61,10 +62,28 @@ describeWithDb('connecting the sandbox through the service client', (ctx) => {
     expect(resources.length).toBeGreaterThan(0);
   });
 
-  it('answers an approval id the service does not know with a clear 404', async () => {
-    await expect(connectApproval(ctx().handle.db, 'no-such-approval', { generate: apiKeyGeneratorFor(client), encryptionKey })).rejects.toMatchObject({
-      code: 'not_found',
-      message: expect.stringMatching(/approval id/) as unknown,
-    });
+  it('answers an approval id the service does not know with a 404 saying so, through the one error map', async () => {
+    const unknown = randomUUID();
+    const error = await connectApproval(ctx().handle.db, unknown, { generate: apiKeyGeneratorFor(client), encryptionKey }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'not_found', message: 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.' });
+    const response = handleApiError(error);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.' } });
+  });
+
+  it('answers an approval id that is not a GUID with a 400 sentence, sending nothing', async () => {
+    const sent: string[] = [];
+    const generate = apiKeyGeneratorFor(client);
+    const error = await connectApproval(ctx().handle.db, 'not-a-uuid', {
+      generate: (id) => {
+        sent.push(id);
+        return generate(id);
+      },
+      encryptionKey,
+    }).catch((e: unknown) => e);
+    const response = handleApiError(error);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^The approval id must be an approval id as the system owner gave it/);
+    expect(sent).toEqual([]);
   });
 });

@@ -8,6 +8,8 @@ import { connectApproval, type ApiKeyGenerator } from './connect';
 import { listSystemsWithKeys, readSystemApiKey, updateSystem } from './store';
 
 const encryptionKey = randomBytes(32);
+const APPROVAL_1 = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+const APPROVAL_2 = '6fa459ea-ee8a-3ca4-894e-db77e160355e';
 
 function recordingGenerator(apiKey: string, deviceIds: string[]) {
   const calls: string[] = [];
@@ -26,14 +28,14 @@ describeWithDb('connecting systems and access to them', (ctx) => {
   it('stores the API key encrypted and lists the systems with names and the default time zone', async () => {
     const { db, sql } = ctx().handle;
     const upstream = recordingGenerator('key-AAAA-1111', [a, b]);
-    const systems = await connectApproval(db, ' approval-1 ', { ...upstream, encryptionKey, names: new Map([[a, 'Lindgården']]) });
-    expect(upstream.calls).toEqual(['approval-1']);
+    const systems = await connectApproval(db, ` ${APPROVAL_1} `, { ...upstream, encryptionKey, names: new Map([[a, 'Lindgården']]) });
+    expect(upstream.calls).toEqual([APPROVAL_1]);
     expect(systems.map((s) => s.name).sort()).toEqual(['Lindgården', `System ${b.slice(0, 8)}`].sort());
     expect(systems.every((s) => s.timeZone === 'Europe/Stockholm' && s.status === 'active')).toBe(true);
     const { rows } = await sql.query<{ api_key_ciphertext: string; approval_fingerprint: string }>('SELECT api_key_ciphertext, approval_fingerprint FROM connections');
     expect(rows).toHaveLength(1);
     expect(rows[0]?.api_key_ciphertext).not.toContain('key-AAAA');
-    expect(rows[0]?.approval_fingerprint).not.toContain('approval-1');
+    expect(rows[0]?.approval_fingerprint).not.toContain(APPROVAL_1);
     expect(await readSystemApiKey(db, a, encryptionKey)).toBe('key-AAAA-1111');
     expect(await readSystemApiKey(db, b, encryptionKey)).toBe('key-AAAA-1111');
     expect(await readSystemApiKey(db, c, encryptionKey)).toBeUndefined();
@@ -41,16 +43,19 @@ describeWithDb('connecting systems and access to them', (ctx) => {
 
   it('refuses a malformed approval id without calling the upstream', async () => {
     const upstream = recordingGenerator('k', [c]);
-    for (const bad of ['', 'a/b', '../x', 'x'.repeat(201), 42]) {
-      await expect(connectApproval(ctx().handle.db, bad, { ...upstream, encryptionKey })).rejects.toMatchObject({ code: 'unprocessable_entity' });
+    for (const bad of ['', 'not-a-uuid', 'a/b', '../x', 'x'.repeat(201), 42]) {
+      await expect(connectApproval(ctx().handle.db, bad, { ...upstream, encryptionKey })).rejects.toMatchObject({ code: 'bad_request' });
     }
+    await expect(connectApproval(ctx().handle.db, 'not-a-uuid', { ...upstream, encryptionKey })).rejects.toMatchObject({
+      message: 'The approval id must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427. Nothing was sent to the service.',
+    });
     expect(upstream.calls).toEqual([]);
   });
 
   it('refuses an upstream answer that is not a key with system ids, storing nothing', async () => {
     const { db, sql } = ctx().handle;
     const generate: ApiKeyGenerator = () => Promise.resolve({ apiKey: 'k', deviceIds: ['not-a-uuid'] });
-    await expect(connectApproval(db, 'approval-2', { generate, encryptionKey })).rejects.toMatchObject({ code: 'bad_gateway' });
+    await expect(connectApproval(db, APPROVAL_2, { generate, encryptionKey })).rejects.toMatchObject({ code: 'bad_gateway' });
     const { rows } = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM connections');
     expect(rows[0]?.n).toBe(1);
   });
@@ -58,7 +63,7 @@ describeWithDb('connecting systems and access to them', (ctx) => {
   it('re-connecting an approval replaces the key and keeps names and time zones chosen by the admin', async () => {
     const { db } = ctx().handle;
     await updateSystem(db, b, { name: 'Björkhagen', timeZone: 'Europe/Helsinki' });
-    const systems = await connectApproval(db, 'approval-1', { ...recordingGenerator('key-BBBB-2222', [a, b, c]), encryptionKey });
+    const systems = await connectApproval(db, APPROVAL_1, { ...recordingGenerator('key-BBBB-2222', [a, b, c]), encryptionKey });
     expect(systems.find((s) => s.deviceId === b)).toMatchObject({ name: 'Björkhagen', timeZone: 'Europe/Helsinki' });
     expect(systems).toHaveLength(3);
     expect(await readSystemApiKey(db, a, encryptionKey)).toBe('key-BBBB-2222');

@@ -18,6 +18,8 @@ export interface ConnectDeps {
   /** Known names of systems (sandbox fixtures); others get "System 1a2b3c4d". */
   names?: ReadonlyMap<string, string>;
   createdBy?: string;
+  /** Runs in the transaction that stores the systems (the admin audit entry). */
+  afterStore?: (tx: Database, systems: SystemPublic[]) => Promise<void>;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ConnectDeps {
 export async function connectApproval(db: Database, approvalIdInput: unknown, deps: ConnectDeps): Promise<SystemPublic[]> {
   const approval = approvalIdSchema.safeParse(approvalIdInput);
   if (!approval.success) {
-    throw new ApiError('unprocessable_entity', `approvalId ${approval.error.issues[0]?.message ?? 'is invalid'}`);
+    throw new ApiError('bad_request', `The approval id ${approval.error.issues[0]?.message ?? 'is invalid'}. Nothing was sent to the service.`);
   }
   const generated = generatedSchema.safeParse(await deps.generate(approval.data));
   if (!generated.success) throw new ApiError('bad_gateway', 'The service answered the approval with something unexpected.');
@@ -41,6 +43,7 @@ export async function connectApproval(db: Database, approvalIdInput: unknown, de
     names: deps.names,
     createdBy: deps.createdBy,
     encryptionKey: deps.encryptionKey,
+    afterStore: deps.afterStore,
   });
   log.info('systems connected', { connectionId: result.connectionId, deviceIds: generated.data.deviceIds });
   return result.systems;

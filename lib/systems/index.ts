@@ -1,6 +1,8 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { getSecrets } from '@/lib/secrets';
+import { recordConnectAudit } from '@/lib/admin/audit';
+import type { Actor } from '@/lib/admin/audit';
 import { connectApproval } from './connect';
 import type { SystemPublic } from './schemas';
 import { readSystemApiKey } from './store';
@@ -17,8 +19,14 @@ export async function getSystemApiKey(deviceId: string): Promise<string | undefi
   return readSystemApiKey(db, deviceId, encryptionKey);
 }
 
-/** The admin's "connect systems" action, wired to the configured upstream. */
-export async function connectSystemsByApproval(approvalId: unknown, createdBy?: string): Promise<SystemPublic[]> {
+/** The admin's "connect systems" action, wired to the configured upstream, recorded in the admin audit log. */
+export async function connectSystemsByApproval(approvalId: unknown, admin: Actor): Promise<SystemPublic[]> {
   const [{ db }, { encryptionKey }, names] = await Promise.all([getDb(), getSecrets(), knownSystemNames()]);
-  return connectApproval(db, approvalId, { generate: generateApiKeyUpstream, encryptionKey, names, createdBy });
+  return connectApproval(db, approvalId, {
+    generate: generateApiKeyUpstream,
+    encryptionKey,
+    names,
+    createdBy: admin.id,
+    afterStore: (tx, systems) => recordConnectAudit(tx, admin, systems),
+  });
 }

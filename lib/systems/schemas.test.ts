@@ -12,8 +12,10 @@ describe('system input', () => {
   });
 
   it('refuses approval ids that could change an upstream path', () => {
-    expect(approvalIdSchema.parse('  a1b2-C3.d_e~f ')).toBe('a1b2-C3.d_e~f');
-    for (const bad of ['a/b', 'a?b', 'a b', '%2e%2e']) expect(approvalIdSchema.safeParse(bad).success).toBe(false);
+    expect(approvalIdSchema.parse('  1B4E28BA-2fa1-11d2-883f-0016d3cca427 ')).toBe('1B4E28BA-2fa1-11d2-883f-0016d3cca427');
+    for (const bad of ['not-a-uuid', 'a/b', 'a?b', 'a b', '%2e%2e', '1b4e28ba-2fa1-11d2-883f-0016d3cca42', '1b4e28ba/2fa1-11d2-883f-0016d3cca427']) {
+      expect(approvalIdSchema.safeParse(bad).success, bad).toBe(false);
+    }
   });
 
   it('needs something to change and nothing unknown', () => {

@@ -31,13 +31,14 @@ export const timeZoneSchema = z
 
 export const deviceIdSchema = z.uuid('must be a system id (UUID)');
 
+// An approval id is a GUID (the service is a .NET one; the sandbox's are UUIDs). Checked before
+// anything is sent, so a typo is a sentence at once, not a round trip and a 404.
 export const approvalIdSchema = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(APPROVAL_ID_MAX_LENGTH, `must be at most ${APPROVAL_ID_MAX_LENGTH} characters`)
-  // It becomes a path segment upstream; refuse anything that could change the path.
-  .regex(/^[A-Za-z0-9._~-]+$/, 'may contain only letters, digits and . _ ~ -');
+  .pipe(z.guid('must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427'));
 
 export const systemUpdateSchema = z
   .object({

@@ -58,6 +58,8 @@ export interface StoreConnectionInput {
   names?: ReadonlyMap<string, string>;
   createdBy?: string;
   encryptionKey: Buffer;
+  /** Runs in the same transaction once the systems are stored (the admin audit entry). */
+  afterStore?: (tx: Database, systems: SystemPublic[]) => Promise<void>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function storeConnection(db: Database, input: StoreConnectionInput)
         .onConflictDoUpdate({ target: systems.deviceId, set: { connectionId, status: 'active', statusDetail: null, updatedAt: new Date() } });
     }
     const rows = deviceIds.length === 0 ? [] : await tx.select(publicColumns).from(systems).where(inArray(systems.deviceId, deviceIds)).orderBy(asc(systems.name));
+    await input.afterStore?.(tx, rows);
     return { connectionId, systems: rows };
   });
 }

@@ -16,7 +16,7 @@ export const apiKeyGeneratorFor = (client: ServiceClient): ApiKeyGenerator => as
       isServiceError(error) &&
       (error.kind === 'not-found' || error.kind === 'validation' || (error.kind === 'auth' && error.credential === 'apiKey'))
     ) {
-      throw new ApiError('not_found', 'The reservation service does not know this approval id. Check it with the system owner and type it again.');
+      throw new ApiError('not_found', 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.');
     }
     throw error;
   }

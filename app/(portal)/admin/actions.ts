@@ -3,24 +3,25 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
-import { ApiError } from '@/lib/api/errors';
-import { newManagerSchema, passwordSchema } from '@/lib/auth/schemas';
+import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
+import { disconnectSystem, updateSystemSettings } from '@/lib/admin/systems';
+import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/auth/session';
-import { createUser, findUserById, setManagerSystems, setPassword } from '@/lib/auth/users';
 import { getDb } from '@/lib/db';
 import { connectSystemsByApproval } from '@/lib/systems';
 import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
-import { updateSystem } from '@/lib/systems/store';
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 };
 
+const userIdOf = (form: FormData) => z.uuid('must be a user id').parse(text(form, 'userId'));
+
 export async function connectSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const connected = await connectSystemsByApproval(text(form, 'approvalId'), admin.id);
+    const connected = await connectSystemsByApproval(text(form, 'approvalId'), admin);
     revalidatePath('/admin', 'layout');
     return `Connected ${connected.length} system${connected.length === 1 ? '' : 's'}: ${connected.map((s) => s.name).join(', ')}.`;
   });
@@ -28,7 +29,7 @@ export async function connectSystemsAction(_state: ActionState, form: FormData):
 
 export async function updateSystemAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
-    await requireAdmin();
+    const admin = await requireAdmin();
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
     const update = systemUpdateSchema.parse({
       name: text(form, 'name'),
@@ -36,47 +37,78 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
       bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined,
       scheduleBasis: text(form, 'scheduleBasis') || undefined,
     });
-    const system = await updateSystem((await getDb()).db, deviceId, update);
+    const system = await updateSystemSettings((await getDb()).db, admin, deviceId, update);
     revalidatePath('/', 'layout');
     const basis = system.scheduleBasis === 'local' ? ', schedule times in local time' : '';
     return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead${basis}).`;
   });
 }
 
-export async function createManagerAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function disconnectSystemAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
-    await requireAdmin();
-    const input = newManagerSchema.parse({ name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') });
-    const user = await createUser((await getDb()).db, { ...input, role: 'manager' });
-    revalidatePath('/admin/managers');
-    return `Created ${user.name} (${user.email}).`;
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const { system, unassigned } = await disconnectSystem((await getDb()).db, admin, deviceId);
+    revalidatePath('/', 'layout');
+    const managers = unassigned === 0 ? '' : ` ${unassigned} manager${unassigned === 1 ? '' : 's'} no longer see${unassigned === 1 ? 's' : ''} it.`;
+    return `Disconnected ${system.name}.${managers}`;
   });
 }
 
-async function requireManager(userId: string) {
-  const id = z.uuid('must be a user id').parse(userId);
-  const user = await findUserById((await getDb()).db, id);
-  if (!user || user.role !== 'manager') throw new ApiError('not_found', 'No such manager.');
-  return user;
+export async function createAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const input = newAccountSchema.parse({ name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password'), role: text(form, 'role') || 'manager' });
+    const user = await createAccount((await getDb()).db, admin, input);
+    revalidatePath('/admin/managers');
+    return `Created ${user.role === 'admin' ? 'admin' : 'manager'} ${user.name} (${user.email}).`;
+  });
 }
 
 export async function resetPasswordAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
-    await requireAdmin();
-    const manager = await requireManager(text(form, 'userId'));
+    const admin = await requireAdmin();
+    const userId = userIdOf(form);
     const password = passwordSchema.parse(text(form, 'password'));
-    await setPassword((await getDb()).db, manager.id, password);
+    const manager = await resetManagerPassword((await getDb()).db, admin, userId, password);
     return `New password set for ${manager.name}; their open sessions were signed out.`;
   });
 }
 
 export async function assignSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
-    await requireAdmin();
-    const manager = await requireManager(text(form, 'userId'));
+    const admin = await requireAdmin();
+    const userId = userIdOf(form);
     const deviceIds = z.array(deviceIdSchema).parse(form.getAll('deviceId'));
-    await setManagerSystems((await getDb()).db, manager.id, deviceIds);
+    const manager = await assignManagerSystems((await getDb()).db, admin, userId, deviceIds);
     revalidatePath('/admin/managers');
     return `${manager.name} now has ${deviceIds.length} system${deviceIds.length === 1 ? '' : 's'}.`;
+  });
+}
+
+export async function deactivateAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const user = await deactivateAccount((await getDb()).db, admin, userIdOf(form));
+    revalidatePath('/admin/managers');
+    return `Deactivated ${user.name}; they were signed out everywhere.`;
+  });
+}
+
+export async function reactivateAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const user = await reactivateAccount((await getDb()).db, admin, userIdOf(form));
+    revalidatePath('/admin/managers');
+    return `Reactivated ${user.name}; they can sign in again.`;
+  });
+}
+
+export async function deleteAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const user = await deleteAccount((await getDb()).db, admin, userIdOf(form));
+    revalidatePath('/admin/managers');
+    return `Deleted ${user.name}.`;
   });
 }

@@ -5,3 +5,4 @@ export * from './auth';
 export * from './systems';
 export * from './events';
 export * from './mirror';
+export * from './admin-audit';

@@ -6,11 +6,16 @@ import { requirePageAdmin } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
 import { BOOKING_HORIZON_MAX_DAYS } from '@/lib/systems/schemas';
 import { listAllSystems } from '@/lib/systems/store';
-import { connectSystemsAction, updateSystemAction } from '../actions';
+import { connectSystemsAction, disconnectSystemAction, updateSystemAction } from '../actions';
 
 export const metadata: Metadata = { title: 'Connected systems' };
 
-const zones = [...Intl.supportedValuesOf('timeZone'), 'UTC'];
+// Every IANA zone this runtime knows, plus UTC (which supportedValuesOf leaves out), sorted; the
+// server still validates what comes back (lib/systems/schemas.ts).
+const zones = [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])].sort();
+
+/** The zones to offer a system: the known ones, and its current one if this runtime lacks it (an alias). */
+const zonesFor = (current: string) => (zones.includes(current) ? zones : [current, ...zones]);
 
 export default async function AdminSystemsPage() {
   await requirePageAdmin('/admin/systems');
@@ -20,12 +25,12 @@ export default async function AdminSystemsPage() {
       <h1 className="text-2xl font-semibold tracking-tight">Connected systems</h1>
       <section aria-labelledby="connect-heading" className={cardClass}>
         <h2 id="connect-heading" className="mb-3 text-lg font-medium">Connect systems</h2>
-        <ActionForm action={connectSystemsAction} submitLabel="Connect systems">
+        <ActionForm action={connectSystemsAction} submitLabel="Connect systems" resetOnSuccess>
           <div className="flex flex-col gap-1">
             <label htmlFor="approvalId" className={labelClass}>Approval id</label>
             <input id="approvalId" name="approvalId" required autoComplete="off" className={inputClass} aria-describedby="approvalId-hint" />
             <p id="approvalId-hint" className="text-xs text-slate-500 dark:text-slate-400">
-              From the system owner. The portal exchanges it for an API key, which stays on the server, encrypted.
+              From the system owner, in the form 1b4e28ba-2fa1-11d2-883f-0016d3cca427. The portal exchanges it for an API key, which stays on the server, encrypted.
             </p>
           </div>
         </ActionForm>
@@ -33,9 +38,6 @@ export default async function AdminSystemsPage() {
       <section aria-labelledby="systems-heading" className="flex flex-col gap-3">
         <h2 id="systems-heading" className="text-lg font-medium">Systems ({systems.length})</h2>
         {systems.length === 0 ? <p className="text-slate-600 dark:text-slate-300">None yet.</p> : null}
-        <datalist id="time-zones">
-          {zones.map((z) => <option key={z} value={z} />)}
-        </datalist>
         <ul aria-label="Connected systems" className="grid gap-3 lg:grid-cols-2">
           {systems.map((s) => (
             <li key={s.deviceId} className={cardClass}>
@@ -52,7 +54,11 @@ export default async function AdminSystemsPage() {
                 </div>
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`tz-${s.deviceId}`} className={labelClass}>Time zone</label>
-                  <input id={`tz-${s.deviceId}`} name="timeZone" defaultValue={s.timeZone} list="time-zones" required className={inputClass} aria-label={`Time zone of ${s.name}`} />
+                  <select id={`tz-${s.deviceId}`} name="timeZone" defaultValue={s.timeZone} required className={inputClass} aria-label={`Time zone of ${s.name}`}>
+                    {zonesFor(s.timeZone).map((z) => (
+                      <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>
+                    ))}
+                  </select>
                 </div>
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`horizon-${s.deviceId}`} className={labelClass}>Bookable days ahead</label>
@@ -86,6 +92,28 @@ export default async function AdminSystemsPage() {
                   </p>
                 </div>
               </ActionForm>
+              <div className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
+                <ActionForm
+                  action={disconnectSystemAction}
+                  submitLabel="Disconnect"
+                  submitAriaLabel={`Disconnect ${s.name}`}
+                  submitVariant="secondary"
+                  confirm={{
+                    title: `Disconnect ${s.name}?`,
+                    body: (
+                      <>
+                        The portal forgets its API key (unless another system of the same approval still uses it), its copy of the
+                        system&apos;s rooms and bookings, and which managers may use it. Past booking requests stay in the history.
+                        Bookings at the service are not touched. While booking requests still wait for the service&apos;s answer,
+                        the portal refuses. Connecting the approval again brings the system back with default settings.
+                      </>
+                    ),
+                    confirmLabel: `Disconnect ${s.name}`,
+                  }}
+                >
+                  <input type="hidden" name="deviceId" value={s.deviceId} />
+                </ActionForm>
+              </div>
             </li>
           ))}
         </ul>

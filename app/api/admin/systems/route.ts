@@ -13,5 +13,5 @@ export const POST = withErrors(async (request: Request) => {
   assertSameOrigin(request);
   const admin = await requireAdmin();
   const { approvalId } = bodySchema.parse(await readJson(request));
-  return Response.json({ systems: await connectSystemsByApproval(approvalId, admin.id) }, { status: 201 });
+  return Response.json({ systems: await connectSystemsByApproval(approvalId, admin) }, { status: 201 });
 });

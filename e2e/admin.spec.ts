@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { BASE_URL, expect, sandboxFixtures, signInWithApi, test, uniqueEmail } from './utils';
+
+const PASSWORD = 'e2e-password-123';
+
+/** Creates an account through the Accounts page and answers it. */
+async function createAccount(page: Page, role: 'manager' | 'admin', label = 'E2E') {
+  const account = { name: `${label} ${role} ${randomUUID().slice(0, 6)}`, email: uniqueEmail(`e2e-${role}`), password: PASSWORD };
+  await page.goto('/admin/managers');
+  const form = page.getByRole('region', { name: 'New account' });
+  await form.getByLabel('Name', { exact: true }).fill(account.name);
+  await form.getByLabel('E-mail').fill(account.email);
+  await form.getByLabel('Password', { exact: true }).fill(account.password);
+  await form.getByLabel('Role').selectOption(role);
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(form.getByRole('status')).toHaveText(`Created ${role} ${account.name} (${account.email}).`);
+  return account;
+}
+
+/** What next-auth's credentials callback answers (401 for a refused sign-in, as for a wrong password). */
+async function credentialsStatus(request: APIRequestContext, email: string) {
+  const csrf = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const response = await request.post('/api/auth/callback/credentials', {
+    form: { csrfToken: csrf.csrfToken, email, password: PASSWORD, json: 'true' },
+    headers: { origin: BASE_URL },
+  });
+  return response.status();
+}
+
+/** A signed-in browser context of its own for an account. */
+async function signedInContext(browser: Browser, email: string) {
+  const context = await browser.newContext({ baseURL: BASE_URL });
+  expect(await signInWithApi(context.request, email, PASSWORD)).toBeNull();
+  return context;
+}
+
+test('a wrong approval id is refused with a sentence, and stays in the field to be corrected', async ({ page, context, signedInAs }) => {
+  await signedInAs('admin');
+  await page.goto('/admin/systems');
+  const field = page.getByLabel('Approval id');
+  const connect = page.getByRole('region', { name: 'Connect systems' });
+
+  await field.fill('not-a-uuid');
+  await page.getByRole('button', { name: 'Connect systems' }).click();
+  await expect(connect.getByRole('alert')).toHaveText(
+    'The approval id must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427. Nothing was sent to the service.',
+  );
+  await expect(field).toHaveValue('not-a-uuid');
+
+  const unknown = randomUUID();
+  await field.fill(unknown);
+  await page.getByRole('button', { name: 'Connect systems' }).click();
+  await expect(connect.getByRole('alert')).toHaveText('No approval with this id exists at the service. Check the id with the system owner; nothing was connected.');
+  await expect(field).toHaveValue(unknown);
+
+  // The same answers from the API: 400 before anything is sent, 404 for an id the service lacks.
+  const headers = { origin: BASE_URL };
+  const malformed = await context.request.post('/api/admin/systems', { data: { approvalId: 'not-a-uuid' }, headers });
+  expect(malformed.status()).toBe(400);
+  const missing = await context.request.post('/api/admin/systems', { data: { approvalId: unknown }, headers });
+  expect(missing.status()).toBe(404);
+  expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/^No approval with this id exists at the service/);
+});
+
+test('the time zone is chosen from a list of IANA zones; the change is in the audit log', async ({ page, context, signedInAs, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
+  const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await signedInAs('admin');
+  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
+  await page.goto('/admin/systems');
+  const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  const zone = card.getByRole('combobox', { name: `Time zone of ${name}` });
+  await expect(zone).toHaveValue('Europe/Stockholm');
+  await expect(zone.getByRole('option', { name: 'UTC', exact: true })).toHaveCount(1);
+  await expect(zone.getByRole('option', { name: 'America/New York' })).toHaveCount(1);
+
+  await zone.selectOption('Europe/Helsinki');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(zone).toHaveValue('Europe/Helsinki');
+  // The server still judges the zone: one the list cannot offer is refused with a sentence.
+  const refused = await context.request.patch(`/api/systems/${deviceId}`, { data: { timeZone: 'Mars/Olympus' }, headers: { origin: BASE_URL } });
+  expect(refused.status()).toBe(422);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/IANA time zone/);
+
+  await zone.selectOption('Europe/Stockholm');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Stockholm, bookable 28 days ahead).`);
+
+  await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows.nth(1)).toContainText(`Changed the system ${name}: time zone Europe/Helsinki → Europe/Stockholm.`);
+  await expect(rows.nth(2)).toContainText(`Changed the system ${name}: time zone Europe/Stockholm → Europe/Helsinki.`);
+  await expect(rows.nth(1)).toContainText('Demo Admin');
+});
+
+test('an admin disconnects a system after confirming; it is gone, and the log says who did it', async ({ page, signedInAs, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const approval = fixtures.approvals[1];
+  if (!approval) throw new Error('the demo preset should have two approvals');
+  const deviceId = approval.deviceIds[0] ?? '';
+  const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await signedInAs('admin');
+  await page.goto('/admin/systems');
+  await page.getByLabel('Approval id').fill(approval.approvalId);
+  await page.getByRole('button', { name: 'Connect systems' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(`Connected 1 system: ${name}.`);
+  // A success empties the field for the next approval.
+  await expect(page.getByLabel('Approval id')).toHaveValue('');
+
+  const list = page.getByRole('list', { name: 'Connected systems' });
+  const card = list.getByRole('listitem').filter({ hasText: deviceId });
+  await card.getByRole('button', { name: `Disconnect ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Disconnect ${name}?` });
+  await expect(dialog).toContainText('Past booking requests stay in the history');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card).toBeVisible();
+
+  await card.getByRole('button', { name: `Disconnect ${name}` }).click();
+  await dialog.getByRole('button', { name: `Disconnect ${name}` }).click();
+  await expect(list.getByRole('listitem').filter({ hasText: deviceId })).toHaveCount(0);
+  expect((await page.request.get(`/api/systems/${deviceId}`)).status()).toBe(404);
+
+  await page.goto('/admin/audit');
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows.nth(1)).toContainText(`Disconnected the system ${name}. Its API key was removed.`);
+  await expect(rows.nth(2)).toContainText(`Connected the system ${name}.`);
+});
+
+test('deactivating a manager signs them out and ends their event stream; reactivating lets them in; deleting removes them', async ({ page, browser, signedInAs }) => {
+  await signedInAs('admin');
+  const manager = await createAccount(page, 'manager');
+  const managerContext = await signedInContext(browser, manager.email);
+  const managerPage = await managerContext.newPage();
+  await managerPage.goto('/systems');
+  await expect(managerPage.getByRole('heading', { level: 1, name: 'Systems' })).toBeVisible();
+  // An open event stream, read in the manager's browser until the server ends it.
+  const streamEnd = managerPage.evaluate(async () => {
+    const response = await fetch('/api/events', { headers: { 'last-event-id': '0' } });
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) return text;
+      text += decoder.decode(chunk.value);
+      if (text.includes('event: end')) return text;
+    }
+  });
+
+  const card = page.getByRole('list', { name: 'Managers' }).getByRole('listitem', { name: manager.name });
+  await card.getByRole('button', { name: `Deactivate ${manager.name}` }).click();
+  await page.getByRole('dialog', { name: `Deactivate ${manager.name}?` }).getByRole('button', { name: `Deactivate ${manager.name}` }).click();
+  await expect(card.getByText('Deactivated', { exact: true })).toBeVisible();
+  expect(await streamEnd).toMatch(/event: end\ndata: \{"reason":"signed-out"\}/);
+  await managerPage.goto('/systems');
+  await expect(managerPage).toHaveURL(/\/sign-in/);
+  const refused = await browser.newContext({ baseURL: BASE_URL });
+  expect(await credentialsStatus(refused.request, manager.email)).toBe(401);
+  await refused.close();
+
+  await card.getByRole('button', { name: `Reactivate ${manager.name}` }).click();
+  await expect(card.getByText('Deactivated', { exact: true })).toHaveCount(0);
+  const again = await signedInContext(browser, manager.email);
+  expect((await again.request.get('/api/systems')).status()).toBe(200);
+
+  await card.getByRole('button', { name: `Delete ${manager.name}` }).click();
+  await page.getByRole('dialog', { name: `Delete ${manager.name}?` }).getByRole('button', { name: `Delete ${manager.name}` }).click();
+  await expect(page.getByRole('list', { name: 'Managers' }).getByRole('listitem', { name: manager.name })).toHaveCount(0);
+  expect((await again.request.get('/api/systems')).status()).toBe(401);
+  await again.close();
+  await managerContext.close();
+
+  await page.goto('/admin/audit');
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows.nth(1)).toContainText(`Deleted the manager ${manager.name} (${manager.email}).`);
+  await expect(rows.nth(2)).toContainText(`Reactivated the manager ${manager.name}`);
+  await expect(rows.nth(3)).toContainText(`Deactivated the manager ${manager.name}`);
+  await expect(rows.nth(4)).toContainText(`Created the manager ${manager.name}`);
+});
+
+test('an admin creates another admin, who can manage accounts but not deactivate or delete themselves', async ({ page, browser, signedInAs }) => {
+  await signedInAs('admin');
+  // The password policy of the admin CLI, with its sentence; the typed values stay.
+  await page.goto('/admin/managers');
+  const form = page.getByRole('region', { name: 'New account' });
+  await form.getByLabel('Name', { exact: true }).fill('Weak Admin');
+  await form.getByLabel('E-mail').fill(uniqueEmail('weak'));
+  await form.getByLabel('Password', { exact: true }).fill('1234567890');
+  await form.getByRole('button', { name: 'Create account' }).click();
+  await expect(form.getByRole('alert')).toHaveText('password is one of the most common passwords; choose another');
+  await expect(form.getByLabel('Name', { exact: true })).toHaveValue('Weak Admin');
+
+  const admin = await createAccount(page, 'admin');
+  const context = await signedInContext(browser, admin.email);
+  const adminPage = await context.newPage();
+  await adminPage.goto('/admin/managers');
+  const own = adminPage.getByRole('list', { name: 'Admins' }).getByRole('listitem', { name: admin.name });
+  await expect(own.getByText('You', { exact: true })).toBeVisible();
+  await expect(own.getByRole('button')).toHaveCount(0);
+  await expect(adminPage.getByRole('list', { name: 'Admins' }).getByRole('listitem', { name: 'Demo Admin' }).getByRole('button', { name: 'Deactivate Demo Admin' })).toBeVisible();
+  await context.close();
+});
+
+// Axe on a page with several 400-option zone selects takes a while on a busy machine.
+for (const path of ['/admin/systems', '/admin/managers', '/admin/audit']) {
+  test(`${path} passes axe in light and dark, and fits 375 px`, async ({ page, signedInAs }) => {
+    test.setTimeout(180_000);
+    await signedInAs('admin');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(path);
+    await expectNoSeriousA11yViolations(page, path);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expectNoSeriousA11yViolations(page, `${path} at 375 px`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+  });
+}
+
+test('the confirmation dialog passes axe', async ({ page, signedInAs }) => {
+  test.setTimeout(120_000);
+  await signedInAs('admin');
+  await page.goto('/admin/managers');
+  await page.getByRole('button', { name: 'Deactivate Demo Manager' }).click();
+  await expect(page.getByRole('dialog', { name: 'Deactivate Demo Manager?' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the deactivate dialog');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+});

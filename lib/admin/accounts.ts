@@ -1,0 +1,162 @@
+import 'server-only';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
+import { ApiError } from '@/lib/api/errors';
+import { createUser, notifyAccessChange, setManagerSystems, setPassword, type UserRecord } from '@/lib/auth/users';
+import type { SessionUser } from '@/lib/auth/schemas';
+import { recordAudit, type Actor } from './audit';
+
+export interface AccountSummary extends SessionUser {
+  deactivatedAt: Date | null;
+  /** Systems a manager may use (admins see every system: always empty). */
+  deviceIds: string[];
+}
+
+/** Every account, admins first, then by name. */
+export async function listAccounts(db: Database): Promise<AccountSummary[]> {
+  const rows = await db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt })
+    .from(users)
+    .orderBy(asc(users.role), asc(users.name), asc(users.email));
+  const managerIds = rows.filter((r) => r.role === 'manager').map((r) => r.id);
+  const assignments =
+    managerIds.length === 0
+      ? []
+      : await db.select({ userId: managerSystems.userId, deviceId: managerSystems.deviceId }).from(managerSystems).where(inArray(managerSystems.userId, managerIds));
+  return rows.map((r) => ({ ...r, deviceIds: assignments.filter((a) => a.userId === r.id).map((a) => a.deviceId) }));
+}
+
+/** Creates an account (a manager or another admin) and records who did. */
+export async function createAccount(
+  db: Database,
+  actor: Actor,
+  input: { name: string; email: string; password: string; role: UserRole },
+): Promise<SessionUser> {
+  return db.transaction(async (tx) => {
+    const user = await createUser(tx, input);
+    await recordAudit(tx, actor, { action: 'account.create', targetType: 'account', targetId: user.id, targetName: user.name, detail: { email: user.email, role: user.role } });
+    return user;
+  });
+}
+
+type Tx = Database;
+
+/** The account, locked for the rest of the transaction; 404 when there is none. */
+async function lockAccount(tx: Tx, userId: string): Promise<Pick<UserRecord, 'id' | 'email' | 'name' | 'role' | 'deactivatedAt'>> {
+  const [row] = await tx
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update')
+    .limit(1);
+  if (!row) throw new ApiError('not_found', 'No such account.');
+  return row;
+}
+
+/**
+ * Refuses to take away the last active admin: nobody could then manage the portal from the web.
+ * The other active admins are locked, so two admins removing each other at once cannot both succeed.
+ */
+async function assertAnotherActiveAdmin(tx: Tx, target: { id: string; role: UserRole; deactivatedAt: Date | null }, verb: string): Promise<void> {
+  if (target.role !== 'admin' || target.deactivatedAt !== null) return;
+  const others = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt), ne(users.id, target.id)))
+    .for('update');
+  if (others.length === 0) throw new ApiError('conflict', `You cannot ${verb} the last active admin; create or reactivate another admin first.`);
+}
+
+function assertNotSelf(actor: Actor, userId: string, verb: string): void {
+  if (actor.id === userId) throw new ApiError('conflict', `You cannot ${verb} your own account; ask another admin.`);
+}
+
+/**
+ * Deactivates an account: it can no longer sign in, and its sessions and open event streams end
+ * (the session version moves on and running portals are told). History and assignments stay.
+ */
+export async function deactivateAccount(db: Database, actor: Actor, userId: string): Promise<SessionUser> {
+  assertNotSelf(actor, userId, 'deactivate');
+  return db.transaction(async (tx) => {
+    const target = await lockAccount(tx, userId);
+    if (target.deactivatedAt !== null) throw new ApiError('conflict', `${target.name} is already deactivated.`);
+    await assertAnotherActiveAdmin(tx, target, 'deactivate');
+    await tx
+      .update(users)
+      .set({ deactivatedAt: new Date(), sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await notifyAccessChange(tx, userId);
+    await recordAudit(tx, actor, { action: 'account.deactivate', targetType: 'account', targetId: target.id, targetName: target.name, detail: { email: target.email, role: target.role } });
+    return { id: target.id, email: target.email, name: target.name, role: target.role };
+  });
+}
+
+/** Lets a deactivated account sign in again (with its old password; sessions from before stay void). */
+export async function reactivateAccount(db: Database, actor: Actor, userId: string): Promise<SessionUser> {
+  return db.transaction(async (tx) => {
+    const target = await lockAccount(tx, userId);
+    if (target.deactivatedAt === null) throw new ApiError('conflict', `${target.name} is already active.`);
+    await tx.update(users).set({ deactivatedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+    await recordAudit(tx, actor, { action: 'account.reactivate', targetType: 'account', targetId: target.id, targetName: target.name, detail: { email: target.email, role: target.role } });
+    return { id: target.id, email: target.email, name: target.name, role: target.role };
+  });
+}
+
+/**
+ * Deletes an account: its sessions and streams end, its system assignments go. Booking requests
+ * it made stay, with the requester's name as it was then (reservation_requests.requested_by_name).
+ */
+export async function deleteAccount(db: Database, actor: Actor, userId: string): Promise<SessionUser> {
+  assertNotSelf(actor, userId, 'delete');
+  return db.transaction(async (tx) => {
+    const target = await lockAccount(tx, userId);
+    await assertAnotherActiveAdmin(tx, target, 'delete');
+    await tx.delete(users).where(eq(users.id, userId));
+    await notifyAccessChange(tx, userId);
+    await recordAudit(tx, actor, { action: 'account.delete', targetType: 'account', targetId: target.id, targetName: target.name, detail: { email: target.email, role: target.role } });
+    return { id: target.id, email: target.email, name: target.name, role: target.role };
+  });
+}
+
+/** A manager's account, or 404 (admins have no systems or managed passwords here). */
+async function managerOf(tx: Tx, userId: string) {
+  const target = await lockAccount(tx, userId);
+  if (target.role !== 'manager') throw new ApiError('not_found', 'No such manager.');
+  return target;
+}
+
+/** Sets a manager's new password (signing them out everywhere), recorded without the password. */
+export async function resetManagerPassword(db: Database, actor: Actor, userId: string, password: string): Promise<SessionUser> {
+  return db.transaction(async (tx) => {
+    const target = await managerOf(tx, userId);
+    await setPassword(tx, userId, password);
+    await recordAudit(tx, actor, { action: 'account.password-reset', targetType: 'account', targetId: target.id, targetName: target.name });
+    return target;
+  });
+}
+
+/** Replaces the systems a manager may use, recording which were added and removed. */
+export async function assignManagerSystems(db: Database, actor: Actor, userId: string, deviceIds: string[]): Promise<SessionUser> {
+  return db.transaction(async (tx) => {
+    const target = await managerOf(tx, userId);
+    const before = (await tx.select({ deviceId: managerSystems.deviceId }).from(managerSystems).where(eq(managerSystems.userId, userId))).map((r) => r.deviceId);
+    await setManagerSystems(tx, userId, deviceIds);
+    const wanted = new Set(deviceIds);
+    const added = [...wanted].filter((d) => !before.includes(d)).sort();
+    const removed = before.filter((d) => !wanted.has(d)).sort();
+    if (added.length > 0 || removed.length > 0) {
+      // Names as they are now, so the log stays readable after a system is renamed or disconnected.
+      const named = await tx.select({ deviceId: systems.deviceId, name: systems.name }).from(systems).where(inArray(systems.deviceId, [...added, ...removed]));
+      const nameOf = (d: string) => named.find((n) => n.deviceId === d)?.name ?? d;
+      await recordAudit(tx, actor, {
+        action: 'account.systems',
+        targetType: 'account',
+        targetId: target.id,
+        targetName: target.name,
+        detail: { added: added.map(nameOf), removed: removed.map(nameOf) },
+      });
+    }
+    return target;
+  });
+}

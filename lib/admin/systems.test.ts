@@ -1,0 +1,112 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { createUser, setManagerSystems } from '@/lib/auth/users';
+import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
+import { claimRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
+import { connectApproval } from '@/lib/systems/connect';
+import { readSystemApiKey } from '@/lib/systems/store';
+import { describeWithDb } from '@/tests/db';
+import { listAudit, recordConnectAudit } from './audit';
+import { disconnectSystem, updateSystemSettings } from './systems';
+
+const encryptionKey = randomBytes(32);
+
+describeWithDb('admin system actions', (ctx) => {
+  const db = () => ctx().handle.db;
+  const a = randomUUID();
+  const b = randomUUID();
+  let admin = { id: '', name: 'Ada Admin' };
+  let managerId = '';
+
+  it('records a connect in the transaction that stores the systems, never the approval id', async () => {
+    const user = await createUser(db(), { email: 'ada@example.com', name: 'Ada Admin', role: 'admin' });
+    admin = { id: user.id, name: user.name };
+    const approval = randomUUID();
+    await connectApproval(db(), approval, {
+      generate: () => Promise.resolve({ apiKey: 'key-1', deviceIds: [a, b] }),
+      encryptionKey,
+      names: new Map([[a, 'Ekhagen'], [b, 'Flogsta']]),
+      createdBy: admin.id,
+      afterStore: (tx, stored) => recordConnectAudit(tx, admin, stored),
+    });
+    const { entries } = await listAudit(db(), 1);
+    expect(entries.map((e) => [e.action, e.targetName, e.actorName]).sort()).toEqual([
+      ['system.connect', 'Ekhagen', 'Ada Admin'],
+      ['system.connect', 'Flogsta', 'Ada Admin'],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(approval);
+
+    // An audit write that fails takes the connection down with it: both or neither.
+    const c = randomUUID();
+    await expect(
+      connectApproval(db(), randomUUID(), {
+        generate: () => Promise.resolve({ apiKey: 'key-2', deviceIds: [c] }),
+        encryptionKey,
+        afterStore: () => Promise.reject(new Error('audit down')),
+      }),
+    ).rejects.toThrow('audit down');
+    expect(await db().select().from(systems).where(eq(systems.deviceId, c))).toEqual([]);
+  });
+
+  it('records setting changes with before and after; an unchanged save records nothing', async () => {
+    await updateSystemSettings(db(), admin, a, { timeZone: 'Europe/Helsinki', bookingHorizonDays: 14, name: 'Ekhagen' });
+    const [entry] = (await listAudit(db(), 1)).entries;
+    expect(entry).toMatchObject({
+      action: 'system.update',
+      targetId: a,
+      targetName: 'Ekhagen',
+      detail: { timeZone: { from: 'Europe/Stockholm', to: 'Europe/Helsinki' }, bookingHorizonDays: { from: 28, to: 14 } },
+    });
+    const total = (await listAudit(db(), 1)).total;
+    await updateSystemSettings(db(), admin, a, { timeZone: 'Europe/Helsinki' });
+    await expect(updateSystemSettings(db(), admin, randomUUID(), { name: 'X' })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await listAudit(db(), 1)).total).toBe(total);
+  });
+
+  it('refuses to disconnect while a booking request waits for its outcome, changing nothing', async () => {
+    const manager = await createUser(db(), { email: 'max@example.com', name: 'Max', role: 'manager' });
+    managerId = manager.id;
+    await setManagerSystems(db(), managerId, [a, b]);
+    await db().insert(reservationRequests).values({ kind: 'create', deviceId: a, requestedBy: managerId, requestedByName: 'Max', status: 'pending' });
+    await expect(disconnectSystem(db(), admin, a)).rejects.toMatchObject({
+      code: 'conflict',
+      message: "Ekhagen has 1 booking request still waiting for the service's answer. Disconnect it once it is settled; nothing was changed.",
+    });
+    expect(await db().select().from(systems).where(eq(systems.deviceId, a))).toHaveLength(1);
+    expect((await listAudit(db(), 1)).entries[0]?.action).not.toBe('system.disconnect');
+  });
+
+  it('disconnects: mirror, assignments and the system go; the key goes with the last system of its approval; history stays', async () => {
+    await db().update(reservationRequests).set({ status: 'succeeded' }).where(eq(reservationRequests.deviceId, a));
+    const generation = await claimRefresh(db(), a, 60);
+    expect(generation).not.toBeNull();
+    await insertPage(db(), 'resources', a, generation ?? 0, [{ id: randomUUID(), name: 'Tvättstuga 1', description: '', timeScheduleId: randomUUID() }]);
+
+    const count = async () => (await ctx().handle.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM mirror_resources WHERE device_id = $1', [a])).rows[0]?.n;
+    expect(await count()).toBe(1);
+
+    const first = await disconnectSystem(db(), admin, a);
+    expect(first).toMatchObject({ system: { deviceId: a, name: 'Ekhagen' }, unassigned: 1 });
+    expect(await db().select().from(systems).where(eq(systems.deviceId, a))).toEqual([]);
+    expect(await readState(db(), a)).toBeNull();
+    expect(await readResources(db(), a)).toEqual([]);
+    expect(await count()).toBe(0);
+    expect(await db().select().from(managerSystems).where(eq(managerSystems.userId, managerId))).toEqual([{ userId: managerId, deviceId: b }]);
+    // b still uses the approval's key.
+    expect(await readSystemApiKey(db(), b, encryptionKey)).toBe('key-1');
+    expect(await db().select().from(reservationRequests).where(eq(reservationRequests.deviceId, a))).toHaveLength(1);
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({
+      action: 'system.disconnect',
+      targetId: a,
+      targetName: 'Ekhagen',
+      actorName: 'Ada Admin',
+      detail: { unassignedManagers: 1, apiKeyRemoved: false },
+    });
+
+    await disconnectSystem(db(), admin, b);
+    expect(await db().select().from(connections)).toEqual([]);
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.disconnect', targetName: 'Flogsta', detail: { apiKeyRemoved: true } });
+    await expect(disconnectSystem(db(), admin, b)).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,74 @@
+import 'server-only';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import type { Database } from '@/lib/db';
+import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
+import { ApiError } from '@/lib/api/errors';
+import { notifyAccessChange } from '@/lib/auth/users';
+import { deleteMirrorOf } from '@/lib/mirror/store';
+import type { SystemPublic, SystemUpdate } from '@/lib/systems/schemas';
+import { getSystem, updateSystem } from '@/lib/systems/store';
+import { recordAudit, type Actor } from './audit';
+
+/** Changes a system's settings and records what changed (before and after). */
+export async function updateSystemSettings(db: Database, actor: Actor, deviceId: string, update: SystemUpdate): Promise<SystemPublic> {
+  return db.transaction(async (tx) => {
+    const before = await getSystem(tx, deviceId);
+    const after = await updateSystem(tx, deviceId, update);
+    if (!before) return after;
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const key of ['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis'] as const) {
+      if (before[key] !== after[key]) changes[key] = { from: before[key], to: after[key] };
+    }
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, actor, { action: 'system.update', targetType: 'system', targetId: deviceId, targetName: after.name, detail: changes });
+    }
+    return after;
+  });
+}
+
+export interface DisconnectResult {
+  system: SystemPublic;
+  /** Managers who had it assigned (they no longer see it). */
+  unassigned: number;
+}
+
+/**
+ * Disconnects a system. Refused (409) while booking requests for it still wait for the service's
+ * outcome: their answers could no longer be matched to a system, so the admin waits a moment.
+ * Otherwise, in one transaction: its mirrored data goes, managers lose it (their open streams
+ * re-check), the system row goes, and its connection (with the encrypted API key) goes when no other
+ * system uses it. Settled booking requests stay, as history. Connecting the approval again brings
+ * it back, with default settings.
+ */
+export async function disconnectSystem(db: Database, actor: Actor, deviceId: string): Promise<DisconnectResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ connectionId: systems.connectionId }).from(systems).where(eq(systems.deviceId, deviceId)).for('update').limit(1);
+    const system = row ? await getSystem(tx, deviceId) : undefined;
+    if (!row || !system) throw new ApiError('not_found', 'No such system.');
+    const [open] = await tx
+      .select({ n: count() })
+      .from(reservationRequests)
+      .where(and(eq(reservationRequests.deviceId, deviceId), inArray(reservationRequests.status, ['sending', 'pending'])));
+    const waiting = open?.n ?? 0;
+    if (waiting > 0) {
+      throw new ApiError(
+        'conflict',
+        `${system.name} has ${waiting} booking request${waiting === 1 ? '' : 's'} still waiting for the service's answer. Disconnect it once ${waiting === 1 ? 'it is' : 'they are'} settled; nothing was changed.`,
+      );
+    }
+    const managers = await tx.select({ userId: managerSystems.userId }).from(managerSystems).where(eq(managerSystems.deviceId, deviceId));
+    await deleteMirrorOf(tx, deviceId);
+    await tx.delete(systems).where(eq(systems.deviceId, deviceId)); // manager_systems rows cascade
+    const [sibling] = await tx.select({ deviceId: systems.deviceId }).from(systems).where(eq(systems.connectionId, row.connectionId)).limit(1);
+    if (!sibling) await tx.delete(connections).where(eq(connections.id, row.connectionId));
+    for (const { userId } of managers) await notifyAccessChange(tx, userId);
+    await recordAudit(tx, actor, {
+      action: 'system.disconnect',
+      targetType: 'system',
+      targetId: deviceId,
+      targetName: system.name,
+      detail: { unassignedManagers: managers.length, apiKeyRemoved: !sibling },
+    });
+    return { system, unassigned: managers.length };
+  });
+}
