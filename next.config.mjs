@@ -6,6 +6,8 @@ const nextConfig = {
   // metrics then live in one copy of the library, on the one registry of lib/observability/metrics.ts.
   serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'prom-client'],
   poweredByHeader: false,
+  // forbidden() and app/forbidden.tsx: a system the manager may not see is a 403 page, not a bare 404.
+  experimental: { authInterrupts: true },
   reactStrictMode: true,
   // Lint and typecheck run as their own npm scripts; the build should not repeat them.
   typescript: { ignoreBuildErrors: false },
