@@ -237,6 +237,8 @@ test('the shell is usable at 375 px', async ({ page, signedInAs }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signedInAs('manager');
   await page.goto('/systems');
+  // On a phone the navigation sits behind the Menu button (e2e/everyday.spec.ts).
+  await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of ['Systems', 'Residents', 'Requests']) await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Systems' })).toHaveAttribute('aria-current', 'page');
