@@ -13,7 +13,16 @@ async function loadRoute(vars: Record<string, string>) {
   return import('@/app/api/health/route');
 }
 
+/** Closes and forgets the process's database handle (lib/db keeps it in lib/singleton's registry). */
+async function closeDb() {
+  const { forgetSingleton, singletonPromise } = await import('@/lib/singleton');
+  const handle = await singletonPromise<{ close(): Promise<void> } | null>('database', () => Promise.resolve(null)).catch(() => null);
+  await handle?.close().catch(() => undefined);
+  forgetSingleton('database');
+}
+
 afterEach(async () => {
+  await closeDb();
   const pending = (globalThis as { __portalDb?: Promise<{ close(): Promise<void> }> }).__portalDb;
   delete (globalThis as { __portalDb?: unknown }).__portalDb;
   await pending?.then((h) => h.close()).catch(() => undefined);
@@ -42,6 +51,7 @@ describe('GET /api/health', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ database: 'postgres', service: 'sandbox' });
     } finally {
+      await closeDb();
       const pending = (globalThis as { __portalDb?: Promise<{ close(): Promise<void> }> }).__portalDb;
       delete (globalThis as { __portalDb?: unknown }).__portalDb;
       await pending?.then((h) => h.close());
