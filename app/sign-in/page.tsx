@@ -10,9 +10,19 @@ import { env } from '@/lib/env';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
+/** next-auth sends a failed form sign-in back with an absolute callbackUrl on this portal: keep its path. */
+function ownPath(value: string): string {
+  try {
+    const url = new URL(value, env.PORTAL_URL);
+    return url.origin === new URL(env.PORTAL_URL).origin ? `${url.pathname}${url.search}` : value;
+  } catch {
+    return value;
+  }
+}
+
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = typeof params.callbackUrl === 'string' ? params.callbackUrl : undefined;
+  const callbackUrl = typeof params.callbackUrl === 'string' ? ownPath(params.callbackUrl) : undefined;
   const error = typeof params.error === 'string' ? params.error : undefined;
   if (await getSession()) redirect('/systems');
   // Set by proxy.ts with next-auth's CSRF cookie: the form then posts without JavaScript too.
