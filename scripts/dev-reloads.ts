@@ -1,6 +1,6 @@
 // Counts how often the sign-in page reloads itself under `next dev`, before and after a restart of
 // the dev server with the page left open (issue 15: 29–36 reloads in 15 s after a restart).
-//   npx tsx scripts/dev-reloads.ts [--port 3451] [--seconds 15]
+//   npx tsx scripts/dev-reloads.ts [--port 3451] [--seconds 15] [--verbose]
 // Prints the figures and exits 1 when a window saw more than 2 reloads. Not part of `npm test`:
 // it needs a dev server's compile time (minutes on a small machine).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +15,7 @@ const arg = (name: string, fallback: number) => {
 };
 const port = arg('port', 3451);
 const seconds = arg('seconds', 15);
+const verbose = process.argv.includes('--verbose');
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dev-reloads-'));
 
@@ -54,7 +55,9 @@ try {
   const page = await browser.newPage();
   const loads = { n: 0 };
   page.on('request', (r) => {
-    if (r.resourceType() === 'document') loads.n += 1;
+    if (r.resourceType() !== 'document') return;
+    loads.n += 1;
+    if (verbose) console.log(new Date().toISOString(), 'document', r.url());
   });
   await page.goto(`http://localhost:${port}/sign-in`, { timeout: 300_000 });
   await page.waitForTimeout(3_000); // the first compile settles
