@@ -79,10 +79,11 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set('Content-Security-Policy', headers['Content-Security-Policy'] ?? '');
   requestHeaders.delete(CSRF_HEADER);
   if (pathname === '/sign-in' && request.method === 'GET') {
-    const csrf = await signInCsrf(request);
-    requestHeaders.set(CSRF_HEADER, csrf.token);
+    // Without a token (secrets unreadable) the hydrated form still signs in with fetch.
+    const csrf = await signInCsrf(request).catch(() => null);
+    if (csrf) requestHeaders.set(CSRF_HEADER, csrf.token);
     const response = NextResponse.next({ request: { headers: requestHeaders } });
-    if (csrf.cookie) {
+    if (csrf?.cookie) {
       response.cookies.set(csrf.cookie.name, csrf.cookie.value, { httpOnly: true, sameSite: 'lax', path: '/', secure: csrf.cookie.secure });
     }
     return finish(response);
