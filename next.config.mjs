@@ -6,6 +6,14 @@ const nextConfig = {
   // metrics then live in one copy of the library, on the one registry of lib/observability/metrics.ts.
   serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'prom-client'],
   poweredByHeader: false,
+  // forbidden() and app/forbidden.tsx: a system the manager may not see is a 403 page, not a bare 404.
+  experimental: {
+    authInterrupts: true,
+    // Next's dev server writes every server and browser console line to .next/dev/logs for its MCP
+    // endpoint; after a dev restart that file was seen to drive a reload loop of the open page
+    // (issue 15, README "Development"). The portal does not use the MCP endpoint.
+    mcpServer: false,
+  },
   reactStrictMode: true,
   // Lint and typecheck run as their own npm scripts; the build should not repeat them.
   typescript: { ignoreBuildErrors: false },

@@ -1,4 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { CSRF_HEADER, csrfCookieName, csrfTokenFromCookie, newCsrfToken } from '@/lib/auth/csrf';
+import { env } from '@/lib/env';
+import { getSecrets } from '@/lib/secrets';
 import { createNonce, isSameOriginRequest, securityHeaders } from '@/lib/security/headers';
 
 /**
@@ -34,7 +37,22 @@ function ownOrigins(request: NextRequest): string[] {
   return host ? [request.nextUrl.origin, `https://${host}`, `http://${host}`] : [request.nextUrl.origin];
 }
 
-export function proxy(request: NextRequest) {
+/**
+ * The sign-in page's CSRF token: the one of next-auth's cookie the browser holds, else a new one
+ * whose cookie goes out with the page (a page cannot set cookies itself). With it the form posts
+ * straight to next-auth's credentials callback, before hydration and without JavaScript too.
+ */
+async function signInCsrf(request: NextRequest): Promise<{ token: string; cookie?: { name: string; value: string; secure: boolean } }> {
+  const { authSecret } = await getSecrets();
+  const secure = env.PORTAL_URL.startsWith('https://');
+  const name = csrfCookieName(secure);
+  const current = csrfTokenFromCookie(request.cookies.get(name)?.value, authSecret);
+  if (current) return { token: current };
+  const fresh = newCsrfToken(authSecret);
+  return { token: fresh.token, cookie: { name, value: fresh.cookieValue, secure } };
+}
+
+export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const https = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
   const nonce = createNonce();
@@ -59,6 +77,17 @@ export function proxy(request: NextRequest) {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('Content-Security-Policy', headers['Content-Security-Policy'] ?? '');
+  requestHeaders.delete(CSRF_HEADER);
+  if (pathname === '/sign-in' && request.method === 'GET') {
+    // Without a token (secrets unreadable) the hydrated form still signs in with fetch.
+    const csrf = await signInCsrf(request).catch(() => null);
+    if (csrf) requestHeaders.set(CSRF_HEADER, csrf.token);
+    const response = NextResponse.next({ request: { headers: requestHeaders } });
+    if (csrf?.cookie) {
+      response.cookies.set(csrf.cookie.name, csrf.cookie.value, { httpOnly: true, sameSite: 'lax', path: '/', secure: csrf.cookie.secure });
+    }
+    return finish(response);
+  }
   return finish(NextResponse.next({ request: { headers: requestHeaders } }));
 }
 

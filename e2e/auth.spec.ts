@@ -31,6 +31,42 @@ test('anonymous visitors are sent to sign-in; a wrong password and an unknown ac
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' })).toBeVisible();
 });
 
+test('without JavaScript the form posts and signs in; the password never appears in a URL', async ({ browser }) => {
+  const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  page.on('framenavigated', (f) => urls.push(f.url()));
+  try {
+    await page.goto('/sign-in?callbackUrl=%2Fresidents');
+    await page.getByLabel('E-mail').fill(DEMO.manager.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/sign-in\?.*error=CredentialsSignin/);
+    await expect(formError(page)).toHaveText('The e-mail address or password is wrong.');
+
+    // Again from the page the failure led to: the way back to /residents is kept.
+    await page.getByLabel('E-mail').fill(DEMO.manager.email);
+    await page.getByLabel('Password').fill(DEMO.manager.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page).toHaveURL(/\/residents$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Residents' })).toBeVisible();
+    expect(urls.filter((u) => u.includes('password') || u.includes(DEMO.manager.password) || u.includes('not-the-password'))).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
+test('with JavaScript the password never appears in a URL either', async ({ page }) => {
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  page.on('framenavigated', (f) => urls.push(f.url()));
+  await page.goto('/sign-in');
+  await submitSignIn(page, DEMO.manager.email, DEMO.manager.password);
+  await expect(page).toHaveURL(/\/systems$/);
+  expect(urls.filter((u) => u.includes('password') || u.includes(DEMO.manager.password))).toEqual([]);
+});
+
 test('the sixth rapid failure for one account is throttled', async ({ page }) => {
   const email = uniqueEmail('throttled');
   await page.goto('/sign-in');
@@ -201,13 +237,15 @@ test('the shell is usable at 375 px', async ({ page, signedInAs }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signedInAs('manager');
   await page.goto('/systems');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
+  // On a phone the navigation sits behind the Menu button (e2e/everyday.spec.ts).
+  await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of ['Systems', 'Residents', 'Requests']) await expect(nav.getByRole('link', { name })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'Systems' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await page.keyboard.press('Tab');
-  await expect(page.getByRole('link', { name: 'Skip to main content' })).toBeFocused();
 });
 
 test('signing in through the API helper works for the demo manager', async ({ request }) => {

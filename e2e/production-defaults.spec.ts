@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { BASE_URL, test as authed } from './utils';
+import { BASE_URL, DEMO, E2E_AUTH_SECRET, E2E_ENCRYPTION_KEY, PORT, test as authed } from './utils';
 
 // The production build, started as an operator who forgot the service settings would start it.
 test('next start with no service configured refuses to start and says what to set', async () => {
@@ -21,6 +21,58 @@ test('next start with no service configured refuses to start and says what to se
   expect(code).toBe(1);
   expect(output).toContain('The portal will not start: No reservation service is configured');
   expect(output).toContain('DEMO_MODE=1');
+});
+
+// The portal on a port other than 3000, with no PORTAL_URL: the sandbox, the webhook and the demo
+// connection must be addressed at the port it listens on (they were all sent to :3000).
+test('on another port without PORTAL_URL the demo systems connect and /api/health is ok', async ({ playwright }) => {
+  test.setTimeout(180_000);
+  const port = PORT + 50;
+  const origin = `http://localhost:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DEMO_MODE: '1',
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'other-port-')),
+    AUTH_SECRET: E2E_AUTH_SECRET,
+    ENCRYPTION_KEY: E2E_ENCRYPTION_KEY,
+  };
+  for (const name of Object.keys(env)) if (['PORTAL_URL', 'NEXTAUTH_URL', 'PORT', 'DATABASE_URL', 'WEBHOOK_SECRET'].includes(name) || name.startsWith('SERVICE_')) delete env[name];
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', String(port)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const request = await playwright.request.newContext({ baseURL: origin });
+  try {
+    let health: { status?: string; message?: string } = {};
+    await expect
+      .poll(
+        async () => {
+          const response = await request.get('/api/health').catch(() => null);
+          health = response?.ok() ? ((await response.json()) as typeof health) : {};
+          return health.status;
+        },
+        { timeout: 90_000, intervals: [1_000] },
+      )
+      .toBe('ok');
+
+    const csrf = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+    const signIn = await request.post('/api/auth/callback/credentials', {
+      form: { csrfToken: csrf.csrfToken, email: DEMO.manager.email, password: DEMO.manager.password, json: 'true' },
+      headers: { origin },
+    });
+    expect(new URL(((await signIn.json()) as { url: string }).url).searchParams.get('error')).toBeNull();
+    // The demo connection runs in the background after the start; give it its retries.
+    await expect
+      .poll(async () => ((await (await request.get('/api/systems')).json()) as { systems: unknown[] }).systems.length, { timeout: 60_000, intervals: [1_000] })
+      .toBeGreaterThan(0);
+    await expect.poll(() => output, { timeout: 30_000 }).toContain(`"url":"${origin}/api/webhooks","message":"webhook registered with the sandbox"`);
+    expect(((await (await request.get('/api/health')).json()) as { status: string }).status).toBe('ok');
+  } finally {
+    await request.dispose();
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
 });
 
 test("the sandbox's control routes refuse another site, and carry the security headers", async ({ request }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv, startupProblem } from './env';
+import { defaultPortalUrl, EnvError, parseEnv, startupProblem } from './env';
 
 describe('parseEnv', () => {
   it('runs with no configuration in sandbox mode on PGlite', () => {
@@ -63,6 +63,26 @@ describe('parseEnv', () => {
     });
     expect(env.serviceMode).toBe('remote');
     expect(env.databaseKind).toBe('postgres');
+  });
+});
+
+describe('PORTAL_URL', () => {
+  it('is the address this server listens on when unset: next dev -p N and next start -p N set PORT and the origin they print', () => {
+    expect(parseEnv({ PORT: '3300' }).PORTAL_URL).toBe('http://localhost:3300');
+    expect(parseEnv({ PORT: '3300', __NEXT_PRIVATE_ORIGIN: 'http://localhost:3300' }).PORTAL_URL).toBe('http://localhost:3300');
+    // -H 127.0.0.1: Next's own origin names the address it is bound to.
+    expect(parseEnv({ PORT: '3301', __NEXT_PRIVATE_ORIGIN: 'http://127.0.0.1:3301' }).PORTAL_URL).toBe('http://127.0.0.1:3301');
+  });
+
+  it('keeps an explicit PORTAL_URL, whatever the port', () => {
+    expect(parseEnv({ PORT: '3300', __NEXT_PRIVATE_ORIGIN: 'http://localhost:3300', PORTAL_URL: 'https://portal.example.org' }).PORTAL_URL).toBe('https://portal.example.org');
+  });
+
+  it('falls back to port 3000 with nothing to go by, and ignores a PORT that is not a port', () => {
+    expect(parseEnv({}).PORTAL_URL).toBe('http://localhost:3000');
+    expect(defaultPortalUrl({ PORT: 'http' })).toBe('http://localhost:3000');
+    expect(defaultPortalUrl({ PORT: '70000' })).toBe('http://localhost:3000');
+    expect(defaultPortalUrl({ __NEXT_PRIVATE_ORIGIN: 'not a url', PORT: '3302' })).toBe('http://localhost:3302');
   });
 });
 

@@ -22,7 +22,11 @@ const serviceVariables = [
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    /** Public URL of the portal; used for webhook registration and sign-in callbacks. */
+    /**
+     * Public URL of the portal; used for webhook registration, sign-in callbacks and, in sandbox
+     * mode, to reach the mounted sandbox. Unset, the address this server listens on (see
+     * defaultPortalUrl).
+     */
     PORTAL_URL: z.url().default('http://localhost:3000'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 
@@ -150,11 +154,33 @@ export class EnvError extends Error {
   }
 }
 
+/**
+ * The portal's own address when PORTAL_URL is unset: the origin this server listens on. `next dev
+ * -p N` and `next start -p N` both set PORT and __NEXT_PRIVATE_ORIGIN (the "Local:" URL they
+ * print) in the server process once it listens, before any of the portal's code is loaded, so the
+ * sandbox, the webhook and the demo connection are addressed at this very server on any port.
+ */
+export function defaultPortalUrl(source: Record<string, string | undefined>): string {
+  const origin = source.__NEXT_PRIVATE_ORIGIN;
+  if (origin) {
+    try {
+      const url = new URL(origin);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    } catch {
+      // not a URL: fall through to PORT
+    }
+  }
+  const port = source.PORT;
+  if (port && /^\d{1,5}$/.test(port) && Number(port) > 0 && Number(port) < 65_536) return `http://localhost:${Number(port)}`;
+  return 'http://localhost:3000';
+}
+
 /** Validates a set of variables; throws an EnvError naming every bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
   );
+  cleaned.PORTAL_URL ??= defaultPortalUrl(cleaned);
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
     throw new EnvError(

@@ -3,28 +3,75 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { getServiceClient, sandboxBaseUrl } from '@/lib/service/client-from-settings';
+import { startupTaskProblems } from '@/lib/startup-status';
 
+/**
+ * Liveness: `ok`, or `degraded` (200: the process works, restarting it would not help) when the
+ * reservation service — the mounted sandbox, in sandbox mode — cannot be reached or a start-up
+ * connection failed, or `error` (503) when the database is unreachable.
+ */
 export interface HealthReport {
-  status: 'ok' | 'error';
+  status: 'ok' | 'degraded' | 'error';
   database: 'pglite' | 'postgres';
   service: 'sandbox' | 'remote';
-  failing?: 'database';
+  failing?: 'database' | 'service';
   message?: string;
 }
 
-const PING_TIMEOUT_MS = 5_000;
+export interface HealthDeps {
+  pingDatabase: () => Promise<unknown>;
+  /** An access token of the portal's service client (cached by the client once had). */
+  accessToken: () => Promise<unknown>;
+  /** Start-up connections that gave up (lib/startup-status.ts). */
+  startupProblems: () => string[];
+  serviceMode: 'sandbox' | 'remote';
+  databaseKind: 'pglite' | 'postgres';
+  /** Where the portal addresses the mounted sandbox (sandbox mode). */
+  sandboxUrl: string;
+  timeoutMs?: number;
+}
 
-export async function checkHealth(): Promise<HealthReport> {
-  const base = { database: env.databaseKind, service: env.serviceMode } as const;
+const TIMEOUT_MS = 5_000;
+
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : 'unknown error');
+
+export async function checkHealthWith(deps: HealthDeps): Promise<HealthReport> {
+  const ms = deps.timeoutMs ?? TIMEOUT_MS;
+  const base = { database: deps.databaseKind, service: deps.serviceMode } as const;
   try {
-    const ping = getDb().then((handle) => handle.db.execute(sql`SELECT 1`));
-    await Promise.race([
-      ping,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), PING_TIMEOUT_MS).unref()),
-    ]);
-    return { status: 'ok', ...base };
+    await within(ms, deps.pingDatabase());
   } catch (error) {
     log.error('health check: database unreachable', { error });
     return { status: 'error', ...base, failing: 'database', message: 'The database is unreachable.' };
   }
+  const problems: string[] = [];
+  try {
+    await within(ms, deps.accessToken());
+  } catch (error) {
+    problems.push(
+      deps.serviceMode === 'sandbox'
+        ? `The built-in sandbox at ${deps.sandboxUrl} cannot be reached (${reason(error)}); if the portal listens elsewhere, set PORTAL_URL to its address.`
+        : `The reservation service gives no access token (${reason(error)}).`,
+    );
+  }
+  problems.push(...deps.startupProblems());
+  if (problems.length === 0) return { status: 'ok', ...base };
+  log.warn('health check: degraded', { problems });
+  return { status: 'degraded', ...base, failing: 'service', message: problems.join(' ') };
+}
+
+export function checkHealth(): Promise<HealthReport> {
+  return checkHealthWith({
+    pingDatabase: () => getDb().then((handle) => handle.db.execute(sql`SELECT 1`)),
+    accessToken: async () => (await getServiceClient()).accessToken(),
+    startupProblems: startupTaskProblems,
+    serviceMode: env.serviceMode,
+    databaseKind: env.databaseKind,
+    sandboxUrl: sandboxBaseUrl(),
+  });
 }

@@ -8,6 +8,7 @@ import { log } from '@/lib/log';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
 import { getSecrets } from '@/lib/secrets';
+import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
 import { generateApiKeyUpstream, readSandboxDirectory } from '@/lib/systems/upstream';
 
@@ -60,22 +61,29 @@ export async function startPortal(): Promise<void> {
       log.error('demo logins could not be created', { error });
     }
     // In the background: both reach the sandbox over HTTP, through this very server.
+    // Each reports to /api/health when it gives up (lib/startup-status.ts).
     void connectDemoSystems();
-    void registerSandboxWebhook();
+    markStartupTask('webhookRegistration', 'running');
+    void registerSandboxWebhook().then((registered) => markStartupTask('webhookRegistration', registered ? 'done' : 'failed'));
   }
   // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
   startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
 }
 
 async function connectDemoSystems(): Promise<void> {
+  markStartupTask('demoConnection', 'running');
   for (let attempt = 1; attempt <= DEMO_CONNECT_ATTEMPTS; attempt += 1) {
     await new Promise((resolve) => setTimeout(resolve, DEMO_CONNECT_DELAY_MS).unref());
     try {
       const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
       await seedDemoConnection(db, { directory: readSandboxDirectory, generate: generateApiKeyUpstream, encryptionKey });
+      markStartupTask('demoConnection', 'done');
       return;
     } catch (error) {
-      if (attempt === DEMO_CONNECT_ATTEMPTS) log.warn('demo systems not connected; will retry at the next start', { error });
+      if (attempt === DEMO_CONNECT_ATTEMPTS) {
+        log.warn('demo systems not connected; will retry at the next start', { error });
+        markStartupTask('demoConnection', 'failed');
+      }
     }
   }
 }

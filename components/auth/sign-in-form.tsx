@@ -22,7 +22,12 @@ function formText(data: FormData, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export function SignInForm({ callbackUrl, initialError, entra }: { callbackUrl?: string; initialError?: string; entra: boolean }) {
+/**
+ * E-mail and password. Hydrated, it signs in with fetch and shows errors in place; before hydration
+ * or without JavaScript the same form is a plain POST to next-auth's credentials callback (with the
+ * CSRF token proxy.ts issued), so the password never lands in a URL.
+ */
+export function SignInForm({ callbackUrl, initialError, entra, csrfToken }: { callbackUrl?: string; initialError?: string; entra: boolean; csrfToken: string }) {
   const [error, setError] = useState<string | undefined>(initialError ? (MESSAGES[initialError] ?? FALLBACK) : undefined);
   const [pending, setPending] = useState(false);
   const target = safeReturnPath(callbackUrl);
@@ -47,7 +52,16 @@ export function SignInForm({ callbackUrl, initialError, entra }: { callbackUrl?:
 
   return (
     <div className="flex flex-col gap-4">
-      <form onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-4" noValidate aria-describedby={error ? 'sign-in-error' : undefined}>
+      <form
+        method="post"
+        action="/api/auth/callback/credentials"
+        onSubmit={(e) => void onSubmit(e)}
+        className="flex flex-col gap-4"
+        noValidate
+        aria-describedby={error ? 'sign-in-error' : undefined}
+      >
+        <input type="hidden" name="csrfToken" value={csrfToken} />
+        <input type="hidden" name="callbackUrl" value={target} />
         {error ? (
           <p id="sign-in-error" role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
             {error}

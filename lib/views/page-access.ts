@@ -1,5 +1,5 @@
 import 'server-only';
-import { notFound } from 'next/navigation';
+import { forbidden, notFound } from 'next/navigation';
 import { cache } from 'react';
 import { z } from 'zod';
 import { isApiError } from '@/lib/api/errors';
@@ -10,7 +10,8 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 const uuid = z.uuid();
 
 /**
- * For pages: a system the user may see, else the 404 page (no one learns which systems exist).
+ * For pages: a system the user may see. Else an admin gets the 404 page for an unknown system, and a
+ * manager the 403 page for any system not assigned to them, existing or not (as the API answers).
  * Once per page render for the same user and id (generateMetadata and the page both ask).
  */
 export const pageSystem = cache(async (user: SessionUser, deviceId: string): Promise<SystemPublic> => {
@@ -18,7 +19,8 @@ export const pageSystem = cache(async (user: SessionUser, deviceId: string): Pro
   try {
     return await requireSystemAccess(user, deviceId.toLowerCase());
   } catch (error) {
-    if (isApiError(error) && (error.code === 'forbidden' || error.code === 'not_found')) notFound();
+    if (isApiError(error) && error.code === 'forbidden') forbidden();
+    if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
   }
 });

@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import { FallbackMessage } from '@/components/shell/fallback-page';
+import { PortalShell } from '@/components/shell/portal-shell';
+import { getSession } from '@/lib/auth/session';
+
+export const metadata: Metadata = { title: 'No access' };
+
+// forbidden() outside the portal's pages (403); app/(portal)/forbidden.tsx serves those inside it.
+export default async function Forbidden() {
+  const user = await getSession();
+  if (user) {
+    return (
+      <PortalShell user={user}>
+        <FallbackMessage kind="forbidden" signedIn />
+      </PortalShell>
+    );
+  }
+  return (
+    <main id="main" className="mx-auto max-w-2xl px-4 py-16">
+      <FallbackMessage kind="forbidden" signedIn={false} />
+    </main>
+  );
+}
