@@ -5,9 +5,13 @@ import { adminAudit, type AuditTargetType } from '@/lib/db/schema';
 
 /** Who did it: the signed-in admin (kept by id and by name; the account may be deleted later). */
 export interface Actor {
-  id: string;
+  /** Null for the operator at the server's command line, who has no account. */
+  id: string | null;
   name: string;
 }
+
+/** `npm run admin`: whoever holds the server's shell, named so on the audit page. */
+export const COMMAND_LINE_ACTOR: Actor = { id: null, name: 'Command line (npm run admin)' };
 
 export const AUDIT_ACTIONS = [
   'system.connect',

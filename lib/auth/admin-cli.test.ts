@@ -4,7 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { listAudit } from '@/lib/admin/audit';
+import { eq } from 'drizzle-orm';
 import { openDatabase } from '@/lib/db/client';
+import { users } from '@/lib/db/schema';
 import { describeWithDb } from '@/tests/db';
 import { runAdminCommand } from './admin-cli';
 import { verifyPassword } from './passwords';
@@ -25,6 +28,9 @@ describeWithDb('npm run admin', (ctx) => {
     const user = await findUserByEmail(db, 'ops@example.se');
     expect(user?.role).toBe('admin');
     expect(await verifyPassword('kaffe-och-tvätt-2026', user?.passwordHash)).toBe(true);
+    // The admin audit log says the command line did it.
+    const audit = await listAudit(db, 1);
+    expect(audit.entries.find((e) => e.targetId === user?.id)).toMatchObject({ action: 'account.create', actorId: null, actorName: 'Command line (npm run admin)', targetName: 'Olga Ops' });
   });
 
   it('refuses weak passwords and duplicates with a reason, changing nothing', async () => {
@@ -46,6 +52,7 @@ describeWithDb('npm run admin', (ctx) => {
     const after = await findUserByEmail(db, 'ops@example.se');
     expect(await verifyPassword('ny-lösen-för-olga', after?.passwordHash)).toBe(true);
     expect(after?.sessionVersion).toBe((before?.sessionVersion ?? 0) + 1);
+    expect((await listAudit(db, 1)).entries[0]).toMatchObject({ action: 'account.password-reset', actorId: null, targetId: after?.id });
     const missing = io();
     expect(await runAdminCommand(db, ['reset-password', '--email', 'nobody@example.se'], missing.io)).toBe(1);
     expect(missing.err).toEqual(['No account has the e-mail nobody@example.se.']);
@@ -67,6 +74,11 @@ describeWithDb('npm run admin', (ctx) => {
     const list = io();
     expect(await runAdminCommand(db, ['list'], list.io)).toBe(0);
     expect(list.out).toEqual([expect.stringMatching(/^admin +ops@example\.se +Olga Ops$/)]);
+    // A deactivated account is listed as such.
+    await db.update(users).set({ deactivatedAt: new Date() }).where(eq(users.email, 'ops@example.se'));
+    const again = io();
+    await runAdminCommand(db, ['list'], again.io);
+    expect(again.out).toEqual([expect.stringMatching(/^admin +ops@example\.se +Olga Ops +\(deactivated\)$/)]);
   });
 });
 

@@ -5,6 +5,7 @@ import type { Database } from '@/lib/db';
 import { users } from '@/lib/db/schema';
 import { passwordWeakness } from './password-policy';
 import { emailSchema, nameSchema, roleSchema } from './schemas';
+import { COMMAND_LINE_ACTOR, recordAudit } from '@/lib/admin/audit';
 import { createUser, findUserByEmail, setPassword } from './users';
 
 export const ADMIN_CLI_USAGE = `Usage: npm run admin -- <command> [options]
@@ -95,7 +96,11 @@ export async function runAdminCommand(db: Database, argv: string[], io: AdminCli
       const role = options.role === undefined ? 'admin' : field(roleSchema, options.role, 'role');
       if (await findUserByEmail(db, email)) throw new CliError(`An account with the e-mail ${email} already exists; use reset-password to set its password.`, 1);
       const password = await newPassword(io, { email, name });
-      const user = await createUser(db, { email, name, role, password });
+      const user = await db.transaction(async (tx) => {
+        const created = await createUser(tx, { email, name, role, password });
+        await recordAudit(tx, COMMAND_LINE_ACTOR, { action: 'account.create', targetType: 'account', targetId: created.id, targetName: created.name, detail: { role: created.role, email: created.email } });
+        return created;
+      });
       io.out(`Created ${user.role} ${user.name} <${user.email}>. They can sign in now.`);
       return 0;
     }
@@ -104,13 +109,16 @@ export async function runAdminCommand(db: Database, argv: string[], io: AdminCli
       const user = await findUserByEmail(db, email);
       if (!user) throw new CliError(`No account has the e-mail ${email}.`, 1);
       const password = await newPassword(io, user);
-      await setPassword(db, user.id, password);
+      await db.transaction(async (tx) => {
+        await setPassword(tx, user.id, password);
+        await recordAudit(tx, COMMAND_LINE_ACTOR, { action: 'account.password-reset', targetType: 'account', targetId: user.id, targetName: user.name });
+      });
       io.out(`New password set for ${user.name} <${user.email}>; their open sessions were signed out.`);
       return 0;
     }
-    const rows = await db.select({ email: users.email, name: users.name, role: users.role }).from(users).orderBy(asc(users.role), asc(users.email));
+    const rows = await db.select({ email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt }).from(users).orderBy(asc(users.role), asc(users.email));
     if (rows.length === 0) io.out('No accounts yet. Create the first admin with: npm run admin -- create --email … --name …');
-    for (const r of rows) io.out(`${r.role.padEnd(8)} ${r.email}  ${r.name}`);
+    for (const r of rows) io.out(`${r.role.padEnd(8)} ${r.email}  ${r.name}${r.deactivatedAt ? '  (deactivated)' : ''}`);
     return 0;
   } catch (error) {
     if (error instanceof CliError) {

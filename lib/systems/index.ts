@@ -26,7 +26,7 @@ export async function connectSystemsByApproval(approvalId: unknown, admin: Actor
     generate: generateApiKeyUpstream,
     encryptionKey,
     names,
-    createdBy: admin.id,
+    createdBy: admin.id ?? undefined,
     afterStore: (tx, systems) => recordConnectAudit(tx, admin, systems),
   });
 }
