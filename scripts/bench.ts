@@ -260,6 +260,7 @@ async function main(): Promise<void> {
   let weekRouteWorks = false;
 
   // ---- (a) cold load
+  rss.phase('(a)');
   step('(a) cold week-grid load (first-ever read of the system)');
   try {
     const progress: { atMs: number; pagesFetched: number }[] = [];
@@ -288,6 +289,7 @@ async function main(): Promise<void> {
   figure({ key: 'pagingFloorMs', label: '    paging floor (pages × round trip)', value: round(floorMs / 1000, 2), unit: 's', target: '—', met: null, note: `${totalPages} pages × ${round(pageRtt)} ms (p50 page round trip)` });
 
   // ---- (b) warm grid API vs the naive pass-through
+  rss.phase('(b)');
   step('(b) warm week-grid API');
   const naiveP50 = percentile(naiveMs, 50);
   if (weekRouteWorks) {
@@ -317,6 +319,7 @@ async function main(): Promise<void> {
   }
 
   // ---- (c) resident lookup through the portal vs directly
+  rss.phase('(c)');
   step('(c) resident lookup: portal vs direct');
   try {
     if (weekRouteWorks) await waitIdle(session, gridPath);
@@ -350,6 +353,7 @@ async function main(): Promise<void> {
   }
 
   // ---- (d) webhook to browser over SSE
+  rss.phase('(d)');
   step(`(d) webhook to browser: ${OUTCOMES} outcomes, ${SSE_CLIENTS} SSE clients`);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const clients: SseClient[] = [];
@@ -385,6 +389,7 @@ async function main(): Promise<void> {
   }
 
   // ---- (e) the grid page: first-load JS and Lighthouse
+  rss.phase('(e)');
   step('(e) grid page: first-load JS and Lighthouse (desktop)');
   const pageUrl = `/systems/${deviceId}/resources/${gridResource}?week=${week}`;
   try {
@@ -411,7 +416,8 @@ async function main(): Promise<void> {
 
   // ---- (f) peak RSS, then stop everything
   const peak = await rss.stop();
-  details.rss = { peakTreeRssMb: round(peak.peakTreeRssMb), peakHwmMb: round(peak.peakHwmMb), samples: peak.samples };
+  details.rss = { peakTreeRssMb: round(peak.peakTreeRssMb), peakHwmMb: round(peak.peakHwmMb), samples: peak.samples, byPhaseMb: peak.byPhaseMb };
+  step(`peak RSS by phase (MB): ${JSON.stringify(peak.byPhaseMb)}`);
   figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
   await stopProcess(portal);
   await stopProcess(sandbox);

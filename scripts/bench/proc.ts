@@ -128,7 +128,9 @@ export async function processTree(pid: number): Promise<number[]> {
 }
 
 export interface RssSampler {
-  stop(): Promise<{ peakTreeRssMb: number; peakHwmMb: number; samples: number }>;
+  /** Starts a new phase: the tree's peak RSS is also kept per phase, to tell where memory goes. */
+  phase(label: string): void;
+  stop(): Promise<{ peakTreeRssMb: number; peakHwmMb: number; samples: number; byPhaseMb: Record<string, number> }>;
 }
 
 /**
@@ -140,6 +142,8 @@ export function sampleRss(pid: number, intervalMs = 100): RssSampler {
   let peakHwm = 0;
   let samples = 0;
   let active = true;
+  let current = 'start';
+  const byPhase: Record<string, number> = {};
   const loop = (async () => {
     while (active) {
       const pids = await processTree(pid);
@@ -149,15 +153,20 @@ export function sampleRss(pid: number, intervalMs = 100): RssSampler {
         peakHwm = Math.max(peakHwm, await statusKb(p, 'VmHWM'));
       }
       peakTree = Math.max(peakTree, sum);
+      byPhase[current] = Math.max(byPhase[current] ?? 0, sum);
       samples += 1;
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();
   return {
+    phase(label) {
+      current = label;
+    },
     async stop() {
       active = false;
       await loop;
-      return { peakTreeRssMb: peakTree / 1024, peakHwmMb: peakHwm / 1024, samples };
+      const byPhaseMb = Object.fromEntries(Object.entries(byPhase).map(([k, v]) => [k, Math.round(v / 102.4) / 10]));
+      return { peakTreeRssMb: peakTree / 1024, peakHwmMb: peakHwm / 1024, samples, byPhaseMb };
     },
   };
 }
