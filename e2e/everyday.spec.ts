@@ -1,31 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect, sandboxFixtures, test } from './utils';
-
-interface Overview {
-  system: { deviceId: string; name: string };
-  freshness: { status: string };
-  resources: { id: string; name: string }[];
-}
-
-/** The demo manager's first system, once its mirror has loaded. */
-async function firstSystem(page: Page): Promise<Overview> {
-  const fixtures = await sandboxFixtures(page.request);
-  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
-  let overview: Overview | undefined;
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get(`/api/systems/${deviceId}/overview`);
-        if (response.status() !== 200) return `status ${response.status()}`;
-        overview = (await response.json()) as Overview;
-        return overview.freshness.status;
-      },
-      { timeout: 90_000 },
-    )
-    .toBe('ready');
-  return overview!;
-}
+import { expect, firstSystem, sandboxFixtures, test } from './utils';
 
 test('an unknown address is a friendly 404 in the portal frame, with a way back', async ({ page, signedInAs }) => {
   await signedInAs('manager');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { SandboxFixtures } from '@/sandbox';
 
 // The same values scripts/e2e-server.sh gives the portal.
@@ -68,3 +68,28 @@ export const test = base.extend<{ signedInAs: (who: DemoRole | { email: string; 
 });
 
 export { expect };
+
+export interface Overview {
+  system: { deviceId: string; name: string };
+  freshness: { status: string };
+  resources: { id: string; name: string }[];
+}
+
+/** The demo manager's first system, once its mirror has loaded. */
+export async function firstSystem(page: Page): Promise<Overview> {
+  const fixtures = await sandboxFixtures(page.request);
+  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
+  let overview: Overview | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`/api/systems/${deviceId}/overview`);
+        if (response.status() !== 200) return `status ${response.status()}`;
+        overview = (await response.json()) as Overview;
+        return overview.freshness.status;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe('ready');
+  return overview!;
+}
