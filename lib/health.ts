@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { reasonOf, within } from '@/lib/within';
 import { getServiceClient, sandboxBaseUrl } from '@/lib/service/client-from-settings';
 import { startupTaskProblems } from '@/lib/startup-status';
 
@@ -34,12 +35,6 @@ export interface HealthDeps {
 
 const TIMEOUT_MS = 5_000;
 
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  return Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
-}
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : 'unknown error');
-
 export async function checkHealthWith(deps: HealthDeps): Promise<HealthReport> {
   const ms = deps.timeoutMs ?? TIMEOUT_MS;
   const base = { database: deps.databaseKind, service: deps.serviceMode } as const;
@@ -55,8 +50,8 @@ export async function checkHealthWith(deps: HealthDeps): Promise<HealthReport> {
   } catch (error) {
     problems.push(
       deps.serviceMode === 'sandbox'
-        ? `The built-in sandbox at ${deps.sandboxUrl} cannot be reached (${reason(error)}); if the portal listens elsewhere, set PORTAL_URL to its address.`
-        : `The reservation service gives no access token (${reason(error)}).`,
+        ? `The built-in sandbox at ${deps.sandboxUrl} cannot be reached (${reasonOf(error)}); if the portal listens elsewhere, set PORTAL_URL to its address.`
+        : `The reservation service gives no access token (${reasonOf(error)}).`,
     );
   }
   problems.push(...deps.startupProblems());

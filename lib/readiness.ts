@@ -3,6 +3,7 @@ import { getDb, type DbHandle } from '@/lib/db';
 import { loadMigrations } from '@/lib/db/migrate';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { reasonOf, within } from '@/lib/within';
 import { getServiceClient } from '@/lib/service/client-from-settings';
 
 export type ReadinessCheck = 'database' | 'migrations' | 'upstreamToken';
@@ -34,15 +35,6 @@ export interface ReadinessDeps {
 
 const CHECK_TIMEOUT_MS = 5_000;
 
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
-  ]);
-}
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : 'unknown error');
-
 /**
  * Whether this process should be sent traffic: the database answers, every migration of the
  * checkout is applied, and an upstream access token can be had. Each check runs (and fails) on its
@@ -54,7 +46,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Omit<Readines
 
   const databaseCheck = database.then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, message: `The database is unreachable: ${reason(error)}` }),
+    (error: unknown): CheckResult => ({ ok: false, message: `The database is unreachable: ${reasonOf(error)}` }),
   );
   const migrationsCheck = database.then(
     async (handle): Promise<CheckResult> => {
@@ -68,14 +60,14 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Omit<Readines
           ? { ok: true }
           : { ok: false, message: `${missing.length} migration${missing.length === 1 ? ' is' : 's are'} not applied.`, missing };
       } catch (error) {
-        return { ok: false, message: `The applied migrations could not be read: ${reason(error)}` };
+        return { ok: false, message: `The applied migrations could not be read: ${reasonOf(error)}` };
       }
     },
     (): CheckResult => ({ ok: false, message: 'Not checked: the database is unreachable.' }),
   );
   const tokenCheck = within(ms, deps.accessToken()).then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, message: `No access token from the reservation service: ${reason(error)}` }),
+    (error: unknown): CheckResult => ({ ok: false, message: `No access token from the reservation service: ${reasonOf(error)}` }),
   );
 
   const [databaseResult, migrationsResult, tokenResult] = await Promise.all([databaseCheck, migrationsCheck, tokenCheck]);
