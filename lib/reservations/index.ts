@@ -2,7 +2,7 @@ import 'server-only';
 
 // Booking and cancelling on behalf of residents, and settling requests whose outcome never came.
 export { getReservationDeps } from './live-deps';
-export { applyWebhookOutcome, listOpenRequests, toRequestView } from './lifecycle';
+export { applyWebhookOutcome, toRequestView } from './lifecycle';
 export {
   parseIdempotencyKey,
   requestBooking,

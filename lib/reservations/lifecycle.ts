@@ -355,24 +355,6 @@ export async function readRequest(db: Database, requestId: string): Promise<Requ
   return toRequestView(row);
 }
 
-/** Open requests touching [from, to) of one resource: the grid shows them as pending. */
-export async function listOpenRequests(db: Database, deviceId: string, resourceId: string, from: Date, to: Date): Promise<RequestView[]> {
-  const rows = await db
-    .select()
-    .from(requests)
-    .where(
-      and(
-        eq(requests.deviceId, deviceId),
-        eq(requests.resourceId, resourceId),
-        isOpen(),
-        lt(requests.startTime, to),
-        gt(requests.endTime, from),
-      ),
-    )
-    .orderBy(requests.createdAt);
-  return rows.map(toRequestView);
-}
-
 /** A succeeded booking: the request that made a reservation (the partial index of migration 0016). */
 const isBooking = () => sql`${requests.kind} = 'create' AND ${requests.status} = 'succeeded'`;
 
@@ -393,21 +375,9 @@ function newestOrigins(rows: readonly RequestRow[]): BookingOrigin[] {
 }
 
 /**
- * Who booked these reservations through the portal, for the slot dialog: the succeeded booking
- * request of each (the mirror knows the upstream booking; only the request knows who asked).
- */
-export async function listBookingOrigins(db: Database, deviceId: string, reservationIds: readonly string[]): Promise<BookingOrigin[]> {
-  if (reservationIds.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(requests)
-    .where(and(eq(requests.deviceId, deviceId), isBooking(), equalsAnyUuid(requests.reservationId, reservationIds)));
-  return newestOrigins(rows);
-}
-
-/**
  * A resource week's requests in one query (a warm grid read makes few): the open ones touching
- * [from, to) (shown pending, as listOpenRequests) and the origins of the given reservations.
+ * [from, to) (the grid shows them pending) and who booked the given reservations through the portal
+ * (for the slot dialog: the mirror knows the upstream booking; only the request knows who asked).
  */
 export async function listWeekRequests(
   db: Database,
@@ -421,6 +391,7 @@ export async function listWeekRequests(
   const where = reservationIds.length > 0 ? or(openInWeek, and(isBooking(), equalsAnyUuid(requests.reservationId, reservationIds))) : openInWeek;
   const rows = await db.select().from(requests).where(and(eq(requests.deviceId, deviceId), where)).orderBy(requests.createdAt);
   const open = rows.filter((r) => r.status === 'sending' || r.status === 'pending');
-  const origins = newestOrigins(rows.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && reservationIds.includes(r.reservationId)));
+  const wanted = new Set(reservationIds);
+  const origins = newestOrigins(rows.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && wanted.has(r.reservationId)));
   return { open: open.map(toRequestView), origins };
 }

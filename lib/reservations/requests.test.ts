@@ -11,7 +11,7 @@ import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { reconcilePending } from './reconcile';
-import { applyWebhookOutcome, listBookingOrigins, listOpenRequests } from './lifecycle';
+import { applyWebhookOutcome, listWeekRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
 import { bookingInputSchema, cancellationInputSchema } from './schemas';
@@ -97,7 +97,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
         if (booked.filter((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId).length > maxHeld) continue;
         const schedule = schedules.find((s) => s.id === resource.timeScheduleId);
         if (!schedule) continue;
-        const open = await listOpenRequests(db, deviceId, resource.id, new Date(from), new Date(to));
+        const { open } = await listWeekRequests(db, deviceId, resource.id, new Date(from), new Date(to), []);
         const free = expandRange(schedule.schedule, from, to, 'UTC').filter(
           (slot) =>
             !booked.some((r) => Date.parse(r.startTime) < slot.endMs && Date.parse(r.endTime) > slot.startMs) &&
@@ -159,7 +159,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const { rows } = await ctx().handle.sql.query<{ note: string | null; reservation_id: string }>('SELECT note, reservation_id FROM reservation_requests WHERE id = $1', [request.id]);
     expect(rows[0]?.note).toBe('Asked at the door, has no app');
     const reservationId = rows[0]?.reservation_id ?? '';
-    const origins = await listBookingOrigins(ctx().handle.db, deviceId, [reservationId, randomUUID()]);
+    const { origins } = await listWeekRequests(ctx().handle.db, deviceId, s.resource.id, new Date(slot.startMs), new Date(slot.endMs), [reservationId, randomUUID()]);
     expect(origins).toEqual([
       { reservationId, requestedByName: manager.name, requestedAt: request.createdAt, residentName: request.residentName ?? null, note: 'Asked at the door, has no app' },
     ]);
