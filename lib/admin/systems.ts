@@ -16,7 +16,7 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
     const after = await updateSystem(tx, deviceId, update);
     if (!before) return after;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const key of ['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis'] as const) {
+    for (const key of ['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota'] as const) {
       if (before[key] !== after[key]) changes[key] = { from: before[key], to: after[key] };
     }
     if (Object.keys(changes).length > 0) {

@@ -12,7 +12,9 @@ import {
   readState,
   readTimeSchedules,
   readUserGroups,
+  readUsers,
 } from './store';
+import { ServiceNotFoundError, ServiceUnavailableError } from '@/lib/service/errors';
 import type { MirrorSource } from './types';
 
 describeWithDb('system mirror', (ctx) => {
@@ -65,6 +67,37 @@ describeWithDb('system mirror', (ctx) => {
     expect(state?.pagesFetched).toBeGreaterThan(2);
   });
 
+  it("copies the system's users, and keeps the last list when users/fetch fails or says nothing", async () => {
+    const { db } = ctx().handle;
+    await refreshSystem(db, deviceId, source());
+    const upstream = await client.users.all(apiKey, deviceId);
+    const mirrored = await readUsers(db, deviceId);
+    expect(mirrored.map((u) => u.id).sort()).toEqual(upstream.map((u) => u.userId.toLowerCase()).sort());
+    const state = await readState(db, deviceId);
+    expect(state?.usersStatus).toBe('loaded');
+    expect(state?.usersRefreshedAt?.getTime()).toBe(state?.refreshedAt?.getTime());
+    const grouped = mirrored.find((u) => u.userGroupId !== null)!;
+    expect((await readUsers(db, deviceId, [grouped.userGroupId!])).map((u) => u.id)).toContain(grouped.id);
+
+    // A 500 from users/fetch: the refresh succeeds and carries the previous list over.
+    const failing: MirrorSource = { ...source(), users: () => Promise.reject(new ServiceUnavailableError('users went away', { operation: 'GET /v1/reservations/users/fetch/{deviceId}', status: 500, reason: 'status', retryable: true })) };
+    expect((await refreshSystem(db, deviceId, failing)).status).toBe('refreshed');
+    const kept = await readState(db, deviceId);
+    expect(kept?.usersStatus).toBe('kept');
+    expect(kept?.usersRefreshedAt?.getTime()).toBe(state?.usersRefreshedAt?.getTime());
+    expect((await readUsers(db, deviceId)).length).toBe(mirrored.length);
+
+    // A service without users/fetch (404): no list, and the search falls back to the lookups.
+    const missing: MirrorSource = { ...source(), users: () => Promise.reject(new ServiceNotFoundError({ title: 'Not Found', status: 404 }, { operation: 'GET /v1/reservations/users/fetch/{deviceId}', status: 404 })) };
+    expect((await refreshSystem(db, deviceId, missing)).status).toBe('refreshed');
+    const none = await readState(db, deviceId);
+    expect(none?.usersStatus).toBe('unavailable');
+    expect(none?.usersRefreshedAt).toBeNull();
+    expect(await readUsers(db, deviceId)).toEqual([]);
+    await refreshSystem(db, deviceId, source());
+    expect((await readUsers(db, deviceId)).length).toBe(mirrored.length);
+  });
+
   it('reads one resource and one time range from the current generation only', async () => {
     const all = await readReservations(ctx().handle.db, deviceId, { from: new Date(0), to: new Date('2100-01-01') });
     const first = all[0];
@@ -82,9 +115,10 @@ describeWithDb('system mirror', (ctx) => {
     let active = 0;
     let most = 0;
     const fetched: Record<string, number> = {};
-    const slow = (fail?: keyof MirrorSource): MirrorSource => {
+    type Paged = Exclude<keyof MirrorSource, 'users'>;
+    const slow = (fail?: Paged): MirrorSource => {
       const base = source();
-      const wrap = (kind: keyof MirrorSource) =>
+      const wrap = (kind: Paged) =>
         // Yields the base pages unchanged; `never` lets one wrapper stand for every collection's type.
         async function* (id: string): AsyncGenerator<never> {
           const pages = (base[kind](id) as AsyncIterable<readonly unknown[]>)[Symbol.asyncIterator]();

@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { isServiceError } from '@/lib/service/errors';
-import type { SkippedItem } from '@/lib/service/schemas';
+import { isMissingEndpoint, isServiceError } from '@/lib/service/errors';
+import type { SkippedItem, UserAccount } from '@/lib/service/schemas';
 import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
-import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, SkippedSummary } from './types';
+import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
 
@@ -104,7 +104,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   // One chain of writes (the database takes them one at a time anyway); the fetches of the four
   // collections run side by side, since only each collection's own pages must follow one another.
   let writes: Promise<void> = Promise.resolve();
-  const write = (kind: (typeof COLLECTIONS)[number], page: readonly unknown[]): Promise<void> => {
+  const write = (kind: (typeof COLLECTIONS)[number] | 'users', page: readonly unknown[]): Promise<void> => {
     pages += 1;
     const done = pages;
     const next = writes.then(() => insertPage(db, kind, deviceId, generation, page)).then(() => recordProgress(db, deviceId, done));
@@ -131,12 +131,34 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
       throw error;
     }
   };
+  // The user list is beyond the interface document: a service without it (404/405) leaves the
+  // portal without one, and one that fails to send it now must not fail the whole refresh (the
+  // previous list is kept). Only the write of what was read can fail the refresh.
+  const copyUsers = async (): Promise<MirrorUsersStatus | 'failed'> => {
+    if (!source.users) return 'unavailable';
+    let page: MirrorPage<UserAccount>;
+    try {
+      page = await source.users(deviceId);
+    } catch (error) {
+      if (isMissingEndpoint(error)) return 'unavailable';
+      if (!isServiceError(error)) throw error;
+      log.warn('mirror: the user list could not be read; keeping the previous one', { deviceId, kind: error.kind });
+      return 'failed';
+    }
+    const items = isBarePage(page) ? page : page.items;
+    if (!isBarePage(page)) noteSkipped('users', page.skipped);
+    const users = items.map((u): MirrorUser => ({ id: u.userId.toLowerCase(), name: u.name, email: u.email, userGroupId: u.userGroupId?.toLowerCase() ?? null }));
+    if (failed) return 'failed';
+    await write('users', users);
+    return 'loaded';
+  };
   try {
-    const results = await Promise.allSettled(COLLECTIONS.map(copy));
+    const [users, ...results] = await Promise.allSettled([copyUsers(), ...COLLECTIONS.map(copy)]);
     await writes;
-    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const rejected = [users, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
-    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped);
+    const usersStatus = users.status === 'fulfilled' ? users.value : 'failed';
+    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped, usersStatus);
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages };
   } catch (error) {
@@ -152,6 +174,10 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     );
     throw error;
   }
+}
+
+function isBarePage<T>(page: MirrorPage<T>): page is readonly T[] {
+  return Array.isArray(page);
 }
 
 /** The last failure, when the last refresh failed: its kind, and when the next attempt may start. */

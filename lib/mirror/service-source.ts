@@ -16,5 +16,6 @@ export function serviceMirrorSource(client: ServiceClient, apiKey: string): Mirr
     resources: (deviceId) => itemsByPage(client.resources.list(apiKey, deviceId, options)),
     timeSchedules: (deviceId) => itemsByPage(client.timeSchedules.list(apiKey, deviceId, options)),
     userGroups: (deviceId) => itemsByPage(client.userGroups.list(apiKey, deviceId, options)),
+    users: (deviceId) => client.users.all(apiKey, deviceId),
   };
 }

@@ -1,15 +1,17 @@
 import 'server-only';
 import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
-import { arrayParam as array, equalsAnyUuid } from '@/lib/db/raw';
-import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups } from '@/lib/db/schema';
+import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
+import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
 import type {
   MirrorErrorKind,
   MirrorReservation,
   MirrorResource,
   MirrorState,
   MirrorTimeSchedule,
+  MirrorUser,
   MirrorUserGroup,
+  MirrorUsersStatus,
   SkippedSummary,
 } from './types';
 
@@ -19,7 +21,7 @@ import type {
  */
 export async function insertPage(
   db: Database,
-  kind: 'reservations' | 'resources' | 'timeSchedules' | 'userGroups',
+  kind: 'reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users',
   deviceId: string,
   generation: number,
   items: readonly unknown[],
@@ -70,10 +72,20 @@ export async function insertPage(
       );
       return;
     }
+    case 'users': {
+      const r = items as readonly MirrorUser[];
+      await db.execute(
+        sql`INSERT INTO mirror_users (device_id, generation, id, name, email, user_group_id)
+            SELECT ${deviceId}, ${generation}, * FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.name))}::text[],
+                                             ${array(r.map((x) => x.email))}::text[], ${array(r.map((x) => x.userGroupId))}::uuid[])
+            ON CONFLICT DO NOTHING`,
+      );
+      return;
+    }
   }
 }
 
-const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups] as const;
+const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers] as const;
 
 export async function deleteGeneration(db: Database, deviceId: string, generation: number): Promise<void> {
   for (const table of MIRROR_TABLES) {
@@ -132,11 +144,28 @@ export async function completeRefresh(
   startedAt: Date,
   pages: number,
   skipped: SkippedSummary | null = null,
+  users: MirrorUsersStatus | 'failed' = 'unavailable',
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    // A user list this refresh could not read: the previous generation's is carried over (kept),
+    // so a flaky users/fetch does not empty the resident search.
+    let usersStatus: MirrorUsersStatus = users === 'failed' ? 'unavailable' : users;
+    if (users === 'failed') {
+      const carried = await rawRows<{ one: number }>(
+        tx,
+        sql`INSERT INTO mirror_users (device_id, generation, id, name, email, user_group_id)
+            SELECT u.device_id, ${generation}, u.id, u.name, u.email, u.user_group_id
+              FROM mirror_users u JOIN mirror_state s ON s.device_id = u.device_id AND s.generation = u.generation
+             WHERE u.device_id = ${deviceId} AND s.users_refreshed_at IS NOT NULL
+            ON CONFLICT DO NOTHING RETURNING 1 AS one`,
+      );
+      if (carried.length > 0) usersStatus = 'kept';
+    }
     await tx
       .update(mirrorState)
       .set({
+        usersStatus,
+        usersRefreshedAt: usersStatus === 'loaded' ? startedAt : usersStatus === 'kept' ? sql`${mirrorState.usersRefreshedAt}` : null,
         generation,
         refreshedAt: startedAt,
         refreshStartedAt: null,
@@ -221,6 +250,8 @@ export async function readState(db: Database, deviceId: string): Promise<MirrorS
     consecutiveFailures: row.consecutiveFailures,
     nextRefreshAt: row.nextRefreshAt,
     skipped: row.skippedItems,
+    usersRefreshedAt: row.usersRefreshedAt,
+    usersStatus: row.usersStatus,
   };
 }
 
@@ -318,6 +349,43 @@ export async function readUserGroups(db: Database, deviceId: string, ids?: reado
     referenceId: row.referenceId ?? '',
     deviceId,
   }));
+}
+
+/** The system's users of the current generation (empty when it holds no user list). */
+export async function readUsers(db: Database, deviceId: string, groupIds?: readonly string[]): Promise<MirrorUser[]> {
+  const u = mirrorUsers;
+  const rows = await db
+    .select({ id: u.id, name: u.name, email: u.email, userGroupId: u.userGroupId })
+    .from(u)
+    .innerJoin(mirrorState, currentGeneration(u))
+    .where(and(eq(u.deviceId, deviceId), groupIds ? equalsAnyUuid(u.userGroupId, groupIds) : undefined))
+    .orderBy(asc(u.name), asc(u.id));
+  return rows.map((row) => ({ id: row.id, name: row.name ?? '', email: row.email ?? '', userGroupId: row.userGroupId }));
+}
+
+/**
+ * An apartment's reservations overlapping [from, to), from the current generation: those its
+ * group owns and those its users made (a user's own booking counts for the apartment too).
+ */
+export async function readReservationsOfApartment(
+  db: Database,
+  deviceId: string,
+  apartment: { groupId: string | null; userIds: readonly string[] },
+  range: { from: Date; to: Date },
+): Promise<MirrorReservation[]> {
+  const r = mirrorReservations;
+  const owners = [
+    apartment.groupId ? eq(r.ownerId, apartment.groupId) : undefined,
+    apartment.userIds.length > 0 ? equalsAnyUuid(r.userId, apartment.userIds) : undefined,
+  ].filter((c): c is SQL => c !== undefined);
+  if (owners.length === 0) return [];
+  const rows = await db
+    .select(reservationColumns)
+    .from(r)
+    .innerJoin(mirrorState, currentGeneration(r))
+    .where(and(eq(r.deviceId, deviceId), or(...owners), lt(r.startTime, range.to), gt(r.endTime, range.from)))
+    .orderBy(asc(r.startTime), asc(r.id));
+  return rows.map(toReservation(deviceId));
 }
 
 /**

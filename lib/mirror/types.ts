@@ -1,11 +1,26 @@
-import type { Reservation, Resource, SkippedItem, TimeSchedule, UserGroup } from '@/lib/service/schemas';
+import type { Reservation, Resource, SkippedItem, TimeSchedule, UserAccount, UserGroup } from '@/lib/service/schemas';
 
 export type MirrorReservation = Reservation;
 export type MirrorResource = Resource;
 export type MirrorTimeSchedule = TimeSchedule;
 export type MirrorUserGroup = UserGroup;
 
-export type MirrorCollection = 'reservations' | 'resources' | 'timeSchedules' | 'userGroups';
+/** A user of the system as users/fetch lists it (no authorizations); display fields may be empty. */
+export interface MirrorUser {
+  id: string;
+  name: string;
+  email: string;
+  userGroupId: string | null;
+}
+
+/**
+ * The user list of the current generation: 'loaded' (read by its refresh), 'kept' (that refresh
+ * could not read it, so the previous list was carried over), 'unavailable' (the service has no
+ * users/fetch: searches fall back to the exact upstream lookups). Null before the first refresh.
+ */
+export type MirrorUsersStatus = 'loaded' | 'kept' | 'unavailable';
+
+export type MirrorCollection = 'reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users';
 
 /** One page: its usable items and those the reader skipped. A bare array is a page with none skipped. */
 export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[] };
@@ -16,6 +31,8 @@ export interface MirrorSource {
   resources(deviceId: string): AsyncIterable<MirrorPage<Resource>>;
   timeSchedules(deviceId: string): AsyncIterable<MirrorPage<TimeSchedule>>;
   userGroups(deviceId: string): AsyncIterable<MirrorPage<UserGroup>>;
+  /** Every user of the system in one answer (not paged upstream); absent: the source has no user list. */
+  users?(deviceId: string): Promise<MirrorPage<UserAccount>>;
 }
 
 /** Items of the last successful refresh that the service sent but the portal could not use. */
@@ -54,4 +71,7 @@ export interface MirrorState {
   /** After a failure: no refresh starts before this (backoff). */
   nextRefreshAt: Date | null;
   skipped: SkippedSummary | null;
+  /** When the current generation's user list was read (null: none held); see MirrorUsersStatus. */
+  usersRefreshedAt: Date | null;
+  usersStatus: MirrorUsersStatus | null;
 }

@@ -21,3 +21,4 @@ export * from './owner-label';
 export * from './status';
 export * from './occupancy';
 export * from './pending';
+export * from './resource-kind';

@@ -7,6 +7,8 @@ export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
 export const SYSTEM_NAME_MAX_LENGTH = 120;
 export const APPROVAL_ID_MAX_LENGTH = 200;
 export const BOOKING_HORIZON_MAX_DAYS = 365;
+export const BOOKING_QUOTA_MAX = 100;
+export const DEFAULT_BOOKING_QUOTA = 2;
 
 // IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).
 const knownZones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -57,11 +59,17 @@ export const systemUpdateSchema = z
       .max(BOOKING_HORIZON_MAX_DAYS, `must be at most ${BOOKING_HORIZON_MAX_DAYS} days`)
       .optional(),
     scheduleBasis: z.enum(SCHEDULE_BASES, { error: "must be 'utc' or 'local'" }).optional(),
+    bookingQuota: z.coerce
+      .number({ error: 'must be a number of bookings' })
+      .int('must be a whole number of bookings')
+      .min(1, 'must be at least 1 booking')
+      .max(BOOKING_QUOTA_MAX, `must be at most ${BOOKING_QUOTA_MAX} bookings`)
+      .optional(),
   })
   .strict()
   .refine(
-    (v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined,
-    'give a name, timeZone, bookingHorizonDays or scheduleBasis to change',
+    (v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined || v.bookingQuota !== undefined,
+    'give a name, timeZone, bookingHorizonDays, scheduleBasis or bookingQuota to change',
   );
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
 
@@ -75,5 +83,7 @@ export const systemPublicSchema = z.object({
   bookingHorizonDays: z.number().int(),
   /** What its schedules' minutes mean: UTC (the interface's reading) or local wall time. */
   scheduleBasis: z.enum(SCHEDULE_BASES),
+  /** Future bookings an apartment may hold per room (the service's own rule is not readable). */
+  bookingQuota: z.number().int(),
 });
 export type SystemPublic = z.infer<typeof systemPublicSchema>;

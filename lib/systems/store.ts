@@ -1,7 +1,8 @@
 import 'server-only';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
-import { connections, managerSystems, systems } from '@/lib/db/schema';
+import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
+import type { ResourceKind } from '@/lib/schedule/resource-kind';
 import { ApiError } from '@/lib/api/errors';
 import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
 import { DEFAULT_TIME_ZONE, type SystemPublic, type SystemUpdate } from './schemas';
@@ -14,6 +15,7 @@ const publicColumns = {
   status: systems.status,
   bookingHorizonDays: systems.bookingHorizonDays,
   scheduleBasis: systems.scheduleBasis,
+  bookingQuota: systems.bookingQuota,
 };
 
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
@@ -123,7 +125,7 @@ export async function listSystemsWithKeys(db: Database, managerId: string | null
   const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
   const keys = new Map<string, string>();
   return {
-    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis }) => ({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis })),
+    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis, bookingQuota }) => ({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis, bookingQuota })),
     apiKeyOf: (deviceId) => {
       const row = byDevice.get(deviceId);
       if (!row) return undefined;
@@ -137,3 +139,21 @@ export async function listSystemsWithKeys(db: Database, managerId: string | null
   };
 }
 
+
+/** The room kinds an admin set for a system's resources (the rest are guessed from their names). */
+export async function readResourceKinds(db: Database, deviceId: string): Promise<Map<string, ResourceKind>> {
+  const rows = await db.select({ resourceId: resourceKinds.resourceId, kind: resourceKinds.kind }).from(resourceKinds).where(eq(resourceKinds.deviceId, deviceId));
+  return new Map(rows.map((r) => [r.resourceId, r.kind]));
+}
+
+/** Sets a resource's kind, or (null) forgets it so that the guess from its name applies again. */
+export async function writeResourceKind(db: Database, deviceId: string, resourceId: string, kind: ResourceKind | null): Promise<void> {
+  if (kind === null) {
+    await db.delete(resourceKinds).where(and(eq(resourceKinds.deviceId, deviceId), eq(resourceKinds.resourceId, resourceId)));
+    return;
+  }
+  await db
+    .insert(resourceKinds)
+    .values({ deviceId, resourceId, kind })
+    .onConflictDoUpdate({ target: [resourceKinds.deviceId, resourceKinds.resourceId], set: { kind } });
+}

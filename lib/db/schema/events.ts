@@ -43,6 +43,9 @@ export const reservationRequests = pgTable(
     index('reservation_requests_open_resource').on(t.deviceId, t.resourceId, t.startTime).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_booked_reservation').on(t.deviceId, t.reservationId).where(sql`kind = 'create' AND status = 'succeeded'`),
+    // Migration 0018: an apartment's request history.
+    index('reservation_requests_resident_group').on(t.deviceId, t.residentGroupId, t.createdAt.desc()).where(sql`resident_group_id IS NOT NULL`),
+    index('reservation_requests_resident_user').on(t.deviceId, t.residentUserId, t.createdAt.desc()).where(sql`resident_user_id IS NOT NULL`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, SkippedSummary } from '@/lib/mirror/types';
+import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, MirrorUsersStatus, SkippedSummary } from '@/lib/mirror/types';
 
 // Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
 // go in with bulk `unnest` inserts.
@@ -18,6 +18,9 @@ export const mirrorState = pgTable('mirror_state', {
   lastErrorKind: text('last_error_kind').$type<MirrorErrorKind>(),
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
   nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
+  // Migration 0018: the user list of the current generation (see MirrorUsersStatus).
+  usersRefreshedAt: timestamp('users_refreshed_at', { withTimezone: true }),
+  usersStatus: text('users_status').$type<MirrorUsersStatus>(),
 });
 
 export const mirrorReservations = pgTable(
@@ -39,6 +42,7 @@ export const mirrorReservations = pgTable(
     index('mirror_reservations_resource_time').on(t.deviceId, t.generation, t.resourceId, t.startTime),
     index('mirror_reservations_time').on(t.deviceId, t.generation, t.startTime),
     index('mirror_reservations_user').on(t.deviceId, t.generation, t.userId),
+    index('mirror_reservations_owner').on(t.deviceId, t.generation, t.ownerId),
   ],
 );
 
@@ -78,4 +82,18 @@ export const mirrorUserGroups = pgTable(
     referenceId: text('reference_id'),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
+);
+
+/** The system's users (users/fetch, migration 0018); display fields may be missing upstream. */
+export const mirrorUsers = pgTable(
+  'mirror_users',
+  {
+    deviceId: uuid('device_id').notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull(),
+    id: uuid('id').notNull(),
+    name: text('name'),
+    email: text('email'),
+    userGroupId: uuid('user_group_id'),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] }), index('mirror_users_group').on(t.deviceId, t.generation, t.userGroupId)],
 );

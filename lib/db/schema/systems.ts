@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { users } from './auth';
 
@@ -27,6 +28,8 @@ export const systems = pgTable(
     bookingHorizonDays: integer('booking_horizon_days').notNull().default(28),
     /** What its Week schedules' minutes mean (migration 0014; lib/schedule ScheduleBasis). */
     scheduleBasis: text('schedule_basis', { enum: SCHEDULE_BASES }).notNull().default('utc'),
+    /** Future bookings an apartment may hold per room (migration 0018; upstream's rule is not readable). */
+    bookingQuota: integer('booking_quota').notNull().default(2),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -46,4 +49,17 @@ export const managerSystems = pgTable(
       .references(() => systems.deviceId, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceId] }), index('manager_systems_device_idx').on(t.deviceId)],
+);
+
+/** A room's kind where an admin corrected the guess from its name (migration 0018). */
+export const resourceKinds = pgTable(
+  'resource_kinds',
+  {
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => systems.deviceId, { onDelete: 'cascade' }),
+    resourceId: uuid('resource_id').notNull(),
+    kind: text('kind', { enum: RESOURCE_KINDS }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.resourceId] })],
 );
