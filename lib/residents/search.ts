@@ -245,3 +245,8 @@ export function apartmentLabel(hit: Pick<ApartmentHit, 'apartmentId' | 'groupNam
 export function residentName(resident: Pick<ResidentHit, 'name'>): string {
   return resident.name.trim() || 'Unnamed resident';
 }
+
+/** Where a found resident leads: their apartment's page, or the system's page for one in no group. */
+export function apartmentHref(hit: Pick<ApartmentHit, 'deviceId' | 'groupId'>): string {
+  return hit.groupId ? `/systems/${hit.deviceId}/apartments/${hit.groupId}` : `/systems/${hit.deviceId}`;
+}

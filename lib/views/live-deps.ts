@@ -77,9 +77,15 @@ async function portalResidentSearchDeps(
   };
 }
 
-/** The resident search of the route and the page: the viewer's systems and their keys come in one query. */
-export async function searchResidentsFor(user: SessionUser, query: string): Promise<ResidentSearchResult> {
+/**
+ * The resident search of the route and the page: the viewer's systems and their keys come in one
+ * query. `deviceId` narrows it to one of them (the slot dialog); a system not visible finds nothing.
+ */
+export async function searchResidentsFor(user: SessionUser, query: string, deviceId?: string): Promise<ResidentSearchResult> {
   if (query.trim() === '') return { apartments: [], truncated: false };
-  const { systems, apiKeyOf } = await listAccessibleSystemsWithKeys(user);
+  const accessible = await listAccessibleSystemsWithKeys(user);
+  const { apiKeyOf } = accessible;
+  const systems = deviceId ? accessible.systems.filter((s) => s.deviceId.toLowerCase() === deviceId.toLowerCase()) : accessible.systems;
+  if (systems.length === 0) return { apartments: [], truncated: false };
   return findResidents(await portalResidentSearchDeps(systems, (deviceId) => Promise.resolve(apiKeyOf(deviceId))), query);
 }

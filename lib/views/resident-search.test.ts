@@ -51,7 +51,7 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
     keyA = (await client.apiKeys.generate(first.approvalId)).apiKey;
     keyB = (await client.apiKeys.generate(second.approvalId)).apiKey;
     const named = (deviceId: string) => systemOf(deviceId, fixtures.systems.find((s) => s.deviceId === deviceId)!.name);
-    [a0, a1, b] = [named(first.deviceIds[0]!), named(first.deviceIds[1]!), named(second.deviceIds[0]!)];
+    [a0, a1, b] = [named(first.deviceIds[0]!), named(first.deviceIds[1]), named(second.deviceIds[0])];
     for (const [system, key, source] of [
       [a0, keyA, client],
       [a1, keyA, client],
@@ -98,15 +98,15 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
   it('finds the reported queries across the demo data, without asking the upstream', async () => {
     const search = deps([a0, a1]);
     const { group, residents } = lghApartment(a0);
-    const number = group.apartmentId!.slice(4);
-    const reference = group.referenceId!;
+    const number = group.apartmentId.slice(4);
+    const reference = group.referenceId;
     const person = residents[0]!;
-    const [first, ...rest] = person.name!.split(' ');
+    const [first, ...rest] = person.name.split(' ');
     const surname = rest.join(' ');
     const before = upstreamCalls;
 
     const top = async (q: string) => (await findResidents(search, q)).apartments[0];
-    for (const q of [group.apartmentId!, group.apartmentId!.toLowerCase(), `LGH${number}`, reference.toLowerCase(), reference.slice(-6)]) {
+    for (const q of [group.apartmentId, group.apartmentId.toLowerCase(), `LGH${number}`, reference.toLowerCase(), reference.slice(-6)]) {
       const hit = await top(q);
       expect(hit, q).toMatchObject({ deviceId: a0.deviceId, systemName: a0.name, groupId: group.id, apartmentId: group.apartmentId, referenceId: reference });
       // Found by its key: every resident of the apartment is listed.
@@ -116,7 +116,7 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
     const bare = await findResidents(search, number);
     expect(bare.apartments.slice(0, 3).map((a) => a.groupId)).toContain(group.id);
 
-    for (const q of [surname, person.name!, `${first!.toLowerCase()} ${surname.toLowerCase()}`, first!.toLowerCase()]) {
+    for (const q of [surname, person.name, `${first!.toLowerCase()} ${surname.toLowerCase()}`, first!.toLowerCase()]) {
       const found = await findResidents(search, q);
       const mine = found.apartments.find((a) => a.groupId === group.id);
       expect(mine?.residents.map((r) => r.userId), q).toContain(person.userId);
@@ -125,9 +125,9 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
     }
     // An apartment with a stair ("B/4003") by its lower-case form.
     const slashed = upstream.get(a1.deviceId)!.groups.find((g) => g.apartmentId?.includes('/')) ?? upstream.get(a0.deviceId)!.groups.find((g) => g.apartmentId?.includes('/'));
-    if (slashed) expect((await top(slashed.apartmentId!.toLowerCase()))?.groupId).toBe(slashed.id);
+    if (slashed) expect((await top(slashed.apartmentId.toLowerCase()))?.groupId).toBe(slashed.id);
     // An e-mail prefix in upper case.
-    const mailed = await findResidents(search, person.email!.slice(0, 8).toUpperCase());
+    const mailed = await findResidents(search, person.email.slice(0, 8).toUpperCase());
     expect(mailed.apartments.flatMap((a) => a.residents.map((r) => r.userId))).toContain(person.userId);
 
     expect(await findResidents(search, '   ')).toEqual({ apartments: [], truncated: false });
@@ -142,30 +142,30 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
   it('never shows a resident of a system the viewer is not assigned to', async () => {
     const { group, residents } = lghApartment(a1);
     const onlyA0 = deps([a0]);
-    for (const q of [group.apartmentId!, group.referenceId!, residents[0]!.name!, residents[0]!.email!, 'a', 'ref', 'anna']) {
+    for (const q of [group.apartmentId, group.referenceId, residents[0]!.name, residents[0]!.email, 'a', 'ref', 'anna']) {
       const found = await findResidents(onlyA0, q);
       expect(found.apartments.every((a) => a.deviceId === a0.deviceId), q).toBe(true);
       expect(found.apartments.flatMap((a) => a.residents.map((r) => r.userId))).not.toContain(residents[0]!.userId);
     }
     // The other manager's system, searched through its fallback lookups, is not visible either.
     const other = lghApartment(b);
-    expect((await findResidents(onlyA0, other.group.apartmentId!)).apartments.filter((a) => a.deviceId === b.deviceId)).toEqual([]);
+    expect((await findResidents(onlyA0, other.group.apartmentId)).apartments.filter((a) => a.deviceId === b.deviceId)).toEqual([]);
   });
 
   it('falls back to the exact upstream lookups for a system without a user list', async () => {
     const { group, residents } = lghApartment(b);
     const search = deps([a0, b]);
     const before = upstreamCalls;
-    const found = await findResidents(search, group.apartmentId!);
+    const found = await findResidents(search, group.apartmentId);
     expect(upstreamCalls).toBeGreaterThan(before);
     const hit = found.apartments.find((a) => a.deviceId === b.deviceId);
     expect(hit).toMatchObject({ systemName: b.name, groupId: group.id, apartmentId: group.apartmentId, referenceId: group.referenceId });
     expect(hit!.residents.map((r) => r.userId).sort()).toEqual(residents.map((u) => u.userId).sort());
     // By reference id, and by an exact e-mail address.
-    expect((await findResidents(search, group.referenceId!)).apartments.map((a) => a.groupId)).toContain(group.id);
-    const byMail = await findResidents(search, residents[0]!.email!);
+    expect((await findResidents(search, group.referenceId)).apartments.map((a) => a.groupId)).toContain(group.id);
+    const byMail = await findResidents(search, residents[0]!.email);
     expect(byMail.apartments.find((a) => a.deviceId === b.deviceId)?.residents.map((r) => r.userId)).toEqual([residents[0]!.userId]);
     // Only exact keys: a name is not something the lookups know.
-    expect((await findResidents(search, residents[0]!.name!)).apartments.filter((a) => a.deviceId === b.deviceId)).toEqual([]);
+    expect((await findResidents(search, residents[0]!.name)).apartments.filter((a) => a.deviceId === b.deviceId)).toEqual([]);
   });
 });
