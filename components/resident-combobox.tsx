@@ -212,7 +212,7 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
                           selected ? 'bg-brand-50 text-slate-900 dark:bg-slate-700 dark:text-slate-50' : 'text-slate-900 dark:text-slate-100'
                         }`}
                       >
-                        <span className="font-medium">{residentName(resident)}</span>
+                        <span className="font-medium">{residentName(resident)}</span>{' '}
                         <span className="break-all text-slate-700 dark:text-slate-300">{resident.email || 'No e-mail address'}</span>
                       </div>
                     );
