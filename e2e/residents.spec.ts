@@ -48,7 +48,7 @@ test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apart
   await expect(page).toHaveURL(new RegExp(`/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}$`));
 });
 
-test('without JavaScript the form lists the apartments of ?q=; the page fits 375 px', async ({ page, signedInAs, request }) => {
+test('the server renders the apartments of ?q= as cards; the page fits 375 px', async ({ page, signedInAs, request }) => {
   const { withPlus } = await sampleResidents(request);
   await signedInAs('manager');
   await page.setViewportSize({ width: 375, height: 800 });
@@ -97,4 +97,21 @@ test('the API: any text up to 254 characters answers 200, control characters and
   // Nor when the search is narrowed to that system.
   const narrowed = (await (await page.request.get(`/api/residents?q=${encodeURIComponent(other.name)}&deviceId=${other.deviceId}`)).json()) as typeof body;
   expect(narrowed.apartments).toEqual([]);
+});
+
+test('without JavaScript, the search is a plain GET form with server-rendered results', async ({ browser, page, signedInAs, request }) => {
+  const { oddApartment } = await sampleResidents(request);
+  await signedInAs('manager');
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  try {
+    const plain = await context.newPage();
+    await plain.goto('/residents');
+    await combobox(plain).fill(oddApartment.referenceId.slice(-6));
+    await combobox(plain).press('Enter');
+    await expect(plain).toHaveURL(new RegExp(`/residents\\?q=${oddApartment.referenceId.slice(-6)}$`));
+    const cards = plain.getByRole('list', { name: 'Apartments found' }).getByRole('listitem');
+    await expect(cards.first().getByRole('link')).toHaveAttribute('href', `/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}`);
+  } finally {
+    await context.close();
+  }
 });
