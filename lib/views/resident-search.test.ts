@@ -165,6 +165,10 @@ describeWithDb('resident search as you type, over the mirrored user lists', (ctx
     expect((await findResidents(search, group.referenceId)).apartments.map((a) => a.groupId)).toContain(group.id);
     const byMail = await findResidents(search, residents[0]!.email);
     expect(byMail.apartments.find((a) => a.deviceId === b.deviceId)?.residents.map((r) => r.userId)).toEqual([residents[0]!.userId]);
+    // Whatever is typed goes to the lookups percent-encoded and answers, possibly with nothing.
+    for (const q of ['%_\'";--', 'a/b?c#d', '../..', 'x'.repeat(254)]) {
+      expect((await findResidents(search, q)).apartments.filter((a) => a.deviceId === b.deviceId), q).toEqual([]);
+    }
     // Only exact keys: a name is not something the lookups know.
     expect((await findResidents(search, residents[0]!.name)).apartments.filter((a) => a.deviceId === b.deviceId)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { readState } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
 import { residentDirectory, searchDirectory } from '@/lib/residents/directory';
 import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/search';
-import type { ServiceClient, UserAccount } from '@/lib/service';
+import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import type { ApartmentHit, ResidentSearchResult } from './types';
 
@@ -102,20 +102,30 @@ export async function lookUpResidents(deps: ResidentSearchDeps, query: string): 
   const kinds = lookupKindsFor(query);
   const byApartment = new Set<string>();
   const lookups = [...keys].flatMap((key) =>
-    kinds.map(async (kind) => {
-      switch (kind) {
-        case 'email':
-          return deps.client.users.byEmail(key, query);
-        case 'apartment': {
-          const found = await deps.client.users.byApartment(key, query);
-          for (const a of found) byApartment.add(a.userId);
-          return found;
-        }
-        case 'reference':
-          return deps.client.users.byReference(key, query);
+    kinds.map(async (kind): Promise<UserAccount[]> => {
+      try {
+        return await lookUp(key, kind);
+      } catch (error) {
+        // Search as you type sends whatever is typed: a key the service refuses as malformed is
+        // one that finds no one, not a failed search.
+        if (isServiceErrorOf(error, 'validation')) return [];
+        throw error;
       }
     }),
   );
+  async function lookUp(key: string, kind: ResidentLookupKind): Promise<UserAccount[]> {
+    switch (kind) {
+      case 'email':
+        return deps.client.users.byEmail(key, query);
+      case 'apartment': {
+        const found = await deps.client.users.byApartment(key, query);
+        for (const a of found) byApartment.add(a.userId);
+        return found;
+      }
+      case 'reference':
+        return deps.client.users.byReference(key, query);
+    }
+  }
   const accounts: UserAccount[] = (await Promise.all(lookups)).flat();
 
   const byUser = new Map<string, UserAccount>();
