@@ -5,9 +5,9 @@ import tseslint from 'typescript-eslint';
 
 // What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
 const browserSafeOnly = {
-  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/reasons$)',
+  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/reasons$|residents/search$)',
   allowTypeImports: true,
-  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, and types).',
+  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/residents/search, and types).',
 };
 // What the sandbox may import of the portal's tree: shared/ only.
 const sandboxOnlyShared = {

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, DEMO, expect, signInWithApi, test } from './utils';
+import { BASE_URL, chooseResident, DEMO, expect, signInWithApi, test } from './utils';
 
 interface Resident {
   deviceId: string;
@@ -75,9 +75,7 @@ async function book(page: Page, slotName: string, resident: Resident, search: bo
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
   if (search) {
-    await dialog.getByLabel(/Resident \(apartment/).fill(resident.apartmentId);
-    await dialog.getByRole('button', { name: 'Search' }).click();
-    await dialog.getByRole('button', { name: `Choose ${resident.name}, apartment ${resident.apartmentId}` }).click();
+    await chooseResident(dialog, 'Resident', resident);
   }
   await expect(dialog).toContainText(`For ${resident.name}, apartment ${resident.apartmentId}`);
   // A double click books once: one key per dialog opening, and the button is disabled while sending.
@@ -181,9 +179,7 @@ test('on a 375 px phone a week shows one day at a time; a booking there carries 
   const slot = await slotTime(page, 0);
   await slotAt(page, slot).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByLabel(/Resident \(apartment/).fill(resident.apartmentId);
-  await dialog.getByRole('button', { name: 'Search' }).click();
-  await dialog.getByRole('button', { name: `Choose ${resident.name}, apartment ${resident.apartmentId}` }).click();
+  await chooseResident(dialog, 'Resident', resident);
   await dialog.getByLabel('Note (optional)').fill('  Asked at the door, has no app  ');
   await expectNoSeriousA11yViolations(page, 'the booking dialog at 375 px');
   await dialog.getByRole('button', { name: 'Book', exact: true }).click();

@@ -1,78 +1,117 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect, sampleResidents, test, type SandboxResident } from './utils';
+import { expect, sampleResidents, test } from './utils';
 
-async function search(page: Page, text: string) {
-  await page.getByRole('searchbox', { name: 'Find a resident' }).fill(text);
-  await page.getByRole('button', { name: 'Search', exact: true }).click();
-}
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const combobox = (page: Page) => page.getByRole('combobox', { name: 'Find a resident' });
+const listbox = (page: Page) => page.getByRole('listbox', { name: /^Residents found/ });
 
-function resultFor(page: Page, resident: SandboxResident) {
-  return page.getByRole('list', { name: 'Residents' }).getByRole('listitem', { name: resident.name }).filter({ hasText: resident.email });
-}
-
-test('the manager finds a resident by apartment, by an e-mail address with "+", and by reference id', async ({ page, signedInAs, request }) => {
-  const { withPlus, oddApartment, systemName } = await sampleResidents(request);
+test('search as you type: "anna" lists residents grouped by apartment; a click opens the apartment', async ({ page, signedInAs }) => {
   await signedInAs('manager');
   await page.goto('/residents');
   await expect(page.getByRole('heading', { level: 1, name: 'Residents' })).toBeVisible();
+  await combobox(page).fill('anna');
+  // The first search may wait for a system's first load.
+  await expect(listbox(page)).toBeVisible({ timeout: 20_000 });
+  await expect(combobox(page)).toHaveAttribute('aria-expanded', 'true');
+  const groups = listbox(page).getByRole('group');
+  await expect(groups.first()).toHaveAccessibleName(/^(Apartment .+|No apartment), .+/);
+  await expect(groups.first().getByRole('option').first()).toHaveAccessibleName(/anna/i);
+  await expect(page.getByRole('status').filter({ hasText: /\d+ residents? in \d+ apartments?/ })).toBeAttached();
+  await expectNoSeriousA11yViolations(page, 'the residents page with the listbox open');
 
-  await search(page, withPlus.email);
-  await expect(page).toHaveURL(`/residents?q=${encodeURIComponent(withPlus.email)}`);
-  const byEmail = resultFor(page, withPlus);
-  await expect(byEmail).toHaveCount(1, { timeout: 20_000 });
-  await expect(byEmail.getByText(withPlus.apartmentId, { exact: true })).toBeVisible();
-  await expect(byEmail.getByText(systemName(withPlus.deviceId))).toBeVisible();
-  await expect(byEmail.getByRole('link', { name: /^Book .+ for / })).toHaveCount(withPlus.resourceIds.length);
-
-  await search(page, oddApartment.apartmentId);
-  const byApartment = resultFor(page, oddApartment);
-  await expect(byApartment).toHaveCount(1, { timeout: 20_000 });
-  await expect(byApartment.getByText(oddApartment.apartmentId, { exact: true })).toBeVisible();
-
-  await search(page, oddApartment.referenceId);
-  await expect(resultFor(page, oddApartment)).toHaveCount(1, { timeout: 20_000 });
-  await expect(page.getByRole('heading', { level: 2, name: new RegExp(`found for “${oddApartment.referenceId}”`) })).toBeVisible();
-  await expectNoSeriousA11yViolations(page, 'the residents page with results');
-
-  // Straight from a result to booking for that resident.
-  const book = resultFor(page, oddApartment).getByRole('link', { name: /^Book .+ for / }).first();
-  const href = (await book.getAttribute('href')) ?? '';
-  expect(href).toMatch(new RegExp(`^/systems/${oddApartment.deviceId}/resources/[0-9a-f-]{36}\\?resident=${oddApartment.userId}$`));
-  await book.click();
-  await expect(page).toHaveURL(new RegExp(`resident=${oddApartment.userId}`));
-  await expect(page.getByRole('navigation', { name: 'Week' })).toBeVisible();
+  await groups.first().getByRole('option').first().click();
+  await expect(page).toHaveURL(new RegExp(`/systems/${UUID}/apartments/${UUID}$`));
 });
 
-test('a search lands in the URL, a reload keeps it; residents of other systems stay hidden; bad input gets a clear 422', async ({ page, signedInAs, request }) => {
-  const { withPlus, other } = await sampleResidents(request);
+test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apartment; Escape closes', async ({ page, signedInAs, request }) => {
+  const { oddApartment } = await sampleResidents(request);
   await signedInAs('manager');
-  await page.goto(`/residents?q=${encodeURIComponent(withPlus.email)}`);
-  await expect(resultFor(page, withPlus)).toHaveCount(1);
-  await expect(page.getByRole('searchbox', { name: 'Find a resident' })).toHaveValue(withPlus.email);
+  await page.goto('/residents');
+  await expect(page.getByRole('heading', { level: 1, name: 'Residents' })).toBeVisible();
+  for (let i = 0; i < 30 && !(await combobox(page).evaluate((el) => el === document.activeElement)); i += 1) await page.keyboard.press('Tab');
+  await expect(combobox(page)).toBeFocused();
+  // Lower case and without spaces or slashes: still the apartment.
+  await page.keyboard.type(oddApartment.apartmentId.toLowerCase().replace(/[ /]/g, ''));
+  await expect(listbox(page)).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await expect(combobox(page)).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.press('ArrowDown');
+  await expect(combobox(page)).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowDown');
+  const active = await combobox(page).getAttribute('aria-activedescendant');
+  expect(active).toBeTruthy();
+  await expect(page.locator(`[id="${active}"]`)).toHaveAttribute('aria-selected', 'true');
+  // The best match comes first: the apartment typed.
+  await expect(listbox(page).getByRole('group').first()).toHaveAccessibleName(new RegExp(`^Apartment ${oddApartment.apartmentId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}$`));
+});
 
-  // A resident of a system the manager does not manage is not found.
-  await search(page, other.email);
-  await expect(page.getByRole('heading', { level: 2, name: `No residents found for “${other.email}”` })).toBeVisible({ timeout: 20_000 });
-
-  await search(page, '   ');
-  await expect(page.getByRole('alert').filter({ hasText: 'Type an apartment number' })).toBeVisible();
-
-  const empty = await page.request.get('/api/residents?q=%20');
-  expect(empty.status()).toBe(422);
-  expect(((await empty.json()) as { error: { message: string } }).error.message).toBe('Type an apartment number, e-mail address or reference id.');
-  const long = await page.request.get(`/api/residents?q=${'x'.repeat(255)}`);
-  expect(long.status()).toBe(422);
-  const ok = await page.request.get(`/api/residents?q=${encodeURIComponent(withPlus.referenceId)}`);
-  expect(ok.status()).toBe(200);
-  expect(ok.headers()['cache-control']).toBe('no-store');
-  const body = (await ok.json()) as { residents: { userId: string; resources: { id: string; name: string }[] }[] };
-  expect(body.residents.map((r) => r.userId)).toContain(withPlus.userId);
-  expect((await request.get('/api/residents?q=1203')).status()).toBe(401);
-
+test('the server renders the apartments of ?q= as cards; the page fits 375 px', async ({ page, signedInAs, request }) => {
+  const { withPlus } = await sampleResidents(request);
+  await signedInAs('manager');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(`/residents?q=${encodeURIComponent(withPlus.email)}`);
-  await expect(resultFor(page, withPlus)).toBeVisible();
+  await expect(combobox(page)).toHaveValue(withPlus.email);
+  const card = page.getByRole('list', { name: 'Apartments found' }).getByRole('listitem', { name: new RegExp(`^Apartment ${withPlus.apartmentId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) });
+  await expect(card).toHaveCount(1, { timeout: 20_000 });
+  await expect(card.getByText(withPlus.name)).toBeVisible();
+  await expect(card.getByRole('link')).toHaveAttribute('href', `/systems/${withPlus.deviceId}/apartments/${withPlus.userGroupId}`);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await expectNoSeriousA11yViolations(page, 'the residents page at 375 px');
+  await combobox(page).fill('pers');
+  await expect(listbox(page)).toBeVisible({ timeout: 20_000 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSeriousA11yViolations(page, 'the residents page at 375 px with the listbox open');
+});
+
+test('the API: any text up to 254 characters answers 200, control characters and longer ones 400, no session 401; other systems stay hidden', async ({ page, signedInAs, request }) => {
+  const { withPlus, other } = await sampleResidents(request);
+  await signedInAs('manager');
+  const get = (q: string) => page.request.get(`/api/residents?q=${encodeURIComponent(q)}`);
+
+  for (const q of ['', '   ', '%_\'";--', 'x'.repeat(254)]) {
+    const response = await get(q);
+    expect(response.status(), q).toBe(200);
+  }
+  expect(await (await get('  ')).json()).toEqual({ apartments: [], truncated: false });
+  expect((await page.request.get('/api/residents')).status()).toBe(200);
+  for (const q of ['x'.repeat(255), 'anna\u0000', 'anna\nperson']) {
+    const response = await get(q);
+    expect(response.status(), JSON.stringify(q)).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^The search (may be at most 254 characters|must not contain control characters)/);
+  }
+  const ok = await get(withPlus.email.toUpperCase());
+  expect(ok.status()).toBe(200);
+  expect(ok.headers()['cache-control']).toBe('no-store');
+  const body = (await ok.json()) as { apartments: { deviceId: string; groupId: string | null; residents: { userId: string }[] }[]; truncated: boolean };
+  expect(body.apartments.flatMap((a) => a.residents.map((r) => r.userId))).toContain(withPlus.userId);
+  expect((await request.get('/api/residents?q=anna')).status()).toBe(401);
+
+  // A resident of a system the manager does not manage is never returned, by any key.
+  for (const q of [other.email, other.name, other.apartmentId, other.referenceId, other.name.split(' ')[1]!]) {
+    const found = (await (await get(q)).json()) as typeof body;
+    expect(found.apartments.map((a) => a.deviceId), q).not.toContain(other.deviceId);
+    expect(found.apartments.flatMap((a) => a.residents.map((r) => r.userId)), q).not.toContain(other.userId);
+  }
+  // Nor when the search is narrowed to that system.
+  const narrowed = (await (await page.request.get(`/api/residents?q=${encodeURIComponent(other.name)}&deviceId=${other.deviceId}`)).json()) as typeof body;
+  expect(narrowed.apartments).toEqual([]);
+});
+
+test('without JavaScript, the search is a plain GET form with server-rendered results', async ({ browser, page, signedInAs, request }) => {
+  const { oddApartment } = await sampleResidents(request);
+  await signedInAs('manager');
+  const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
+  try {
+    const plain = await context.newPage();
+    await plain.goto('/residents');
+    await combobox(plain).fill(oddApartment.referenceId.slice(-6));
+    await combobox(plain).press('Enter');
+    await expect(plain).toHaveURL(new RegExp(`/residents\\?q=${oddApartment.referenceId.slice(-6)}$`));
+    const cards = plain.getByRole('list', { name: 'Apartments found' }).getByRole('listitem');
+    await expect(cards.first().getByRole('link')).toHaveAttribute('href', `/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}`);
+  } finally {
+    await context.close();
+  }
 });

@@ -93,3 +93,15 @@ export async function firstSystem(page: Page): Promise<Overview> {
     .toBe('ready');
   return overview!;
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Picks a resident in a resident combobox (the slot dialog's "Resident", the Residents page's
+ * "Find a resident"): types the apartment number, then clicks the resident in that apartment's group.
+ */
+export async function chooseResident(scope: Page | ReturnType<Page['getByRole']>, label: string, resident: { name: string; apartmentId: string }) {
+  await scope.getByRole('combobox', { name: label }).fill(resident.apartmentId);
+  const group = scope.getByRole('group', { name: new RegExp(`^Apartment ${escapeRegExp(resident.apartmentId)}, `) }).first();
+  await group.getByRole('option', { name: new RegExp(`^${escapeRegExp(resident.name)}`) }).click({ timeout: 20_000 });
+}

@@ -49,16 +49,19 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
       <div className={SECTION}>
         <h3 className="text-base font-semibold">Book {resourceName}</h3>
         {resident ? (
-          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-            <p>
-              For <strong>{residentWords(resident)}</strong>
-            </p>
-            <Button variant="secondary" onClick={() => setResident(null)} disabled={submitting}>
-              Choose another resident
-            </Button>
+          <div className="flex flex-col gap-2">
+            <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+              <p>
+                For <strong>{residentWords(resident)}</strong>
+              </p>
+              <Button variant="secondary" onClick={() => setResident(null)} disabled={submitting}>
+                Choose another resident
+              </Button>
+            </div>
+            {/* Quota note goes here (issue 16, apartment part): needs deviceId, resident.userGroupId and resourceId. */}
           </div>
         ) : (
-          <ResidentPicker deviceId={deviceId} resourceId={resourceId} resourceName={resourceName} onChoose={setResident} />
+          <ResidentPicker deviceId={deviceId} onChoose={setResident} />
         )}
         <div className="flex flex-col gap-1">
           <label htmlFor={noteId} className={labelClass}>

@@ -13,6 +13,6 @@ export const queryKeys = {
   requestLists: () => ['requests'] as const,
   /** One page of the Requests list, by its search ("?status=failed&before=…"): GET /api/requests */
   requests: (search: string) => [...queryKeys.requestLists(), search] as const,
-  /** A resident search: GET /api/residents?q= */
-  residents: (q: string) => ['residents', q] as const,
+  /** A resident search, in every system or one: GET /api/residents?q=&deviceId= */
+  residents: (q: string, deviceId?: string) => ['residents', q, deviceId ?? null] as const,
 };

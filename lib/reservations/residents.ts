@@ -113,8 +113,9 @@ export async function residentSummary(
   deviceId: string,
   userId: string,
   apartmentOf: (groupId: string) => Promise<string | null>,
-): Promise<{ userId: string; name: string; apartmentId: string | null } | null> {
+): Promise<{ userId: string; name: string; apartmentId: string | null; userGroupId: string | null } | null> {
   const resident = await findResident(client, apiKey, deviceId, userId);
   if (!resident) return null;
-  return { userId, name: resident.name, apartmentId: resident.userGroupId ? await apartmentOf(resident.userGroupId) : null };
+  const userGroupId = resident.userGroupId?.toLowerCase() ?? null;
+  return { userId, name: resident.name, apartmentId: userGroupId ? await apartmentOf(userGroupId) : null, userGroupId };
 }

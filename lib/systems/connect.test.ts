@@ -99,7 +99,7 @@ describeWithDb('connecting systems and access to them', (ctx) => {
     const all = await listSystemsWithKeys(db, null, encryptionKey);
     expect(all.systems).toEqual(await listAccessibleSystemsIn(db, admin));
     expect(all.systems.map((s) => all.apiKeyOf(s.deviceId))).toEqual(all.systems.map(() => 'key-BBBB-2222'));
-    expect(Object.keys(all.systems[0]!).sort()).toEqual(['bookingHorizonDays', 'deviceId', 'name', 'scheduleBasis', 'status', 'timeZone']);
+    expect(Object.keys(all.systems[0]!).sort()).toEqual(['bookingHorizonDays', 'bookingQuota', 'deviceId', 'name', 'scheduleBasis', 'status', 'timeZone']);
   });
 
   it('refuses to assign unknown systems or to assign systems to an admin, changing nothing', async () => {

@@ -14,8 +14,8 @@ import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
 import { systemMirror, type ViewDeps } from './freshness';
-import { searchResidents, type ResidentSearchDeps } from './residents';
-import type { ResidentResult } from './types';
+import { findResidents, type ResidentSearchDeps } from './residents';
+import type { ResidentSearchResult } from './types';
 
 /** The views wired to the portal's database, upstream client and settings. */
 export async function portalViewDeps(): Promise<ViewDeps> {
@@ -40,34 +40,52 @@ async function portalResidentSearchDeps(
   apiKeyOf: ResidentSearchDeps['apiKeyOf'],
 ): Promise<ResidentSearchDeps> {
   const [{ db }, client, viewDeps] = await Promise.all([getDb(), getServiceClient(), portalViewDeps()]);
+  // The state of a system (refreshing it when due, waiting a little for its first load), read
+  // once per search: the fallback lookups ask again for the snapshot of the same systems.
+  const states = new Map<string, Promise<MirrorState | null>>();
+  const stateOf = (deviceId: string): Promise<MirrorState | null> => {
+    let pending = states.get(deviceId);
+    if (!pending) {
+      pending = loadState(deviceId);
+      states.set(deviceId, pending);
+    }
+    return pending;
+  };
+  const loadState = async (deviceId: string): Promise<MirrorState | null> => {
+    try {
+      const mirror = await systemMirror(viewDeps, deviceId);
+      if (mirror.freshness.status !== 'loading') return mirror.state;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
+      clearTimeout(timer);
+    } catch (error) {
+      // Results still show, with fewer names; the search itself did not fail.
+      log.warn('mirror not available for resident search', { deviceId, error });
+    }
+    return readState(db, deviceId);
+  };
   return {
     db,
     client,
     systems,
     apiKeyOf,
+    state: stateOf,
     mirror: async (deviceId) => {
-      let state: MirrorState | null = null;
-      try {
-        const mirror = await systemMirror(viewDeps, deviceId);
-        state = mirror.state;
-        if (mirror.freshness.status === 'loading') {
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
-          clearTimeout(timer);
-          state = await readState(db, deviceId);
-        }
-      } catch (error) {
-        // Results still show, with fewer names; the lookup itself did not fail.
-        log.warn('mirror not available for resident search', { deviceId, error });
-        state = await readState(db, deviceId);
-      }
+      const state = await stateOf(deviceId);
       return state ? mirrorSnapshot(db, deviceId, state) : null;
     },
   };
 }
 
-/** The resident search of the route and the page: the viewer's systems and their keys come in one query. */
-export async function searchResidentsFor(user: SessionUser, query: string): Promise<ResidentResult[]> {
-  const { systems, apiKeyOf } = await listAccessibleSystemsWithKeys(user);
-  return searchResidents(await portalResidentSearchDeps(systems, (deviceId) => Promise.resolve(apiKeyOf(deviceId))), query);
+/**
+ * The resident search of the route and the page: the viewer's systems and their keys come in one
+ * query. `deviceId` narrows it to one of them (the slot dialog); a system not visible finds nothing.
+ */
+export async function searchResidentsFor(user: SessionUser, query: string, deviceId?: string): Promise<ResidentSearchResult> {
+  if (query.trim() === '') return { apartments: [], truncated: false };
+  const accessible = await listAccessibleSystemsWithKeys(user);
+  const { apiKeyOf } = accessible;
+  const systems = deviceId ? accessible.systems.filter((s) => s.deviceId.toLowerCase() === deviceId.toLowerCase()) : accessible.systems;
+  if (systems.length === 0) return { apartments: [], truncated: false };
+  return findResidents(await portalResidentSearchDeps(systems, (deviceId) => Promise.resolve(apiKeyOf(deviceId))), query);
 }

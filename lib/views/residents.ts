@@ -1,35 +1,23 @@
 import 'server-only';
-import { z } from 'zod';
 import type { Database } from '@/lib/db';
-import { hasControlCharacters } from '@/lib/http/control-characters';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
-import type { ServiceClient, UserAccount } from '@/lib/service';
+import type { MirrorState } from '@/lib/mirror/types';
+import { residentDirectory, searchDirectory } from '@/lib/residents/directory';
+import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/search';
+import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { RESIDENT_QUERY_MAX_LENGTH, type ResidentResult } from './types';
+import type { ApartmentHit, ResidentSearchResult } from './types';
+
+export { parseResidentQuery } from '@/lib/residents/search';
 
 /**
- * Up to this many visible systems, their mirror data (names, apartments) is read while the upstream
- * lookups are in flight, so the database work hides behind the network wait. Beyond it, only the
- * systems that have results are read, after the lookups (a search must not touch every system of
- * a large installation).
+ * Up to this many systems without a mirrored user list, their mirror data (names, apartments) is
+ * read while the upstream lookups are in flight, so the database work hides behind the network
+ * wait. Beyond it, only the systems that have results are read, after the lookups (a search must
+ * not touch every system of a large installation).
  */
 export const RESIDENT_MIRROR_PREFETCH_MAX = 4;
-
-const CONTROL_CHARACTERS_MESSAGE = 'The search must not contain control characters (such as NUL or a line break).';
-
-/** The one search box: an apartment number, an e-mail address or a reference id. */
-export const residentQuerySchema = z
-  .string({ error: 'Give q: an apartment number, e-mail address or reference id.' })
-  .trim()
-  .min(1, 'Type an apartment number, e-mail address or reference id.')
-  .max(RESIDENT_QUERY_MAX_LENGTH, `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`)
-  .refine((q) => !hasControlCharacters(q), CONTROL_CHARACTERS_MESSAGE);
-
-/** True when the query is malformed (400) rather than merely unusable (422). */
-export function isMalformedResidentQuery(issues: readonly { message: string }[]): boolean {
-  return issues.some((i) => i.message === CONTROL_CHARACTERS_MESSAGE);
-}
 
 export type ResidentLookupKind = 'email' | 'apartment' | 'reference';
 
@@ -40,6 +28,11 @@ export function lookupKindsFor(query: string): ResidentLookupKind[] {
 
 export interface ResidentSearchDeps {
   db: Database;
+  /**
+   * The system's mirror state, which says whether it holds a user list (may wait a little while a
+   * system never loaded loads, and start a refresh when due). Without it the state is read as it is.
+   */
+  state?: (deviceId: string) => Promise<MirrorState | null>;
   client: Pick<ServiceClient, 'users'>;
   /** The systems the viewer may see. */
   systems: readonly SystemPublic[];
@@ -58,11 +51,34 @@ async function currentSnapshot(db: Database, deviceId: string): Promise<MirrorSn
 }
 
 /**
- * Finds residents across every system the viewer may see. A key may cover several systems, so
- * each distinct key is asked once; results of systems the viewer may not see are dropped.
+ * Finds residents across every system the viewer may see, as you type: systems whose mirror
+ * holds the user list are searched in memory (lib/residents/directory.ts); only the others ask
+ * the upstream's exact lookups. `query` is already parsed (parseResidentQuery): '' finds nothing.
  */
-export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string): Promise<ResidentResult[]> {
-  const query = residentQuerySchema.parse(rawQuery);
+export async function findResidents(deps: ResidentSearchDeps, query: string): Promise<ResidentSearchResult> {
+  if (query.trim() === '') return { apartments: [], truncated: false };
+  const prepared = prepareQuery(query);
+  const readStateOf = deps.state ?? ((deviceId: string) => readState(deps.db, deviceId));
+  const searched = await Promise.all(
+    deps.systems.map(async (system) => {
+      const deviceId = system.deviceId.toLowerCase();
+      const state = await readStateOf(deviceId);
+      const directory = state ? await residentDirectory(deps.db, deviceId, state) : null;
+      return directory ? { system, hits: searchDirectory(directory, { deviceId, name: system.name }, prepared) } : { system, hits: null };
+    }),
+  );
+  const hits: ScoredHit[] = searched.flatMap((s) => s.hits ?? []);
+  const fallback = searched.filter((s) => s.hits === null).map((s) => s.system);
+  if (fallback.length > 0) hits.push(...(await lookUpResidents({ ...deps, systems: fallback }, query.trim())));
+  return rankHits(hits);
+}
+
+/**
+ * The exact upstream lookups (apartment number, e-mail address or reference id) for systems
+ * whose mirror holds no user list. A key may cover several systems, so each distinct key is asked
+ * once; results of systems outside `deps.systems` are dropped.
+ */
+export async function lookUpResidents(deps: ResidentSearchDeps, query: string): Promise<ScoredHit[]> {
   const visible = new Map(deps.systems.map((s) => [s.deviceId.toLowerCase(), s]));
   const keys = new Set<string>();
   for (const system of deps.systems) {
@@ -86,20 +102,30 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
   const kinds = lookupKindsFor(query);
   const byApartment = new Set<string>();
   const lookups = [...keys].flatMap((key) =>
-    kinds.map(async (kind) => {
-      switch (kind) {
-        case 'email':
-          return deps.client.users.byEmail(key, query);
-        case 'apartment': {
-          const found = await deps.client.users.byApartment(key, query);
-          for (const a of found) byApartment.add(a.userId);
-          return found;
-        }
-        case 'reference':
-          return deps.client.users.byReference(key, query);
+    kinds.map(async (kind): Promise<UserAccount[]> => {
+      try {
+        return await lookUp(key, kind);
+      } catch (error) {
+        // Search as you type sends whatever is typed: a key the service refuses as malformed is
+        // one that finds no one, not a failed search.
+        if (isServiceErrorOf(error, 'validation')) return [];
+        throw error;
       }
     }),
   );
+  async function lookUp(key: string, kind: ResidentLookupKind): Promise<UserAccount[]> {
+    switch (kind) {
+      case 'email':
+        return deps.client.users.byEmail(key, query);
+      case 'apartment': {
+        const found = await deps.client.users.byApartment(key, query);
+        for (const a of found) byApartment.add(a.userId);
+        return found;
+      }
+      case 'reference':
+        return deps.client.users.byReference(key, query);
+    }
+  }
   const accounts: UserAccount[] = (await Promise.all(lookups)).flat();
 
   const byUser = new Map<string, UserAccount>();
@@ -111,39 +137,32 @@ export async function searchResidents(deps: ResidentSearchDeps, rawQuery: string
   }
   const found = [...byUser.values()];
   const deviceIds = [...new Set(found.map((a) => a.deviceId.toLowerCase()))];
-  const resourceNames = new Map<string, string>();
-  const groupApartments = new Map<string, string>();
-  await Promise.all(
-    deviceIds.map(async (deviceId) => {
-      const snapshot = await snapshotOf(deviceId);
-      if (!snapshot) return;
-      for (const r of snapshot.resources) resourceNames.set(r.id, r.name);
-      for (const account of found) {
-        const groupId = account.deviceId.toLowerCase() === deviceId ? account.userGroupId?.toLowerCase() : undefined;
-        const apartmentId = groupId ? snapshot.groupById.get(groupId)?.apartmentId : undefined;
-        if (groupId && apartmentId) groupApartments.set(groupId, apartmentId);
-      }
-    }),
-  );
-  return found
-    .map((account): ResidentResult => {
-      const deviceId = account.deviceId.toLowerCase();
-      const groupId = account.userGroupId?.toLowerCase() ?? null;
-      return {
-        userId: account.userId.toLowerCase(),
-        name: account.name,
-        email: account.email,
+  const snapshotsFound = new Map<string, MirrorSnapshot | null>();
+  await Promise.all(deviceIds.map(async (deviceId) => snapshotsFound.set(deviceId, await snapshotOf(deviceId))));
+  const entries = new Map<string, ScoredHit>();
+  for (const account of found) {
+    const deviceId = account.deviceId.toLowerCase();
+    const groupId = account.userGroupId?.toLowerCase() ?? null;
+    const group = groupId ? snapshotsFound.get(deviceId)?.groupById.get(groupId) : undefined;
+    // A user in no group is an entry of their own.
+    const key = groupId ? `${deviceId}:${groupId}` : `${deviceId}:user:${account.userId}`;
+    let entry = entries.get(key);
+    if (!entry) {
+      const hit: ApartmentHit = {
         deviceId,
         systemName: visible.get(deviceId)?.name ?? deviceId,
+        groupId,
         // The apartment lookup names it exactly; otherwise the mirrored group says which.
-        apartmentId: (groupId ? groupApartments.get(groupId) : undefined) ?? (byApartment.has(account.userId) ? query : null),
-        userGroupId: groupId,
-        resources:
-          account.reservationResources?.map((id) => ({
-            id: id.toLowerCase(),
-            name: resourceNames.get(id.toLowerCase()) ?? 'Unnamed resource',
-          })) ?? null,
+        apartmentId: group?.apartmentId || (byApartment.has(account.userId) ? query : ''),
+        groupName: group?.name ?? '',
+        referenceId: group?.referenceId ?? '',
+        residents: [],
       };
-    })
-    .sort((a, b) => a.systemName.localeCompare(b.systemName) || (a.apartmentId ?? '').localeCompare(b.apartmentId ?? '') || a.name.localeCompare(b.name));
+      // Every lookup is exact.
+      entry = { score: MATCH.exactKey, hit };
+      entries.set(key, entry);
+    }
+    entry.hit.residents.push({ userId: account.userId.toLowerCase(), name: account.name ?? '', email: account.email ?? '' });
+  }
+  return [...entries.values()];
 }

@@ -168,7 +168,7 @@ describeWithDb('tolerant reader end to end', (ctx) => {
     await Promise.all(Array.from({ length: 20 }, () => systemMirror(deps, device)));
     await settle();
     expect(requests).toBeGreaterThan(0);
-    expect(requests).toBeLessThanOrEqual(4); // one pass: four collections, each one page until the failure
+    expect(requests).toBeLessThanOrEqual(5); // one pass: four collections and the user list, each one page until the failure
     const again = await readState(db, device);
     expect(again).toMatchObject({ consecutiveFailures: 2, lastErrorKind: 'unreachable' });
     expect(again!.nextRefreshAt!.getTime() - again!.lastErrorAt!.getTime()).toBeCloseTo(refreshBackoffMs(2, freshnessMs), -2);

@@ -89,18 +89,31 @@ export interface ResourceWeekView {
   origins: BookingOrigin[];
 }
 
-export interface ResidentResult {
+/** One resident in a search result; the labels may be empty strings (the service did not say). */
+export interface ResidentHit {
   userId: string;
   name: string;
   email: string;
-  deviceId: string;
-  systemName: string;
-  apartmentId: string | null;
-  userGroupId: string | null;
-  /** The resources the service lists for them; null when it did not say (the service decides at booking). */
-  resources: { id: string; name: string }[] | null;
 }
 
+/**
+ * One apartment (user group) of one system in a resident search, with the residents it matched:
+ * all of them when the apartment's own key (apartment number, reference id) matched, else those
+ * whose name or e-mail did. A user in no group is an entry of their own (groupId null).
+ */
+export interface ApartmentHit {
+  deviceId: string;
+  systemName: string;
+  groupId: string | null;
+  apartmentId: string;
+  groupName: string;
+  referenceId: string;
+  residents: ResidentHit[];
+}
+
+/** GET /api/residents?q= */
 export interface ResidentSearchResult {
-  residents: ResidentResult[];
+  apartments: ApartmentHit[];
+  /** More apartments matched than are listed: the search should be narrowed. */
+  truncated: boolean;
 }

@@ -1,18 +1,18 @@
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
 import { searchResidentsFor } from '@/lib/views/live-deps';
-import { isMalformedResidentQuery, residentQuerySchema } from '@/lib/views/residents';
+import { isUuid } from '@/lib/views/page-access';
+import { parseResidentQuery } from '@/lib/views/residents';
 
 export const dynamic = 'force-dynamic';
 
-// GET /api/residents?q=<apartment|email|reference> — residents of the viewer's systems, with the resources each may book
+// GET /api/residents?q=…[&deviceId=…] — apartments and residents of the viewer's systems (or one of them) matching a name, apartment, e-mail or reference id, as you type
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
-  const parsed = residentQuerySchema.safeParse(new URL(request.url).searchParams.get('q') ?? '');
-  if (!parsed.success) {
-    const code = isMalformedResidentQuery(parsed.error.issues) ? 'bad_request' : 'unprocessable_entity';
-    throw new ApiError(code, parsed.error.issues[0]?.message ?? 'Invalid search.');
-  }
-  const residents = await searchResidentsFor(user, parsed.data);
-  return Response.json({ residents });
+  const url = new URL(request.url);
+  const parsed = parseResidentQuery(url.searchParams.get('q'));
+  if (!parsed.ok) throw new ApiError('bad_request', parsed.message);
+  const deviceId = url.searchParams.get('deviceId');
+  if (deviceId !== null && !isUuid(deviceId)) throw new ApiError('bad_request', 'deviceId must be a system id (a UUID).');
+  return Response.json(await searchResidentsFor(user, parsed.query, deviceId ?? undefined));
 });

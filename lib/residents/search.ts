@@ -1,0 +1,252 @@
+// Search as you type over a system's residents: pure functions, no I/O, safe in the browser.
+// The server builds an index once per mirror generation (lib/residents/directory.ts) and scans it
+// per keystroke, so everything that can be normalised ahead of the query is normalised here once.
+
+import { hasControlCharacters } from '@/lib/http/control-characters';
+import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit } from '@/lib/views/types';
+
+/** How many apartments a search lists at most; more are cut off and flagged `truncated`. */
+export const RESIDENT_RESULT_LIMIT = 20;
+
+export const RESIDENT_QUERY_TOO_LONG = `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`;
+export const RESIDENT_QUERY_CONTROL = 'The search must not contain control characters (such as NUL, a tab or a line break).';
+
+/** A query the search can run ('' means "nothing typed": an empty result, not an error) or why not. */
+export type ParsedResidentQuery = { ok: true; query: string } | { ok: false; message: string };
+
+/** Any string up to the limit is a query; control characters and over-long ones are refused. */
+export function parseResidentQuery(raw: string | null | undefined): ParsedResidentQuery {
+  const text = raw ?? '';
+  // Checked before trimming: a trailing line break is a control character, not whitespace to drop.
+  if (hasControlCharacters(text)) return { ok: false, message: RESIDENT_QUERY_CONTROL };
+  if (text.length > RESIDENT_QUERY_MAX_LENGTH) return { ok: false, message: RESIDENT_QUERY_TOO_LONG };
+  return { ok: true, query: text.trim() };
+}
+
+// Letters NFD does not split into a base letter and a mark.
+const FOLDS: Record<string, string> = { ø: 'o', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+
+/** Lower case, diacritics folded ("Åberg" → "aberg"), whitespace collapsed and trimmed. */
+export function normaliseText(value: string): string {
+  return value
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[øæœßđðłþı]/g, (c) => FOLDS[c] ?? c)
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+// "LGH 1001", "lgh1001", "Lägenhet 1001", "apt. 12": the prefix says nothing, the number does.
+// Only when no letter follows, so that a key like "APTX-3" keeps its letters.
+const APARTMENT_PREFIX = /^(?:lgh|lagenhet|apartment|apt)(?![a-z])\.?/;
+
+/** An apartment number or reference id as compared: folded, prefix dropped, letters and digits only. */
+export function keyOf(value: string): string {
+  return normaliseText(value).replace(APARTMENT_PREFIX, '').replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** Words of a name or a query: folded, split at spaces and punctuation ("Anna-Karin" → anna, karin). */
+export function wordsOf(value: string): string[] {
+  return normaliseText(value)
+    .split(/[^\p{L}\p{N}@]+/u)
+    .filter((w) => w !== '');
+}
+
+export interface DirectoryGroup {
+  id: string;
+  name: string;
+  apartmentId: string;
+  referenceId: string;
+}
+
+export interface DirectoryUser {
+  id: string;
+  name: string;
+  email: string;
+  userGroupId: string | null;
+}
+
+interface IndexedUser {
+  user: DirectoryUser;
+  words: readonly string[];
+  email: string;
+}
+
+interface IndexedGroup {
+  group: DirectoryGroup;
+  apartmentKey: string;
+  referenceKey: string;
+  /** Every user of the group (listed whole when the group's key matches). */
+  users: IndexedUser[];
+}
+
+/** One system's residents with their keys normalised once. */
+export interface ResidentIndex {
+  groups: readonly IndexedGroup[];
+  /** Every user, in the order given (the scan for names and e-mail addresses). */
+  users: readonly IndexedUser[];
+  groupById: ReadonlyMap<string, IndexedGroup>;
+}
+
+/** Builds a system's index; ids compare lower-case. */
+export function buildResidentIndex(groups: Iterable<DirectoryGroup>, users: Iterable<DirectoryUser>): ResidentIndex {
+  const indexedGroups: IndexedGroup[] = [];
+  const groupById = new Map<string, IndexedGroup>();
+  for (const group of groups) {
+    const entry: IndexedGroup = { group, apartmentKey: keyOf(group.apartmentId), referenceKey: keyOf(group.referenceId), users: [] };
+    indexedGroups.push(entry);
+    groupById.set(group.id.toLowerCase(), entry);
+  }
+  const indexedUsers: IndexedUser[] = [];
+  for (const user of users) {
+    const entry: IndexedUser = { user, words: wordsOf(user.name), email: normaliseText(user.email) };
+    indexedUsers.push(entry);
+    if (user.userGroupId) groupById.get(user.userGroupId.toLowerCase())?.users.push(entry);
+  }
+  return { groups: indexedGroups, users: indexedUsers, groupById };
+}
+
+/** A query prepared once for every system it is run over. */
+export interface PreparedQuery {
+  /** Folded text, for e-mail prefixes. */
+  text: string;
+  words: readonly string[];
+  /** The apartment/reference key form ('' when the query has no letters or digits). */
+  key: string;
+}
+
+export function prepareQuery(query: string): PreparedQuery {
+  const text = normaliseText(query);
+  return { text, words: wordsOf(query), key: keyOf(query) };
+}
+
+/**
+ * How well an entry matched, higher first: its apartment number or reference id exactly, or as
+ * its start, or inside it (a reference's serial number), then a resident's name or e-mail.
+ */
+export const MATCH = { exactKey: 4, keyPrefix: 3, keyPart: 2, resident: 1 } as const;
+
+/** Keys shorter than this match only exactly or as a prefix ("1" is inside too many numbers). */
+const MIN_PART_LENGTH = 3;
+
+function keyScore(key: string, entryKey: string): number {
+  if (key === '' || entryKey === '') return 0;
+  if (entryKey === key) return MATCH.exactKey;
+  if (entryKey.startsWith(key)) return MATCH.keyPrefix;
+  if (key.length >= MIN_PART_LENGTH && entryKey.includes(key)) return MATCH.keyPart;
+  return 0;
+}
+
+/** Every query word starts a word of the name ("lin pers" finds "Linnea Persson"). */
+function nameMatches(words: readonly string[], nameWords: readonly string[]): boolean {
+  if (words.length === 0) return false;
+  return words.every((w) => nameWords.some((n) => n.startsWith(w)));
+}
+
+function residentMatches(query: PreparedQuery, user: IndexedUser): boolean {
+  return nameMatches(query.words, user.words) || (query.text !== '' && user.email.startsWith(query.text));
+}
+
+/** An apartment that matched, with how well (see MATCH). */
+export interface ScoredHit {
+  score: number;
+  hit: ApartmentHit;
+}
+
+const residentOf = (u: IndexedUser): ResidentHit => ({ userId: u.user.id, name: u.user.name, email: u.user.email });
+
+/** The apartments of one system a query finds, unranked. */
+export function searchIndex(index: ResidentIndex, system: { deviceId: string; name: string }, query: PreparedQuery): ScoredHit[] {
+  if (query.text === '') return [];
+  const hits = new Map<IndexedGroup | IndexedUser, ScoredHit>();
+  const apartment = (g: IndexedGroup, score: number, residents: ResidentHit[]): ScoredHit => ({
+    score,
+    hit: {
+      deviceId: system.deviceId,
+      systemName: system.name,
+      groupId: g.group.id,
+      apartmentId: g.group.apartmentId,
+      groupName: g.group.name,
+      referenceId: g.group.referenceId,
+      residents,
+    },
+  });
+  for (const g of index.groups) {
+    const score = Math.max(keyScore(query.key, g.apartmentKey), keyScore(query.key, g.referenceKey));
+    if (score > 0) hits.set(g, apartment(g, score, g.users.map(residentOf)));
+  }
+  for (const u of index.users) {
+    if (!residentMatches(query, u)) continue;
+    const group = u.user.userGroupId ? index.groupById.get(u.user.userGroupId.toLowerCase()) : undefined;
+    if (group) {
+      const held = hits.get(group);
+      if (held) {
+        // Matched by its key already, with every resident listed.
+        if (held.score === MATCH.resident) held.hit.residents.push(residentOf(u));
+      } else {
+        hits.set(group, apartment(group, MATCH.resident, [residentOf(u)]));
+      }
+      continue;
+    }
+    // No group, or a group the list does not hold: the user is an entry of their own.
+    hits.set(u, {
+      score: MATCH.resident,
+      hit: {
+        deviceId: system.deviceId,
+        systemName: system.name,
+        groupId: u.user.userGroupId?.toLowerCase() ?? null,
+        apartmentId: '',
+        groupName: '',
+        referenceId: '',
+        residents: [residentOf(u)],
+      },
+    });
+  }
+  return [...hits.values()];
+}
+
+const collator = new Intl.Collator('sv', { numeric: true, sensitivity: 'base' });
+const byName = (a: ResidentHit, b: ResidentHit) => collator.compare(a.name, b.name) || a.userId.localeCompare(b.userId);
+
+/** Best match first, then by system name and apartment number (natural order); cut at `limit`. */
+export function rankHits(hits: readonly ScoredHit[], limit = RESIDENT_RESULT_LIMIT): { apartments: ApartmentHit[]; truncated: boolean } {
+  const sorted = [...hits].sort(
+    (a, b) =>
+      b.score - a.score ||
+      collator.compare(a.hit.systemName, b.hit.systemName) ||
+      a.hit.deviceId.localeCompare(b.hit.deviceId) ||
+      // An entry without apartment number after those with one.
+      Number(a.hit.apartmentId === '') - Number(b.hit.apartmentId === '') ||
+      // "LGH 1001" sorts as 1001, before 2002.
+      collator.compare(keyOf(a.hit.apartmentId), keyOf(b.hit.apartmentId)) ||
+      collator.compare(a.hit.apartmentId, b.hit.apartmentId) ||
+      collator.compare(a.hit.residents[0]?.name ?? '', b.hit.residents[0]?.name ?? ''),
+  );
+  return {
+    apartments: sorted.slice(0, limit).map((s) => ({ ...s.hit, residents: [...s.hit.residents].sort(byName) })),
+    truncated: sorted.length > limit,
+  };
+}
+
+/** One system's search, ranked: the whole job for a single index (tests, the browser). */
+export function searchResidentIndex(index: ResidentIndex, system: { deviceId: string; name: string }, query: string, limit?: number) {
+  return rankHits(searchIndex(index, system, prepareQuery(query)), limit);
+}
+
+/** Words for a hit's apartment, as lists and labels say it ("LGH 1001", else the group's name, else none). */
+export function apartmentLabel(hit: Pick<ApartmentHit, 'apartmentId' | 'groupName' | 'groupId'>): string {
+  if (hit.apartmentId.trim() !== '') return hit.apartmentId.trim();
+  if (hit.groupName.trim() !== '') return hit.groupName.trim();
+  return hit.groupId ? 'Unnamed apartment' : 'No apartment';
+}
+
+/** A resident's name as shown ("Unnamed resident" when the service gave none). */
+export function residentName(resident: Pick<ResidentHit, 'name'>): string {
+  return resident.name.trim() || 'Unnamed resident';
+}
+
+/** Where a found resident leads: their apartment's page, or the system's page for one in no group. */
+export function apartmentHref(hit: Pick<ApartmentHit, 'deviceId' | 'groupId'>): string {
+  return hit.groupId ? `/systems/${hit.deviceId}/apartments/${hit.groupId}` : `/systems/${hit.deviceId}`;
+}
