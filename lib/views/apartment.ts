@@ -55,9 +55,17 @@ async function loadGroup(deps: ViewDeps, system: SystemPublic, groupId: string):
     throw new ApiError('service_unavailable', "This system's data is still loading. Please try again in a moment.", { 'Retry-After': '5' });
   }
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
-  const group = snapshot?.groupById.get(groupId.toLowerCase()) ?? snapshot?.groupById.get(groupId);
+  const group = snapshot?.groupById.get(groupId.toLowerCase());
   if (!snapshot || !group) throw new ApiError('not_found', 'This system has no such apartment.');
   return { state, snapshot, group, freshness };
+}
+
+/** Whether the system's mirror has the group: null while it has not loaded (the page then says so). */
+export async function apartmentKnown(deps: ViewDeps, system: SystemPublic, groupId: string): Promise<boolean | null> {
+  const { freshness, state } = await systemMirror(deps, system.deviceId);
+  if (freshness.status === 'loading' || !state) return null;
+  const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
+  return snapshot?.groupById.has(groupId) ?? false;
 }
 
 async function apartmentKeysOf(db: Database, deviceId: string, groupId: string) {
