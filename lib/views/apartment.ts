@@ -60,14 +60,6 @@ async function loadGroup(deps: ViewDeps, system: SystemPublic, groupId: string):
   return { state, snapshot, group, freshness };
 }
 
-/** Whether the system's mirror has the group: null while it has not loaded (the page then says so). */
-export async function apartmentKnown(deps: ViewDeps, system: SystemPublic, groupId: string): Promise<boolean | null> {
-  const { freshness, state } = await systemMirror(deps, system.deviceId);
-  if (freshness.status === 'loading' || !state) return null;
-  const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
-  return snapshot?.groupById.has(groupId) ?? false;
-}
-
 async function apartmentKeysOf(db: Database, deviceId: string, groupId: string) {
   const members = await readUsers(db, deviceId, [groupId]);
   return { members, keys: { groupId, userIds: members.map((m) => m.id) } satisfies ApartmentKeys };
