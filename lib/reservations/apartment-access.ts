@@ -39,7 +39,7 @@ export function apartmentAuthorizations(
       const options = { lane: 'reads' as const };
       const accounts = apartment ? await client.users.byApartment(apiKey, apartment, options) : await client.users.byReference(apiKey, reference, options);
       // The key may cover several systems, each with its own apartment of that number.
-      const ours = accounts.filter((a) => a.deviceId === deviceId && a.userGroupId === group.id);
+      const ours = accounts.filter((a) => a.deviceId.toLowerCase() === deviceId.toLowerCase() && a.userGroupId?.toLowerCase() === group.id.toLowerCase());
       if (ours.length === 0) return null;
       return new Set(ours.flatMap((a) => a.reservationResources ?? []));
     } catch (error) {
