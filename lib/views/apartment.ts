@@ -200,7 +200,7 @@ export async function loadNextFree(
   const now = deps.now?.() ?? new Date();
   const nowMs = now.getTime();
   const count = options.count ?? 5;
-  const { snapshot, group } = await loadGroup(deps, system, groupId);
+  const { state, snapshot, group } = await loadGroup(deps, system, groupId);
   const { deviceId, timeZone } = system;
   const { keys } = await apartmentKeysOf(deps.db, deviceId, group.id);
   const [holdings, allowed, kinds] = await Promise.all([
@@ -221,14 +221,15 @@ export async function loadNextFree(
   const horizonEndMs = bookingHorizonEnd(nowMs, system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS);
   const slotsOf = slotsCache(snapshot, timeZone, system.scheduleBasis);
   const base = { resources, nowMs, timeZone, basis: system.scheduleBasis, held, quota, kind: options.kind, dayPart: options.dayPart, count, slotsOf };
+  const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
   for (let window = FIRST_WINDOW_MS; ; window *= 4) {
     const limit = Math.min(horizonEndMs, nowMs + window);
     const [reservations, open] = await Promise.all([
-      readReservations(deps.db, deviceId, { from: now, to: new Date(limit) }),
+      busyReservations(deps.db, deviceId, snapshot, sameGeneration ? state.reservationsVersion : null, nowMs, limit),
       listOpenBookingsInWindow(deps.db, deviceId, now, new Date(limit)),
     ]);
     const busy: BusyInterval[] = [
-      ...reservations.map((r) => ({ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime) })),
+      ...reservations,
       ...open.flatMap((r) => (r.resourceId && r.startTime && r.endTime ? [{ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime) }] : [])),
     ];
     const slots = nextFreeSlots({ ...base, horizonEndMs: limit, busy });
@@ -237,4 +238,28 @@ export async function loadNextFree(
       return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, generatedAt: nowMs };
     }
   }
+}
+
+/**
+ * The reservations of [fromMs, toMs) as busy intervals, kept with the generation's snapshot while
+ * the state row's reservations_version is the one they were read under (every outcome applied in
+ * place bumps it), as resource-week.ts keeps a week's. A read takes a day more than asked, so the
+ * copy keeps serving while "now" moves on; a version of null (another generation) is never kept.
+ */
+interface BusyEntry {
+  version: number;
+  fromMs: number;
+  toMs: number;
+  list: readonly BusyInterval[];
+}
+const busyEntries = new WeakMap<MirrorSnapshot, BusyEntry>();
+
+async function busyReservations(db: Database, deviceId: string, snapshot: MirrorSnapshot, version: number | null, fromMs: number, toMs: number): Promise<readonly BusyInterval[]> {
+  const held = busyEntries.get(snapshot);
+  if (version !== null && held && held.version === version && held.fromMs <= fromMs && held.toMs >= toMs) return held.list;
+  const readTo = toMs + DAY_MS;
+  const rows = await readReservations(db, deviceId, { from: new Date(fromMs), to: new Date(readTo) });
+  const list = rows.map((r) => ({ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime) }));
+  if (version !== null) busyEntries.set(snapshot, { version, fromMs, toMs: readTo, list });
+  return list;
 }
