@@ -79,7 +79,7 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
 
   await zone.selectOption('Europe/Helsinki');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, 2 bookings per apartment and room).`);
   await expect(zone).toHaveValue('Europe/Helsinki');
   // The server still judges the zone: one the list cannot offer is refused with a sentence.
   const refused = await context.request.patch(`/api/systems/${deviceId}`, { data: { timeZone: 'Mars/Olympus' }, headers: { origin: BASE_URL } });
@@ -88,7 +88,7 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
 
   await zone.selectOption('Europe/Stockholm');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Stockholm, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Stockholm, bookable 28 days ahead, 2 bookings per apartment and room).`);
 
   await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Audit log' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();

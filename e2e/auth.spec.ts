@@ -270,17 +270,17 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
 
   await zone.selectOption('Europe/Helsinki');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, 2 bookings per apartment and room).`);
 
   // How far ahead the system's rooms can be booked: saved, then put back for the other tests.
   const horizon = card.getByLabel(`Bookable days ahead in ${name}`);
   await horizon.fill('14');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 14 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 14 days ahead, 2 bookings per apartment and room).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { bookingHorizonDays: number } }).system.bookingHorizonDays).toBe(14);
   await horizon.fill('28');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, 2 bookings per apartment and room).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { timeZone: string } }).system.timeZone).toBe('Europe/Helsinki');
 
   // What the schedule's minutes mean: local time, saved and said; then UTC again for the other tests.
@@ -288,9 +288,9 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
   await expect(basis).toHaveValue('utc');
   await basis.selectOption('local');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, schedule times in local time).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, 2 bookings per apartment and room, schedule times in local time).`);
   expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { scheduleBasis: string } }).system.scheduleBasis).toBe('local');
   await basis.selectOption('utc');
   await card.getByRole('button', { name: `Save ${name}` }).click();
-  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead).`);
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Helsinki, bookable 28 days ahead, 2 bookings per apartment and room).`);
 });

@@ -5,7 +5,7 @@
 // and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
 // bench/results.json. Every process it starts is stopped by its id, also on failure.
 // Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
-//          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100
+//          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100, --next-free-requests 200
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -33,6 +33,7 @@ const { values: args } = parseArgs({
     'warm-requests': { type: 'string', default: '200' },
     lookups: { type: 'string', default: '100' },
     searches: { type: 'string', default: '200' },
+    'next-free-requests': { type: 'string', default: '200' },
     chrome: { type: 'string', default: '/usr/bin/chromium' },
   },
 });
@@ -50,6 +51,7 @@ const NAIVE_RUNS = Math.max(1, int('naive-runs'));
 const WARM_REQUESTS = int('warm-requests');
 const LOOKUPS = int('lookups');
 const SEARCHES = Math.max(1, int('searches'));
+const NEXT_FREE_REQUESTS = Math.max(1, int('next-free-requests'));
 const CHROME = String(args.chrome);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
-  details.config = { latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, freshnessS: FRESHNESS_S, database: 'pglite' };
+  details.config = { latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite' };
 
   if (!args['skip-build']) {
     step('building the portal (next build)');
@@ -376,6 +378,26 @@ async function main(): Promise<void> {
     figure({ key: 'residentSearchP95', label: '(g) resident search API p95', value: round(p95, 2), unit: 'ms', target: '≤ 30 ms', met: p95 <= 30, note: `p50 ${round(p50, 2)} ms, n=${ms.length}, ${found} with results` });
   } catch (e) {
     notMeasured('residentSearchP95', '(g) resident search API p95', '≤ 30 ms', errorText(e));
+  }
+
+  // ---- (h) the apartment desk's next free slot (lib/views/apartment.ts), warm
+  rss.phase('(h)');
+  step(`(h) next free slot: ${NEXT_FREE_REQUESTS} warm requests for apartments of the large system`);
+  try {
+    const groupIds = [...new Set(residents.filter((r) => r.resourceIds.length > 0).map((r) => r.userGroupId))].slice(0, 10);
+    if (groupIds.length === 0) throw new Error('no sample apartments in the fixtures');
+    const paths = groupIds.map((g, i) => `/api/systems/${deviceId}/apartments/${g}/next-free${i % 3 === 1 ? '?dayPart=evening' : i % 3 === 2 ? '?kind=laundry&count=10' : ''}`);
+    const probe = await session.fetch(paths[0]!);
+    if (probe.status === 404) throw new Error('GET …/apartments/{groupId}/next-free answers 404 (not on this branch yet)');
+    await probe.text();
+    for (let i = 0; i < 20; i += 1) await session.json(paths[i % paths.length]!);
+    const ms: number[] = [];
+    for (let i = 0; i < NEXT_FREE_REQUESTS; i += 1) ms.push((await timed(() => session.json<{ slots: unknown[] }>(paths[i % paths.length]!))).ms);
+    const p95 = percentile(ms, 95);
+    details.nextFree = { p50: round(percentile(ms, 50), 2), p95: round(p95, 2), n: ms.length, apartments: groupIds.length };
+    figure({ key: 'nextFreeP95', label: '(h) next free slot API p95 (warm)', value: round(p95, 2), unit: 'ms', target: '≤ 50 ms', met: p95 <= 50, note: `p50 ${round(percentile(ms, 50), 1)} ms, n=${ms.length}` });
+  } catch (e) {
+    notMeasured('nextFreeP95', '(h) next free slot API p95 (warm)', '≤ 50 ms', errorText(e));
   }
 
   // ---- (d) webhook to browser over SSE

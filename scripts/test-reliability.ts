@@ -520,8 +520,21 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
     const nFound = foundByName.filter(Boolean).length;
     check(nFound >= 2, `searching by first name finds residents despite null labels on others (${nFound} of ${sampled.length})`);
 
-    // The booking cases. Every (resident, room) pair holds at most two future bookings (the quota).
-    const pairs = residents.flatMap((r) => r.resourceIds.map((resourceId) => ({ resident: r, resourceId, used: 0 })));
+    // The booking cases. Every apartment holds at most two future bookings per room (the quota,
+    // which the portal now checks before sending): start from what each already holds, as the
+    // apartment page counts it, and count the cases' bookings per apartment and room.
+    const held = new Map<string, number>();
+    for (const groupId of new Set(residents.map((r) => r.userGroupId))) {
+      const answer = await json(`${portal.url}/api/systems/${deviceId}/apartments/${groupId}`, { cookie });
+      if (answer.status !== 200) continue;
+      for (const room of ((await answer.json()) as { rooms: { resourceId: string; held: number }[] }).rooms) held.set(`${groupId}|${room.resourceId}`, room.held);
+    }
+    const pairs = residents.flatMap((r) =>
+      r.resourceIds.map((resourceId) => {
+        const apartmentRoom = `${r.userGroupId}|${resourceId}`;
+        return { resident: r, resourceId, get used() { return held.get(apartmentRoom) ?? 0; }, set used(n: number) { held.set(apartmentRoom, n); } };
+      }),
+    );
     const taken = new Set<number>();
     const cases: TruthCase[] = [
       { name: 'lookups failing upstream (breaker open for searches)', faults: { failures: [{ status: 500, times: 1_000, pathPrefix: '/v1/reservations/users/apartment' }] }, answer: 'pending' },

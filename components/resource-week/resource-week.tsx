@@ -98,7 +98,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
           />
         </>
       )}
-      <SlotPanel slot={open} origin={open?.reservation ? (data.origins.find((o) => o.reservationId === open.reservation?.id) ?? null) : null} onClose={close}>
+      <SlotPanel slot={open} deviceId={data.system.deviceId} origin={open?.reservation ? (data.origins.find((o) => o.reservationId === open.reservation?.id) ?? null) : null} onClose={close}>
         {open && renderSlotActions ? renderSlotActions(open, close) : null}
       </SlotPanel>
     </div>

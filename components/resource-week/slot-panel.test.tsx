@@ -29,5 +29,9 @@ describe('BookingDetails', () => {
     expect(text(renderToStaticMarkup(<dl><BookingDetails slot={booked} origin={null} /></dl>))).toBe('|Booked for|apartment 3001|');
     const free = slots.find((s) => s.state === 'free')!;
     expect(renderToStaticMarkup(<dl><BookingDetails slot={free} origin={null} /></dl>)).toBe('<dl></dl>');
+    // With the system known, an apartment's booking links to the apartment's page.
+    const linked = renderToStaticMarkup(<dl><BookingDetails slot={booked} origin={null} deviceId="d1" /></dl>);
+    expect(linked).toContain(`href="/systems/d1/apartments/${booked.reservation?.ownerId}"`);
+    expect(linked).toContain('Open the apartment');
   });
 });

@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { type ReactNode, useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -13,6 +14,8 @@ export interface SlotPanelProps {
   /** How the slot's booking was made, when it was booked through the portal. */
   origin?: BookingOrigin | null;
   onClose: () => void;
+  /** The system, for the link to the booking apartment's page. */
+  deviceId?: string;
   /** Room for actions about the slot (the booking dialog plugs in here). */
   children?: ReactNode;
 }
@@ -29,17 +32,30 @@ function describeAvailability(slot: StatefulSlot): string {
  * Who holds the booking: the resident's name where the portal knows it, the apartment, and how it
  * was booked when a manager booked it here (with their note).
  */
-export function BookingDetails({ slot, origin }: { slot: StatefulSlot; origin: BookingOrigin | null }): ReactNode {
+export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot; origin: BookingOrigin | null; deviceId?: string }): ReactNode {
   if (slot.state !== 'booked' && slot.state !== 'used') return null;
   const apartment = slot.ownerLabel;
   const name = origin?.residentName ?? null;
   const holder = name && apartment ? `${name}, ${apartment}` : (name ?? apartment);
+  // An apartment's booking (owned by its user group): its page is one click away.
+  const owner = slot.reservation;
+  const apartmentHref = deviceId && owner?.ownerType === 'Group' && owner.ownerId ? `/systems/${deviceId}/apartments/${owner.ownerId}` : null;
   return (
     <>
       {holder ? (
         <>
           <dt className={termClass}>Booked for</dt>
-          <dd>{holder}</dd>
+          <dd>
+            {holder}
+            {apartmentHref ? (
+              <>
+                {' '}
+                <Link href={apartmentHref} className="underline underline-offset-2">
+                  Open the apartment
+                </Link>
+              </>
+            ) : null}
+          </dd>
         </>
       ) : null}
       {origin ? (
@@ -61,7 +77,7 @@ export function BookingDetails({ slot, origin }: { slot: StatefulSlot; origin: B
 }
 
 /** Details of one slot in a modal dialog (components/ui/dialog: focus stays inside, Escape closes it). */
-export function SlotPanel({ slot, origin, onClose, children }: SlotPanelProps) {
+export function SlotPanel({ slot, origin, deviceId, onClose, children }: SlotPanelProps) {
   const titleId = useId();
   return (
     <Dialog open={slot !== null} onClose={onClose} labelledBy={titleId}>
@@ -78,7 +94,7 @@ export function SlotPanel({ slot, origin, onClose, children }: SlotPanelProps) {
             <dd className="font-medium first-letter:uppercase">{slotStateText(slot)}</dd>
             <dt className={termClass}>Length</dt>
             <dd>{slot.lengthMinutes} minutes</dd>
-            <BookingDetails slot={slot} origin={origin ?? null} />
+            <BookingDetails slot={slot} origin={origin ?? null} deviceId={deviceId} />
           </dl>
           <p className="text-sm">{describeAvailability(slot)}</p>
           {children}

@@ -12,6 +12,9 @@ describe('describeAuditEntry', () => {
     expect(describeAuditEntry(entry('system.update', { timeZone: { from: 'Europe/Stockholm', to: 'Europe/Helsinki' }, bookingHorizonDays: { from: 28, to: 14 } }))).toBe(
       'Changed the system Ekhagen: time zone Europe/Stockholm → Europe/Helsinki; bookable days ahead 28 → 14.',
     );
+    expect(describeAuditEntry(entry('system.update', { bookingQuota: { from: 2, to: 3 } }))).toBe('Changed the system Ekhagen: bookings per apartment and room 2 → 3.');
+    expect(describeAuditEntry(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
+    expect(describeAuditEntry(entry('system.resource-kind', { resourceId: 'r1', resourceName: '', from: 'drying', to: null }))).toBe('Set the kind of r1 in Ekhagen: drying → guessed from its name.');
     expect(describeAuditEntry(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Created the admin Mia (mia@example.com).');
     expect(describeAuditEntry(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Deactivated the manager Mia (mia@example.com).');
     expect(describeAuditEntry(entry('account.delete', null, 'Mia'))).toBe('Deleted the account Mia.');

@@ -13,6 +13,7 @@ const SETTING_LABELS: Record<string, string> = {
   timeZone: 'time zone',
   bookingHorizonDays: 'bookable days ahead',
   scheduleBasis: 'schedule times',
+  bookingQuota: 'bookings per apartment and room',
 };
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
@@ -37,6 +38,11 @@ export function describeAuditEntry(entry: AuditEntryLike): string {
         return `${SETTING_LABELS[key] ?? key} ${text(from)} → ${text(to)}`;
       });
       return `Changed the system ${target}: ${changes.join('; ') || 'no details'}.`;
+    }
+    case 'system.resource-kind': {
+      const room = typeof detail.resourceName === 'string' && detail.resourceName ? detail.resourceName : text(detail.resourceId);
+      const to = detail.to === null || detail.to === undefined ? 'guessed from its name' : text(detail.to);
+      return `Set the kind of ${room} in ${target}: ${text(detail.from)} → ${to}.`;
     }
     case 'account.create':
       return `Created the ${role} ${target}${email}.`;

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'system.connect',
   'system.disconnect',
   'system.update',
+  'system.resource-kind',
   'account.create',
   'account.deactivate',
   'account.reactivate',

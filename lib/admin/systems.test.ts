@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
-import { claimRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
+import { claimRefresh, completeRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
 import { connectApproval } from '@/lib/systems/connect';
-import { readSystemApiKey } from '@/lib/systems/store';
+import { getSystem, readResourceKinds, readSystemApiKey } from '@/lib/systems/store';
 import { describeWithDb } from '@/tests/db';
 import { listAudit, recordConnectAudit } from './audit';
-import { disconnectSystem, updateSystemSettings } from './systems';
+import { disconnectSystem, setResourceKind, updateSystemSettings } from './systems';
 
 const encryptionKey = randomBytes(32);
 
@@ -62,6 +62,35 @@ describeWithDb('admin system actions', (ctx) => {
     await updateSystemSettings(db(), admin, a, { timeZone: 'Europe/Helsinki' });
     await expect(updateSystemSettings(db(), admin, randomUUID(), { name: 'X' })).rejects.toMatchObject({ code: 'not_found' });
     expect((await listAudit(db(), 1)).total).toBe(total);
+  });
+
+  it('sets the bookings per apartment and room, recorded in the audit log', async () => {
+    await updateSystemSettings(db(), admin, b, { bookingQuota: 3 });
+    expect((await getSystem(db(), b))?.bookingQuota).toBe(3);
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.update', targetId: b, detail: { bookingQuota: { from: 2, to: 3 } } });
+  });
+
+  it("sets a room's kind (or back to the guess), recorded with before and after; an unknown room is a 404", async () => {
+    const generation = (await claimRefresh(db(), b, 60)) ?? 0;
+    const room = randomUUID();
+    await insertPage(db(), 'resources', b, generation, [{ id: room, name: 'Tvättstuga 2', description: '', timeScheduleId: randomUUID() }]);
+    await completeRefresh(db(), b, generation, new Date(), 1);
+    expect(await setResourceKind(db(), admin, b, room, 'drying')).toEqual({ resourceName: 'Tvättstuga 2', kind: 'drying', guessed: false });
+    expect((await readResourceKinds(db(), b)).get(room)).toBe('drying');
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({
+      action: 'system.resource-kind',
+      targetId: b,
+      targetName: 'Flogsta',
+      detail: { resourceId: room, resourceName: 'Tvättstuga 2', from: 'laundry', to: 'drying' },
+    });
+    const total = (await listAudit(db(), 1)).total;
+    await setResourceKind(db(), admin, b, room, 'drying');
+    expect((await listAudit(db(), 1)).total).toBe(total);
+    expect(await setResourceKind(db(), admin, b, room, null)).toEqual({ resourceName: 'Tvättstuga 2', kind: 'laundry', guessed: true });
+    expect((await readResourceKinds(db(), b)).has(room)).toBe(false);
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ detail: { from: 'drying', to: null } });
+    await expect(setResourceKind(db(), admin, b, randomUUID(), 'other')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(setResourceKind(db(), admin, randomUUID(), room, 'other')).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('refuses to disconnect while a booking request waits for its outcome, changing nothing', async () => {

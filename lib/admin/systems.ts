@@ -4,9 +4,10 @@ import type { Database } from '@/lib/db';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { notifyAccessChange } from '@/lib/auth/users';
-import { deleteMirrorOf } from '@/lib/mirror/store';
+import { deleteMirrorOf, readResources } from '@/lib/mirror/store';
+import { guessResourceKind, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { SystemPublic, SystemUpdate } from '@/lib/systems/schemas';
-import { getSystem, updateSystem } from '@/lib/systems/store';
+import { getSystem, readResourceKinds, updateSystem, writeResourceKind } from '@/lib/systems/store';
 import { recordAudit, type Actor } from './audit';
 
 /** Changes a system's settings and records what changed (before and after). */
@@ -23,6 +24,32 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
       await recordAudit(tx, actor, { action: 'system.update', targetType: 'system', targetId: deviceId, targetName: after.name, detail: changes });
     }
     return after;
+  });
+}
+
+/**
+ * Sets what kind of room a resource is (the next-free filters use it), or with null goes back to
+ * the guess from its name; recorded with before and after. The resource must be in the system's
+ * mirror (404 otherwise). Returns the kind now in effect.
+ */
+export async function setResourceKind(db: Database, actor: Actor, deviceId: string, resourceId: string, kind: ResourceKind | null): Promise<{ resourceName: string; kind: ResourceKind; guessed: boolean }> {
+  return db.transaction(async (tx) => {
+    const system = await getSystem(tx, deviceId);
+    if (!system) throw new ApiError('not_found', 'No such system.');
+    const resource = (await readResources(tx, deviceId)).find((r) => r.id === resourceId.toLowerCase());
+    if (!resource) throw new ApiError('not_found', `${system.name} has no such room (it may not have loaded yet).`);
+    const guess = guessResourceKind(resource.name, resource.description);
+    const before = (await readResourceKinds(tx, deviceId)).get(resource.id) ?? null;
+    if (before === kind) return { resourceName: resource.name, kind: kind ?? guess, guessed: kind === null };
+    await writeResourceKind(tx, deviceId, resource.id, kind);
+    await recordAudit(tx, actor, {
+      action: 'system.resource-kind',
+      targetType: 'system',
+      targetId: deviceId,
+      targetName: system.name,
+      detail: { resourceId: resource.id, resourceName: resource.name, from: before ?? guess, to: kind },
+    });
+    return { resourceName: resource.name, kind: kind ?? guess, guessed: kind === null };
   });
 }
 

@@ -3,7 +3,8 @@
  * slots are shown bookable, lib/schedule/overlay.ts) and the handler (what is refused,
  * lib/reservations/requests.ts), so the two cannot disagree. Browser-safe: no I/O, no server
  * module. A new rule goes in its own file here and into `slotRefusal` (when the grid can know it)
- * or the handler's resident checks (when only the resident's lookup can).
+ * or the handler's resident checks (when only the resident's lookup can). The apartment quota
+ * (within-quota) is counted by the handler and by the next-free search (lib/schedule/next-free.ts).
  */
 import { alreadyStarted, hasStarted } from './not-started';
 import { alreadyBooked, isSlotFree } from './slot-free';
@@ -16,6 +17,7 @@ export * from './not-started';
 export * from './within-booking-horizon';
 export * from './slot-free';
 export * from './resident-authorized';
+export * from './within-quota';
 export * from './cancellable-owner';
 
 /** What the grid and the handler both know about a slot of the schedule. */

@@ -11,6 +11,7 @@ export type RuleName =
   | 'within-booking-horizon'
   | 'slot-free'
   | 'resident-authorized'
+  | 'within-quota'
   | 'cancellable-owner';
 
 /** How the slot and resource are named in sentences ("Mon 24 Nov 07:00–10:00", "Tvättstuga 1"). */

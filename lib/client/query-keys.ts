@@ -15,4 +15,10 @@ export const queryKeys = {
   requests: (search: string) => [...queryKeys.requestLists(), search] as const,
   /** A resident search, in every system or one: GET /api/residents?q=&deviceId= */
   residents: (q: string, deviceId?: string) => ['residents', q, deviceId ?? null] as const,
+  /** Everything cached about one apartment (a prefix: live updates refetch all of it). */
+  apartmentAll: (deviceId: string, groupId: string) => ['apartment', deviceId, groupId] as const,
+  /** The apartment page: GET /api/systems/{deviceId}/apartments/{groupId} */
+  apartment: (deviceId: string, groupId: string) => [...queryKeys.apartmentAll(deviceId, groupId), 'view'] as const,
+  /** Its next free slots by filter ("kind=laundry&dayPart=evening"): GET …/apartments/{groupId}/next-free */
+  apartmentNextFree: (deviceId: string, groupId: string, search: string) => [...queryKeys.apartmentAll(deviceId, groupId), 'next-free', search] as const,
 };

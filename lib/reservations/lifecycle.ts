@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type Column } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
@@ -116,15 +116,17 @@ export type ClaimResult = { fresh: true; row: RequestRow } | { fresh: false; row
 /**
  * Records a 'sending' request under the resource's booking lock, so two managers cannot both claim
  * a slot. A key used meanwhile (a double click racing this one) returns that request instead; an
- * open request for the same slot or reservation is a clash.
+ * open request for the same slot or reservation is a clash; `guard` may refuse by throwing.
  */
-export function claimRequest(db: Database, request: NewRequest): Promise<ClaimResult> {
+export function claimRequest(db: Database, request: NewRequest, guard?: (tx: Database) => Promise<void>): Promise<ClaimResult> {
   return db.transaction(async (tx): Promise<ClaimResult> => {
     // Hand-written: an advisory lock held until commit, per resource.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`portal-booking:${request.resourceId}`}))`);
     const again = await findByKey(tx, request.requestedBy, request.idempotencyKey);
     if (again) return { fresh: false, row: again };
     if (await clashingOpenRequest(tx, request)) return { clash: true };
+    // The caller's check under the same lock (the apartment's quota); it throws to refuse.
+    await guard?.(tx);
     const [row] = await tx
       .insert(requests)
       .values({
@@ -394,4 +396,67 @@ export async function listWeekRequests(
   const wanted = new Set(reservationIds);
   const origins = newestOrigins(rows.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && wanted.has(r.reservationId)));
   return { open: open.map(toRequestView), origins };
+}
+
+/** An apartment as its requests name it: its user group, and its users (a user without a group alone). */
+export interface ApartmentKeys {
+  groupId: string | null;
+  userIds: readonly string[];
+}
+
+/** Requests for the apartment: made for its group, or for one of its users. */
+function ofApartment(apartment: ApartmentKeys) {
+  const owners = [
+    apartment.groupId ? eq(requests.residentGroupId, apartment.groupId) : undefined,
+    apartment.userIds.length > 0 ? equalsAnyUuid(requests.residentUserId, apartment.userIds) : undefined,
+  ].filter((c) => c !== undefined);
+  return owners.length > 0 ? or(...owners) : undefined;
+}
+
+/**
+ * The apartment's open booking requests (sending or pending) for slots not yet over: each will
+ * hold one of the apartment's bookings if it succeeds, so the quota counts it.
+ */
+export async function listOpenApartmentBookings(db: Database, deviceId: string, apartment: ApartmentKeys, now: Date): Promise<RequestView[]> {
+  const who = ofApartment(apartment);
+  if (!who) return [];
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), eq(requests.kind, 'create'), isOpen(), gt(requests.endTime, now), who))
+    .orderBy(requests.startTime);
+  return rows.map(toRequestView);
+}
+
+/** The portal's requests for the apartment (bookings and cancellations, any status), newest first. */
+export async function listApartmentRequests(db: Database, deviceId: string, apartment: ApartmentKeys, limit: number): Promise<RequestView[]> {
+  const who = ofApartment(apartment);
+  if (!who) return [];
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), who))
+    .orderBy(desc(requests.createdAt), desc(requests.id))
+    .limit(limit);
+  return rows.map(toRequestView);
+}
+
+/** A system's open booking requests (sending or pending) overlapping [from, to), of any resource. */
+export async function listOpenBookingsInWindow(db: Database, deviceId: string, from: Date, to: Date): Promise<RequestView[]> {
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), eq(requests.kind, 'create'), isOpen(), lt(requests.startTime, to), gt(requests.endTime, from)))
+    .orderBy(requests.startTime);
+  return rows.map(toRequestView);
+}
+
+/** Who booked the given reservations through the portal (reservations booked elsewhere have none). */
+export async function listBookingOrigins(db: Database, deviceId: string, reservationIds: readonly string[]): Promise<BookingOrigin[]> {
+  if (reservationIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(requests)
+    .where(and(eq(requests.deviceId, deviceId), isBooking(), equalsAnyUuid(requests.reservationId, reservationIds)));
+  return newestOrigins(rows);
 }

@@ -29,7 +29,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
   let bus: InProcessEventBus;
   let published: PortalEvent[];
   const writes: string[] = [];
-  const system = () => ({ deviceId, name: 'Test system', timeZone: 'Europe/Stockholm' });
+  // The portal counts the same quota as the sandbox's (quotaPerGroup below).
+  const system = () => ({ deviceId, name: 'Test system', timeZone: 'Europe/Stockholm', bookingQuota: 3 });
   const manager = { id: randomUUID(), name: 'Test Manager' };
 
   let connected: ConnectedSandbox;
@@ -292,11 +293,38 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(writes).toEqual([]);
   });
 
-  it('reports a booking over the quota with the reason in plain words', async () => {
+  it('refuses a booking over the quota before anything is sent, counting pending requests too', async () => {
     const s = await scenario(3, 0);
-    for (const i of [0, 1, 2]) requestOf(await book(s, i));
+    const held = s.booked.filter((r) => r.ownerType !== 'Service' && (r.ownerId === s.resident.userGroupId || r.userId === s.resident.userId)).length;
+    const fits = 3 - held;
+    // Still pending (not drained): the open requests count as held.
+    for (let i = 0; i < fits; i++) requestOf(await book(s, i));
+    writes.length = 0;
+    const refused = await book(s, fits).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({
+      code: 'unprocessable_entity',
+      message: `Apartment ${s.resident.apartmentId} already holds 3 of 3 future bookings in ${s.resource.name}; the service would refuse a fourth.`,
+    });
+    expect(writes).toEqual([]);
     await sandbox.drain();
-    const fourth = requestOf(await book(s, 3));
+  });
+
+  it('reports a booking over the quota with the reason in plain words when the service refuses it', async () => {
+    // The portal believes in a quota of 4, the service holds 3: its QuotaExceeded comes back as a reason.
+    const s = await scenario(4, 0);
+    const generous = { ...system(), bookingQuota: 4 };
+    const held = s.booked.filter((r) => r.ownerType !== 'Service' && (r.ownerId === s.resident.userGroupId || r.userId === s.resident.userId)).length;
+    const bookSlot = (i: number) => {
+      const slot = s.free[i]!;
+      return requestBooking(deps(), {
+        requester: manager, system: generous, idempotencyKey: key(),
+        input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime },
+      });
+    };
+    for (let i = 0; i < 3 - held; i++) requestOf(await bookSlot(i));
+    await sandbox.drain();
+    const fourth = requestOf(await bookSlot(3 - held));
     await sandbox.drain();
     const outcome = published.filter((e) => e.data.id === fourth.id).at(-1)?.data;
     expect(outcome?.status).toBe('failed');

@@ -11,6 +11,9 @@ import { claimRequest, findByKey, markNotSent, markOutcomeUnknown, markRequestAc
 import { NOT_SENT } from './reasons';
 import {
   DEFAULT_BOOKING_HORIZON_DAYS,
+  DEFAULT_BOOKING_QUOTA,
+  isWithinQuota,
+  quotaExceeded,
   bookingHorizonEnd,
   cancellationRefusedFor,
   alreadyStarted,
@@ -23,6 +26,7 @@ import {
   slotRefusal,
   type Refusal,
 } from '@/lib/booking-rules';
+import { apartmentOf, heldPerResource, readApartmentHoldings } from './quota';
 import { findResident, findUserName } from './residents';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, type BookingInput, type CancellationInput } from './schemas';
 
@@ -50,6 +54,8 @@ export interface SystemContext {
   bookingHorizonDays?: number;
   /** What its schedules' minutes mean (default 'utc'). */
   scheduleBasis?: ScheduleBasis;
+  /** Future bookings an apartment may hold per room (default 2). */
+  bookingQuota?: number;
 }
 
 /** What a booking or cancellation call answers: 202 with the request, or a stored first error. */
@@ -111,10 +117,11 @@ function publish(deps: ReservationDeps, events: PortalEvent[]) {
 }
 
 /**
- * POST /api/reservations: checks that the resident may book the resource and that the slot is a
- * real, free slot; then records a 'sending' request under the caller's Idempotency-Key (a key
- * seen before answers its first answer, with no second upstream call), sends the booking upstream
- * once, and marks the request pending with the upstream's correlation id.
+ * POST /api/reservations: checks that the resident may book the resource, that the slot is a
+ * real, free slot, and that the apartment is within its quota in the room; then records a
+ * 'sending' request under the caller's Idempotency-Key (a key seen before answers its first
+ * answer, with no second upstream call), sends the booking upstream once, and marks the request
+ * pending with the upstream's correlation id.
  */
 type ExpectedRequest = Parameters<typeof assertSameRequest>[1];
 
@@ -131,8 +138,15 @@ async function replayIfSeen(db: Database, requestedBy: string, key: string, expe
  * used meanwhile (a double click racing this one) gets the first answer instead; an open request
  * for the same slot or reservation is a 409 with `clash` as its sentence.
  */
-async function claimAndSend(deps: ReservationDeps, request: NewRequest, expected: ExpectedRequest, clash: string, call: () => Promise<Accepted>): Promise<RequestAnswer> {
-  const claimed = await claimRequest(deps.db, request);
+async function claimAndSend(
+  deps: ReservationDeps,
+  request: NewRequest,
+  expected: ExpectedRequest,
+  clash: string,
+  call: () => Promise<Accepted>,
+  guard?: (tx: Database) => Promise<void>,
+): Promise<RequestAnswer> {
+  const claimed = await claimRequest(deps.db, request, guard);
   if ('clash' in claimed) throw new ApiError('conflict', clash);
   if (!claimed.fresh) {
     assertSameRequest(claimed.row, expected);
@@ -182,6 +196,15 @@ export async function requestBooking(
   const apartment = group?.apartmentId || null;
   const who = apartment ? `Apartment ${apartment} (${resident.name})` : resident.name;
   if (!isResidentAuthorized(resident.reservationResources, resource.id)) refuse(notAuthorized(who, resource.name));
+  // The apartment's quota in this room, as the service counts it, with its requests still open:
+  // counted under the resource's booking lock, so two requests of one apartment cannot both pass.
+  const quota = system.bookingQuota ?? DEFAULT_BOOKING_QUOTA;
+  const apartmentKeys = await apartmentOf(deps.db, input.deviceId, resident);
+  const withinQuota = async (tx: Database) => {
+    const holdings = await readApartmentHoldings(tx, input.deviceId, apartmentKeys, new Date(now));
+    const held = heldPerResource(holdings).get(resource.id) ?? 0;
+    if (!isWithinQuota(held, quota)) refuse(quotaExceeded(apartment ? `Apartment ${apartment}` : resident.name || 'This resident', resource.name, held, quota));
+  };
 
   return claimAndSend(
     deps,
@@ -205,6 +228,7 @@ export async function requestBooking(
     expected,
     `A booking of ${words.slot} in ${resource.name} is already on its way; wait for its outcome.`,
     () => deps.client.reservations.create(apiKey, { userId: resident.userId, resourceId: resource.id, startTime: slot.startTime, endTime: slot.endTime }),
+    withinQuota,
   );
 }
 

@@ -47,7 +47,8 @@ describeWithDb('the schedule time basis against a service that means local time'
         { db, client, apiKeyFor: () => Promise.resolve(apiKey), bus: new InProcessEventBus(), now: () => now },
         {
           requester: { id: randomUUID(), name: 'Basis Test' },
-          system: { deviceId, name: 'Local', timeZone: SE, scheduleBasis: basis },
+          // The portal's quota matches the sandbox's (quotaPerGroup: 10).
+          system: { deviceId, name: 'Local', timeZone: SE, scheduleBasis: basis, bookingQuota: 10 },
           idempotencyKey: randomUUID(),
           input: bookingInputSchema.parse({ deviceId, resourceId: resource.id, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime }),
         },

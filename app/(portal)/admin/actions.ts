@@ -4,7 +4,8 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
 import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
-import { disconnectSystem, updateSystemSettings } from '@/lib/admin/systems';
+import { disconnectSystem, setResourceKind, updateSystemSettings } from '@/lib/admin/systems';
+import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
@@ -36,11 +37,27 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
       timeZone: text(form, 'timeZone'),
       bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined,
       scheduleBasis: text(form, 'scheduleBasis') || undefined,
+      bookingQuota: text(form, 'bookingQuota') || undefined,
     });
     const system = await updateSystemSettings((await getDb()).db, admin, deviceId, update);
     revalidatePath('/', 'layout');
     const basis = system.scheduleBasis === 'local' ? ', schedule times in local time' : '';
-    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead${basis}).`;
+    const quota = `${system.bookingQuota} booking${system.bookingQuota === 1 ? '' : 's'} per apartment and room`;
+    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead, ${quota}${basis}).`;
+  });
+}
+
+const resourceKindSchema = z.union([z.literal('').transform(() => null), z.enum(RESOURCE_KINDS, { error: 'must be laundry, drying or other' })]);
+
+export async function updateResourceKindAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const resourceId = z.uuid('must be a resource id').parse(text(form, 'resourceId'));
+    const kind = resourceKindSchema.parse(text(form, 'kind'));
+    const set = await setResourceKind((await getDb()).db, admin, deviceId, resourceId, kind);
+    revalidatePath('/', 'layout');
+    return `${set.resourceName || 'The room'} is now a ${set.kind === 'laundry' ? 'laundry room' : set.kind === 'drying' ? 'drying room' : 'room of another kind'}${set.guessed ? ' (guessed from its name)' : ''}.`;
   });
 }
 

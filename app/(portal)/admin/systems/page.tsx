@@ -4,9 +4,13 @@ import { StatusBadge } from '@/components/shell/system-list';
 import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
 import { requirePageAdmin } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
-import { BOOKING_HORIZON_MAX_DAYS } from '@/lib/systems/schemas';
-import { listAllSystems } from '@/lib/systems/store';
-import { connectSystemsAction, disconnectSystemAction, updateSystemAction } from '../actions';
+import { readResources } from '@/lib/mirror/store';
+import { guessResourceKind, RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
+import { BOOKING_HORIZON_MAX_DAYS, BOOKING_QUOTA_MAX } from '@/lib/systems/schemas';
+import { listAllSystems, readResourceKinds } from '@/lib/systems/store';
+import { connectSystemsAction, disconnectSystemAction, updateResourceKindAction, updateSystemAction } from '../actions';
+
+const KIND_WORDS: Record<ResourceKind, string> = { laundry: 'Laundry', drying: 'Drying', other: 'Other' };
 
 export const metadata: Metadata = { title: 'Connected systems' };
 
@@ -19,7 +23,17 @@ const zonesFor = (current: string) => (zones.includes(current) ? zones : [curren
 
 export default async function AdminSystemsPage() {
   await requirePageAdmin('/admin/systems');
-  const systems = await listAllSystems((await getDb()).db);
+  const { db } = await getDb();
+  const systems = await listAllSystems(db);
+  // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
+  const rooms = new Map(
+    await Promise.all(
+      systems.map(async (s) => {
+        const [resources, kinds] = await Promise.all([readResources(db, s.deviceId), readResourceKinds(db, s.deviceId)]);
+        return [s.deviceId, resources.map((r) => ({ ...r, kind: kinds.get(r.id) ?? null, guess: guessResourceKind(r.name, r.description) }))] as const;
+      }),
+    ),
+  );
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">Connected systems</h1>
@@ -75,6 +89,24 @@ export default async function AdminSystemsPage() {
                   />
                 </div>
                 <div className="flex flex-col gap-1">
+                  <label htmlFor={`quota-${s.deviceId}`} className={labelClass}>Bookings per apartment and room</label>
+                  <input
+                    id={`quota-${s.deviceId}`}
+                    name="bookingQuota"
+                    type="number"
+                    min={1}
+                    max={BOOKING_QUOTA_MAX}
+                    defaultValue={s.bookingQuota}
+                    required
+                    className={inputClass}
+                    aria-label={`Bookings per apartment and room in ${s.name}`}
+                    aria-describedby={`quota-hint-${s.deviceId}`}
+                  />
+                  <p id={`quota-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
+                    Future bookings an apartment may hold in one room, as set in the booking system&apos;s own rules (usually 2). The portal refuses a booking beyond it before sending it.
+                  </p>
+                </div>
+                <div className="flex flex-col gap-1">
                   <label htmlFor={`basis-${s.deviceId}`} className={labelClass}>Schedule times are</label>
                   <select
                     id={`basis-${s.deviceId}`}
@@ -92,6 +124,32 @@ export default async function AdminSystemsPage() {
                   </p>
                 </div>
               </ActionForm>
+              <details className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
+                <summary className="cursor-pointer text-sm font-medium">Room kinds ({rooms.get(s.deviceId)?.length ?? 0})</summary>
+                {(rooms.get(s.deviceId) ?? []).length === 0 ? (
+                  <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No rooms loaded yet.</p>
+                ) : (
+                  <ul className="mt-2 flex flex-col gap-2" aria-label={`Room kinds of ${s.name}`}>
+                    {(rooms.get(s.deviceId) ?? []).map((r) => (
+                      <li key={r.id}>
+                        <ActionForm action={updateResourceKindAction} submitLabel="Save" submitAriaLabel={`Save the kind of ${r.name || 'the unnamed room'}`} submitVariant="secondary" className="flex flex-wrap items-end gap-2">
+                          <input type="hidden" name="deviceId" value={s.deviceId} />
+                          <input type="hidden" name="resourceId" value={r.id} />
+                          <div className="flex min-w-48 flex-1 flex-col gap-1">
+                            <label htmlFor={`kind-${r.id}`} className={labelClass}>{r.name || 'Unnamed room'}</label>
+                            <select id={`kind-${r.id}`} name="kind" defaultValue={r.kind ?? ''} className={inputClass}>
+                              <option value="">{KIND_WORDS[r.guess]} (guessed from the name)</option>
+                              {RESOURCE_KINDS.map((k) => (
+                                <option key={k} value={k}>{KIND_WORDS[k]}</option>
+                              ))}
+                            </select>
+                          </div>
+                        </ActionForm>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </details>
               <div className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
                 <ActionForm
                   action={disconnectSystemAction}

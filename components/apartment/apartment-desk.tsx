@@ -1,0 +1,393 @@
+'use client';
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useId, useState } from 'react';
+import { useRequestUpdates } from '@/components/booking/live-events';
+import { FreshnessNote } from '@/components/freshness-note';
+import { QueryError } from '@/components/query-error';
+import { useReservationRequest } from '@/components/resource-week/reservation-request';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
+import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
+import type { RequestView } from '@/lib/events/types';
+import { formatClock, formatDayTime } from '@/lib/schedule/labels';
+import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
+import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
+import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
+
+const KIND_WORDS: Record<ResourceKind, string> = { laundry: 'Laundry room', drying: 'Drying room', other: 'Other room' };
+const DAY_PART_WORDS: Record<DayPart, string> = { morning: 'Morning (before 12)', afternoon: 'Afternoon (12–17)', evening: 'Evening (from 17)' };
+const STATUS_WORDS: Record<RequestView['status'], string> = { sending: 'Sending', pending: 'Pending', succeeded: 'Done', failed: 'Failed' };
+
+function when(r: RequestView, timeZone: string): string {
+  return r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), timeZone)}–${formatClock(Date.parse(r.endTime), timeZone)}` : 'a slot';
+}
+
+/** One line per request: what, where, when, and how it stands. */
+function requestText(r: RequestView, timeZone: string): string {
+  const what = `${r.kind === 'create' ? 'Booking' : 'Cancelling'} ${when(r, timeZone)}${r.resourceName ? ` in ${r.resourceName}` : ''}`;
+  switch (r.status) {
+    case 'sending':
+      return `${what}: sending…`;
+    case 'pending':
+      return r.outcomeUnknown ? `${what}: sent — waiting for the service's answer (checking the service's bookings)…` : `${what}: sent — waiting for the service's answer…`;
+    case 'succeeded':
+      return `${what}: ${r.kind === 'create' ? 'booked' : 'cancelled'}.`;
+    case 'failed':
+      return `${what}: ${r.kind === 'create' ? 'not booked' : 'not cancelled'}. ${r.reason ?? ''}`.trim();
+  }
+}
+
+function noticeClass(r: RequestView): string {
+  if (r.status === 'failed') return 'border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100';
+  if (r.status === 'succeeded') return 'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-50';
+  return 'border-violet-300 bg-violet-50 text-violet-950 dark:border-violet-700 dark:bg-violet-950 dark:text-violet-50';
+}
+
+/** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
+export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
+  const { deviceId, timeZone } = initial.system;
+  const groupId = initial.group.id;
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.apartment(deviceId, groupId),
+    queryFn: ({ signal }) => fetchJson<ApartmentView>(`/api/systems/${deviceId}/apartments/${groupId}`, { signal }),
+    initialData: initial,
+    initialDataUpdatedAt: initial.generatedAt,
+    refetchInterval: 60_000,
+  });
+  const data = query.data;
+  const residentIds = new Set(data.residents.map((r) => r.userId));
+  const [notices, setNotices] = useState<RequestView[]>([]);
+  // An outcome arriving live (or this tab's own 202) for this apartment: show it, refetch the page.
+  useRequestUpdates((request) => {
+    if (request.deviceId !== deviceId) return;
+    const ours = (request.residentUserId !== null && residentIds.has(request.residentUserId)) || data.upcoming.some((b) => b.reservationId === request.reservationId);
+    if (!ours) return;
+    setNotices((list) => {
+      const current = list.find((r) => r.id === request.id);
+      if (current && (current.status === 'succeeded' || current.status === 'failed')) return list;
+      return [request, ...list.filter((r) => r.id !== request.id)].slice(0, 5);
+    });
+    void client.invalidateQueries({ queryKey: queryKeys.apartmentAll(deviceId, groupId) });
+  });
+
+  return (
+    <div className="flex flex-col gap-6">
+      <FreshnessNote freshness={data.freshness} timeZone={timeZone} />
+      {query.isError ? (
+        <QueryError
+          title="Could not update this apartment"
+          message={`${query.error.message} What is shown is from the last successful load.`}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : null}
+      <ul aria-label="Booking outcomes" aria-live="polite" className="flex flex-col gap-1 empty:hidden">
+        {notices.map((r) => (
+          <li key={r.id} className={`rounded-md border px-3 py-2 text-sm ${noticeClass(r)}`}>
+            {requestText(r, timeZone)}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-col gap-6 lg:grid lg:grid-cols-2 lg:items-start">
+        <Residents view={data} />
+        <Rooms view={data} />
+      </div>
+      <NextFree view={data} initial={initialNextFree} />
+      <Upcoming view={data} />
+      <Past view={data} />
+      <History view={data} />
+    </div>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Residents({ view }: { view: ApartmentView }) {
+  return (
+    <Section id="residents-heading" title="Residents">
+      {!view.residentsKnown ? (
+        <p className={mutedTextClass}>The reservation service gives no list of users for this system, so the residents are not known here.</p>
+      ) : view.residents.length === 0 ? (
+        <p className={mutedTextClass}>No residents are registered in this apartment.</p>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {view.residents.map((r) => (
+            <li key={r.userId}>
+              <Card className="flex flex-col gap-0.5 py-2">
+                <span className="font-medium">{r.name || 'Name not given'}</span>
+                <span className={`${mutedTextClass} break-all`}>{r.email || 'No e-mail address'}</span>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function Rooms({ view }: { view: ApartmentView }) {
+  const shown = view.authorizationsKnown ? view.rooms.filter((r) => r.allowed) : view.rooms;
+  return (
+    <Section id="rooms-heading" title="May book">
+      {!view.authorizationsKnown ? (
+        <p className={mutedTextClass}>The reservation service did not say which rooms this apartment may book; it checks that itself when a booking is sent. All rooms are listed.</p>
+      ) : null}
+      {shown.length === 0 ? (
+        <p className={mutedTextClass}>This apartment may not book any room.</p>
+      ) : (
+        <ul className="flex flex-col gap-2" aria-label="Quota per room">
+          {shown.map((r) => (
+            <li key={r.resourceId}>
+              <Card className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  <Link className="font-medium underline-offset-2 hover:underline" href={`/systems/${view.system.deviceId}/resources/${r.resourceId}`}>
+                    {r.name || 'Unnamed room'}
+                  </Link>{' '}
+                  <span className={mutedTextClass}>· {KIND_WORDS[r.kind]}</span>
+                </span>
+                <Badge tone={r.atQuota ? 'danger' : 'neutral'}>
+                  {r.held} of {r.quota} future bookings{r.atQuota ? ' — at the quota' : ''}
+                </Badge>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function NextFree({ view, initial }: { view: ApartmentView; initial: NextFreeView }) {
+  const { deviceId, timeZone } = view.system;
+  const groupId = view.group.id;
+  const kindId = useId();
+  const partId = useId();
+  const residentId = useId();
+  const [kind, setKind] = useState<ResourceKind | ''>('');
+  const [dayPart, setDayPart] = useState<DayPart | ''>('');
+  const [resident, setResident] = useState<string>('');
+  const search = new URLSearchParams({ ...(kind ? { kind } : {}), ...(dayPart ? { dayPart } : {}) }).toString();
+  const query = useQuery({
+    queryKey: queryKeys.apartmentNextFree(deviceId, groupId, search),
+    queryFn: ({ signal }) => fetchJson<NextFreeView>(`/api/systems/${deviceId}/apartments/${groupId}/next-free${search ? `?${search}` : ''}`, { signal }),
+    initialData: search === '' ? initial : undefined,
+    initialDataUpdatedAt: search === '' ? initial.generatedAt : undefined,
+    placeholderData: (previous) => previous,
+  });
+  const booking = useReservationRequest({ onAccepted: () => undefined });
+  const chosen = resident || view.residents[0]?.userId || '';
+  const slots = query.data?.slots ?? [];
+  return (
+    <Section id="next-free-heading" title="Next free slots">
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex min-w-40 flex-col gap-1">
+          <label htmlFor={kindId} className={labelClass}>
+            Room kind
+          </label>
+          <select id={kindId} className={inputClass} value={kind} onChange={(e) => setKind(e.target.value as ResourceKind | '')}>
+            <option value="">Any room</option>
+            {RESOURCE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {KIND_WORDS[k]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex min-w-40 flex-col gap-1">
+          <label htmlFor={partId} className={labelClass}>
+            Time of day
+          </label>
+          <select id={partId} className={inputClass} value={dayPart} onChange={(e) => setDayPart(e.target.value as DayPart | '')}>
+            <option value="">Any time</option>
+            {DAY_PARTS.map((p) => (
+              <option key={p} value={p}>
+                {DAY_PART_WORDS[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {view.residents.length > 1 ? (
+          <div className="flex min-w-40 flex-col gap-1">
+            <label htmlFor={residentId} className={labelClass}>
+              Book for
+            </label>
+            <select id={residentId} className={inputClass} value={chosen} onChange={(e) => setResident(e.target.value)}>
+              {view.residents.map((r) => (
+                <option key={r.userId} value={r.userId}>
+                  {r.name || r.email || 'Unnamed resident'}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : view.residents[0] ? (
+          <p className={mutedTextClass}>Booking for {view.residents[0].name || view.residents[0].email || 'the resident'}.</p>
+        ) : null}
+      </div>
+      {query.isError ? <p className={errorTextClass}>{query.error.message}</p> : null}
+      {booking.error ? (
+        <p role="alert" className={errorTextClass}>
+          {booking.error}
+        </p>
+      ) : null}
+      {query.data && query.data.atQuota.length > 0 ? (
+        <p className={mutedTextClass}>Left out, at the quota: {query.data.atQuota.join(', ')}.</p>
+      ) : null}
+      {!chosen ? <p className={mutedTextClass}>No resident of this apartment is known, so no booking can be made from here.</p> : null}
+      {query.isPending ? (
+        <p className={mutedTextClass}>Looking for free slots…</p>
+      ) : slots.length === 0 ? (
+        <p className={mutedTextClass}>No free slot within the booking horizon matches.</p>
+      ) : (
+        <ul className="flex flex-col gap-2" aria-label="Free slots">
+          {slots.map((s) => (
+            <li key={`${s.resourceId}|${s.startTime}`}>
+              <Card className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  <span className="font-medium">
+                    {s.dayLabel}, {s.startLabel}–{s.endLabel}
+                    {s.endsNextDay ? ' (next day)' : ''}
+                  </span>{' '}
+                  <span className={mutedTextClass}>· {s.resourceName || 'Unnamed room'}</span>
+                </span>
+                <Button
+                  variant="secondary"
+                  disabled={!chosen || booking.pending}
+                  aria-label={`Book ${s.dayLabel} ${s.startLabel}–${s.endLabel} in ${s.resourceName || 'the room'}`}
+                  onClick={() => booking.send({ kind: 'book', deviceId, resourceId: s.resourceId, residentUserId: chosen, startTime: s.startTime, endTime: s.endTime })}
+                >
+                  Book
+                </Button>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className={mutedTextClass}>Times in {timeZone}.</p>
+    </Section>
+  );
+}
+
+function Upcoming({ view }: { view: ApartmentView }) {
+  return (
+    <Section id="upcoming-heading" title="Upcoming bookings">
+      {view.upcoming.length === 0 ? (
+        <p className={mutedTextClass}>No upcoming bookings.</p>
+      ) : (
+        <ul className="flex flex-col gap-2">
+          {view.upcoming.map((b) => (
+            <UpcomingBooking key={b.reservationId} booking={b} deviceId={view.system.deviceId} cancelling={view.open.some((r) => r.kind === 'cancel' && r.reservationId === b.reservationId)} />
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function UpcomingBooking({ booking: b, deviceId, cancelling }: { booking: ApartmentBooking; deviceId: string; cancelling: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const cancel = useReservationRequest({ onAccepted: () => setConfirming(false) });
+  const label = `${b.dayLabel}, ${b.timeLabel} in ${b.resourceName}`;
+  return (
+    <li>
+      <Card className="flex flex-col gap-2 py-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <span>
+            <span className="font-medium">
+              {b.dayLabel}, {b.timeLabel}
+            </span>{' '}
+            <span className={mutedTextClass}>· {b.resourceName}</span>
+          </span>
+          {cancelling ? (
+            <Badge tone="neutral">Cancelling…</Badge>
+          ) : b.cancellable && !confirming ? (
+            <Button variant="secondary" aria-label={`Cancel ${label}`} onClick={() => setConfirming(true)}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+        <p className={mutedTextClass}>
+          Booked by {b.bookedBy}
+          {b.residentName ? ` for ${b.residentName}` : ''}.
+        </p>
+        {confirming && !cancelling ? (
+          <div role="group" aria-label={`Confirm cancelling ${label}`} className="flex flex-wrap items-center gap-2">
+            <span className="text-sm">Cancel this booking?</span>
+            <Button variant="primary" disabled={cancel.pending} onClick={() => cancel.send({ kind: 'cancel', deviceId, reservationId: b.reservationId })}>
+              Yes, cancel it
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirming(false)}>
+              Keep it
+            </Button>
+          </div>
+        ) : null}
+        {cancel.error ? (
+          <p role="alert" className={errorTextClass}>
+            {cancel.error}
+          </p>
+        ) : null}
+      </Card>
+    </li>
+  );
+}
+
+function Past({ view }: { view: ApartmentView }) {
+  return (
+    <Section id="past-heading" title="Past 8 weeks">
+      {view.past.length === 0 ? (
+        <p className={mutedTextClass}>No bookings in the last eight weeks.</p>
+      ) : (
+        <ul className="flex flex-col gap-1">
+          {view.past.map((b) => (
+            <li key={b.reservationId} className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
+              <span>
+                {b.dayLabel}, {b.timeLabel} · {b.resourceName}
+              </span>
+              <Badge tone={b.status === 'Used' ? 'success' : b.status === 'Unused' ? 'danger' : 'neutral'}>
+                {b.status === 'Used' ? 'Used' : b.status === 'Unused' ? 'Unused (no-show)' : 'Status unknown'}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function History({ view }: { view: ApartmentView }) {
+  return (
+    <Section id="history-heading" title="Requests from the portal">
+      {view.history.length === 0 ? (
+        <p className={mutedTextClass}>The portal has made no requests for this apartment.</p>
+      ) : (
+        <ul className="flex flex-col gap-1">
+          {view.history.map((r) => (
+            <li key={r.id} className="flex flex-col gap-0.5 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
+              <span>
+                <Badge tone={r.status === 'failed' ? 'danger' : r.status === 'succeeded' ? 'success' : 'neutral'}>{STATUS_WORDS[r.status]}</Badge> {requestText(r, view.system.timeZone)}
+              </span>
+              <span className={mutedTextClass}>
+                Asked by {r.requestedByName ?? 'a manager'} on {formatDayTime(Date.parse(r.createdAt), view.system.timeZone)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.history.length >= view.historyLimit ? <p className={mutedTextClass}>The newest {view.historyLimit} are shown; the Requests page has them all.</p> : null}
+    </Section>
+  );
+}

@@ -1,0 +1,56 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { queryKeys } from '@/lib/client/query-keys';
+import type { ApartmentView } from '@/lib/views/apartment-types';
+import { ApartmentQuotaNote } from './apartment-quota-note';
+
+const DEVICE = '00000000-0000-4000-8000-000000000001';
+const GROUP = '00000000-0000-4000-8000-000000000002';
+
+function view(held: number): ApartmentView {
+  return {
+    system: { deviceId: DEVICE, name: 'Björkgatan 3', timeZone: 'Europe/Stockholm', bookingQuota: 2, bookingHorizonDays: 28 },
+    group: { id: GROUP, name: '', apartmentId: '1203', referenceId: '' },
+    title: 'Apartment 1203',
+    residents: [],
+    residentsKnown: true,
+    authorizationsKnown: true,
+    rooms: [{ resourceId: 'R1', name: 'Tvättstuga 1', kind: 'laundry', allowed: true, held, quota: 2, atQuota: held >= 2, usage: `${held} of 2 future bookings in Tvättstuga 1` }],
+    upcoming: [],
+    past: [],
+    open: [],
+    history: [],
+    historyLimit: 50,
+    freshness: { status: 'ready', refreshedAt: '2026-11-24T10:00:00.000Z', refreshing: false, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null },
+    generatedAt: 0,
+  };
+}
+
+function render(held: number, resourceId = 'R1') {
+  const client = new QueryClient();
+  client.setQueryData(queryKeys.apartment(DEVICE, GROUP), view(held));
+  return renderToStaticMarkup(
+    <QueryClientProvider client={client}>
+      <ApartmentQuotaNote deviceId={DEVICE} groupId={GROUP} resourceId={resourceId} slotStartMs={Date.UTC(2026, 10, 26, 6)} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('the apartment quota note', () => {
+  it('says how much of the quota the apartment holds in the room', () => {
+    expect(render(1)).toContain('Apartment 1203: 1 of 2 future bookings in Tvättstuga 1.');
+    expect(render(1)).not.toContain('role="alert"');
+  });
+
+  it('warns at the quota, naming the slot', () => {
+    const html = render(2);
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('Apartment 1203: 2 of 2 future bookings in Tvättstuga 1.');
+    expect(html).toMatch(/a booking of .*26.* would be refused/);
+  });
+
+  it('says nothing about a room it does not know', () => {
+    expect(render(2, 'R2')).toBe('');
+  });
+});

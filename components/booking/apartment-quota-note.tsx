@@ -1,0 +1,48 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { mutedTextClass } from '@/components/ui/styles';
+import { fetchJson } from '@/lib/client/fetch-json';
+import { queryKeys } from '@/lib/client/query-keys';
+import { formatDayTime } from '@/lib/schedule/labels';
+import type { ApartmentView } from '@/lib/views/apartment-types';
+
+export interface ApartmentQuotaNoteProps {
+  deviceId: string;
+  groupId: string;
+  resourceId: string;
+  /** The slot about to be booked, to name it in the warning (the count itself is as of now). */
+  slotStartMs?: number;
+  /** Told whether a booking would be refused for the quota (true) or not (false; also while unknown). */
+  onBlockedChange?: (blocked: boolean) => void;
+}
+
+/**
+ * "Apartment 1203: 1 of 2 future bookings in Tvättstuga 1", and a warning at the quota: for the
+ * slot dialog, beside the chosen resident. Reads the apartment page's query (shared cache, kept
+ * current by that page's live refetches); says nothing while it loads or when it cannot load, since
+ * the server checks the quota again anyway.
+ */
+export function ApartmentQuotaNote({ deviceId, groupId, resourceId, slotStartMs, onBlockedChange }: ApartmentQuotaNoteProps) {
+  const query = useQuery({
+    queryKey: queryKeys.apartment(deviceId, groupId),
+    queryFn: ({ signal }) => fetchJson<ApartmentView>(`/api/systems/${deviceId}/apartments/${groupId}`, { signal }),
+    staleTime: 10_000,
+  });
+  const view = query.data;
+  const room = view?.rooms.find((r) => r.resourceId === resourceId);
+  const blocked = room?.atQuota ?? false;
+  useEffect(() => {
+    onBlockedChange?.(blocked);
+  }, [blocked, onBlockedChange]);
+  if (!view || !room) return null;
+  const line = `${view.title}: ${room.usage}`;
+  if (!blocked) return <p className={mutedTextClass}>{line}.</p>;
+  const slot = slotStartMs === undefined ? 'another slot' : formatDayTime(slotStartMs, view.system.timeZone);
+  return (
+    <p role="alert" className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
+      <strong className="font-semibold">{line}.</strong> The apartment is at its quota: a booking of {slot} would be refused. Cancel one of its upcoming bookings first.
+    </p>
+  );
+}

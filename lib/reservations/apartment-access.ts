@@ -1,0 +1,53 @@
+import 'server-only';
+import { log } from '@/lib/log';
+import type { ServiceClient } from '@/lib/service';
+import { singleton } from '@/lib/singleton';
+import { RESIDENT_CACHE_MS } from './residents';
+
+interface Cached {
+  at: number;
+  value: Promise<ReadonlySet<string> | null>;
+}
+const cache = singleton('apartment-access-cache', () => new Map<string, Cached>());
+
+/** Drops cached lookups (tests). */
+export function clearApartmentAccessCache(): void {
+  cache.clear();
+}
+
+/**
+ * The rooms an apartment's users may book (the union of their reservationResources), from one
+ * lookup by the group's apartment id (or, without one, its reference id), cached briefly like the
+ * resident lookups and passed through the reads breaker. Null when unknown: no key to look up
+ * by, the lookup failed, or the service listed none of the group's users. Never throws.
+ */
+export function apartmentAuthorizations(
+  client: ServiceClient,
+  apiKey: string,
+  deviceId: string,
+  group: { id: string; apartmentId: string; referenceId: string },
+  now = Date.now(),
+): Promise<ReadonlySet<string> | null> {
+  const apartment = group.apartmentId.trim();
+  const reference = group.referenceId.trim();
+  if (!apartment && !reference) return Promise.resolve(null);
+  const key = `${deviceId}:${group.id}`;
+  const hit = cache.get(key);
+  if (hit && now - hit.at < RESIDENT_CACHE_MS) return hit.value;
+  const value = (async () => {
+    try {
+      const options = { lane: 'reads' as const };
+      const accounts = apartment ? await client.users.byApartment(apiKey, apartment, options) : await client.users.byReference(apiKey, reference, options);
+      // The key may cover several systems, each with its own apartment of that number.
+      const ours = accounts.filter((a) => a.deviceId.toLowerCase() === deviceId.toLowerCase() && a.userGroupId?.toLowerCase() === group.id.toLowerCase());
+      if (ours.length === 0) return null;
+      return new Set(ours.flatMap((a) => a.reservationResources ?? []));
+    } catch (error) {
+      log.warn('apartment authorizations unknown: the lookup failed', { deviceId, groupId: group.id, error });
+      cache.delete(key);
+      return null;
+    }
+  })();
+  cache.set(key, { at: now, value });
+  return value;
+}

@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { ApiError } from '@/lib/api/errors';
+import { InProcessEventBus } from '@/lib/events/bus';
+import { handleWebhookRequest } from '@/lib/events/receive';
+import type { PortalEvent } from '@/lib/events/types';
+import { readReservationsOfApartment, readState, readUsers } from '@/lib/mirror/store';
+import { serviceMirrorSource } from '@/lib/mirror/service-source';
+import { applyWebhookOutcome } from '@/lib/reservations/lifecycle';
+import { clearApartmentAccessCache } from '@/lib/reservations/apartment-access';
+import { requestBooking, type ReservationDeps } from '@/lib/reservations/requests';
+import { clearResidentCache } from '@/lib/reservations/residents';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import { describeWithDb } from '@/tests/db';
+import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
+import { apartmentTitle, loadApartment, loadNextFree, type ApartmentDeps } from './apartment';
+
+const secret = `whsec_${randomBytes(32).toString('base64')}`;
+const TZ = 'Europe/Stockholm';
+
+describeWithDb('the apartment page and its next free slots', (ctx) => {
+  let connected: ConnectedSandbox;
+  let system: SystemPublic;
+  let bus: InProcessEventBus;
+  const published: PortalEvent[] = [];
+  const writes: string[] = [];
+  const manager = { id: randomUUID(), name: 'Desk Manager' };
+
+  beforeAll(async () => {
+    connected = await startConnectedSandbox(
+      ctx().handle.db,
+      { sql: ctx().handle.sql, preset: 'demo', seed: 3, webhookRetryScheduleMs: [10], quotaPerGroup: 2 },
+      {
+        webhook: { secret, handle: (request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }) },
+        observe: (request) => {
+          if (request.method !== 'GET' && new URL(request.url).pathname.startsWith('/v1/reservations')) writes.push(`${request.method} ${new URL(request.url).pathname}`);
+        },
+      },
+    );
+    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+  }, 120_000);
+
+  afterAll(() => connected.stop());
+
+  beforeEach(() => {
+    bus = new InProcessEventBus();
+    published.length = 0;
+    bus.subscribe((e) => published.push(e));
+    writes.length = 0;
+    clearResidentCache();
+    clearApartmentAccessCache();
+  });
+
+  const deps = (): ApartmentDeps => ({
+    db: ctx().handle.db,
+    source: () => Promise.resolve(serviceMirrorSource(connected.client, connected.apiKey)),
+    freshnessMs: 600_000,
+    client: connected.client,
+    apiKeyFor: () => Promise.resolve(connected.apiKey),
+  });
+  const reservationDeps = (): ReservationDeps => ({ db: ctx().handle.db, client: connected.client, apiKeyFor: () => Promise.resolve(connected.apiKey), bus });
+  const residentsOf = (groupId: string) => connected.fixtures.residents.filter((r) => r.deviceId === connected.deviceId && r.userGroupId === groupId);
+
+  it('names the apartment, lists its residents, rooms, quota and bookings as the mirror holds them', async () => {
+    const resident = connected.fixtures.residents.find((r) => r.deviceId === connected.deviceId && r.resourceIds.length > 0)!;
+    const view = await loadApartment(deps(), system, resident.userGroupId);
+    expect(view.title).toBe(`Apartment ${resident.apartmentId}`);
+    expect(view.residents.map((r) => r.userId)).toContain(resident.userId);
+    expect(view.residentsKnown).toBe(true);
+    expect(view.authorizationsKnown).toBe(true);
+    const allowed = view.rooms.filter((r) => r.allowed).map((r) => r.resourceId).sort();
+    expect(allowed).toEqual([...new Set(residentsOf(resident.userGroupId).flatMap((r) => r.resourceIds))].sort());
+    // Quota: the future bookings per room, as the service counts them.
+    const members = (await readUsers(ctx().handle.db, connected.deviceId, [resident.userGroupId])).map((u) => u.id);
+    const future = (await readReservationsOfApartment(ctx().handle.db, connected.deviceId, { groupId: resident.userGroupId, userIds: members }, { from: new Date(), to: new Date(Date.now() + 400 * 86_400_000) })).filter((r) => r.ownerType !== 'Service');
+    for (const room of view.rooms) {
+      expect(room.held).toBe(future.filter((r) => r.resourceId === room.resourceId).length);
+      expect(room.usage).toBe(`${room.held} of 2 future booking${''}s in ${room.name}`);
+    }
+    expect(view.upcoming.map((b) => b.reservationId).sort()).toEqual(future.map((r) => r.id).sort());
+    for (const b of view.past) {
+      expect(b.endMs).toBeLessThanOrEqual(Date.now());
+      expect(b.endMs).toBeGreaterThan(Date.now() - 8 * 7 * 86_400_000);
+      expect(['Used', 'Unused', 'Unknown']).toContain(b.status);
+    }
+    for (const b of view.upcoming) expect(b.bookedBy).toBe('the resident or the booking system');
+  });
+
+  it('answers 404 for a group the system does not have (a tampered id)', async () => {
+    const error = await loadApartment(deps(), system, randomUUID()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'not_found' });
+    await expect(loadNextFree(deps(), system, randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('books the next free slot successfully, then refuses the apartment at its quota before sending anything', async () => {
+    const db = ctx().handle.db;
+    // An apartment under its quota in a room it may book.
+    let chosen: { groupId: string; userId: string; resourceId: string; held: number } | undefined;
+    for (const r of connected.fixtures.residents.filter((x) => x.deviceId === connected.deviceId && x.resourceIds.length > 0)) {
+      const view = await loadApartment(deps(), system, r.userGroupId);
+      const room = view.rooms.find((x) => x.allowed && x.held === 0 && x.kind !== 'other');
+      if (room) {
+        chosen = { groupId: r.userGroupId, userId: r.userId, resourceId: room.resourceId, held: room.held };
+        break;
+      }
+    }
+    if (!chosen) throw new Error('no apartment under its quota in the demo data');
+    const kind = (await loadApartment(deps(), system, chosen.groupId)).rooms.find((r) => r.resourceId === chosen.resourceId)!.kind;
+    const book = async () => {
+      const next = await loadNextFree(deps(), system, chosen.groupId, { kind, count: 20 });
+      const slot = next.slots.find((s) => s.resourceId === chosen.resourceId);
+      if (!slot) throw new Error('no free slot in the chosen room');
+      expect(slot.startMs).toBeGreaterThan(Date.now());
+      return requestBooking(reservationDeps(), {
+        requester: manager,
+        system,
+        idempotencyKey: randomUUID(),
+        input: { deviceId: system.deviceId, resourceId: chosen.resourceId, residentUserId: chosen.userId, startTime: slot.startTime, endTime: slot.endTime },
+      });
+    };
+    for (let i = 0; i < 2; i++) {
+      const answer = await book();
+      expect(answer.status).toBe(202);
+      await connected.sandbox.drain();
+    }
+    const succeeded = published.filter((e) => e.data.status === 'succeeded');
+    expect(succeeded).toHaveLength(2);
+    const view = await loadApartment(deps(), system, chosen.groupId);
+    const room = view.rooms.find((r) => r.resourceId === chosen.resourceId)!;
+    expect(room).toMatchObject({ held: 2, atQuota: true });
+    expect(view.upcoming.filter((b) => b.bookedThroughPortal).map((b) => b.bookedBy)).toEqual(['Desk Manager', 'Desk Manager']);
+    expect(view.history.slice(0, 2).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    // At the quota: next-free leaves the room out and a booking is a 422, nothing sent.
+    const next = await loadNextFree(deps(), system, chosen.groupId, { count: 20 });
+    expect(next.slots.some((s) => s.resourceId === chosen.resourceId)).toBe(false);
+    expect(next.atQuota).toContain(room.name);
+    writes.length = 0;
+    const state = await readState(db, system.deviceId);
+    expect(state?.refreshedAt).toBeTruthy();
+    const refused = await requestBooking(reservationDeps(), {
+      requester: manager,
+      system,
+      idempotencyKey: randomUUID(),
+      input: { deviceId: system.deviceId, resourceId: chosen.resourceId, residentUserId: chosen.userId, startTime: view.upcoming[0]!.startTime.replace(/:00(\.000)?Z$/, 'Z'), endTime: view.upcoming[0]!.endTime },
+    }).catch((e: unknown) => e);
+    // The same slot is taken; a different free one is refused by the quota.
+    expect(refused).toBeInstanceOf(ApiError);
+    const anyFree = (await loadNextFree({ ...deps() }, { ...system, bookingQuota: 3 }, chosen.groupId, { count: 20 })).slots.find((s) => s.resourceId === chosen.resourceId)!;
+    const quotaRefusal = await requestBooking(reservationDeps(), {
+      requester: manager,
+      system,
+      idempotencyKey: randomUUID(),
+      input: { deviceId: system.deviceId, resourceId: chosen.resourceId, residentUserId: chosen.userId, startTime: anyFree.startTime, endTime: anyFree.endTime },
+    }).catch((e: unknown) => e);
+    expect(quotaRefusal).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/already holds 2 of 2 future bookings in .*; the service would refuse a third\.$/) as unknown });
+    expect(writes).toEqual([]);
+  });
+
+  it('titles an apartment without labels', () => {
+    expect(apartmentTitle({ apartmentId: ' 1203 ', name: 'x' })).toBe('Apartment 1203');
+    expect(apartmentTitle({ apartmentId: '', name: 'Lgh B' })).toBe('Lgh B');
+    expect(apartmentTitle({ apartmentId: '  ', name: '' })).toBe('Unnamed apartment');
+  });
+
+  it('answers next-free quickly when warm', async () => {
+    const resident = connected.fixtures.residents.find((r) => r.deviceId === connected.deviceId && r.resourceIds.length > 0)!;
+    await loadNextFree(deps(), system, resident.userGroupId);
+    const times: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const t = performance.now();
+      await loadNextFree(deps(), system, resident.userGroupId, { count: 5 });
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`next-free warm p95 (demo, PGlite): ${times[Math.floor(times.length * 0.95)]!.toFixed(1)} ms`);
+  });
+});

@@ -1,0 +1,265 @@
+import 'server-only';
+import { ApiError } from '@/lib/api/errors';
+import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted, quotaUsage } from '@/lib/booking-rules';
+import type { Database } from '@/lib/db';
+import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
+import { readReservations, readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
+import type { MirrorReservation, MirrorState, MirrorUserGroup } from '@/lib/mirror/types';
+import { apartmentAuthorizations } from '@/lib/reservations/apartment-access';
+import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, type ApartmentKeys } from '@/lib/reservations/lifecycle';
+import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
+import { expandWeek, formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot } from '@/lib/schedule';
+import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
+import { wallClock, dayLabel } from '@/lib/schedule/zoned';
+import { getServiceClient, type ServiceClient } from '@/lib/service';
+import { getSystemApiKey } from '@/lib/systems';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import { readResourceKinds } from '@/lib/systems/store';
+import { log } from '@/lib/log';
+import { systemMirror, type ViewDeps } from './freshness';
+import { portalViewDeps } from './live-deps';
+import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentView, type NextFreeView } from './apartment-types';
+
+const DAY_MS = 86_400_000;
+
+/** The views' dependencies and the upstream lookup of the apartment's authorizations. */
+export interface ApartmentDeps extends ViewDeps {
+  client: ServiceClient;
+  /** The system's API key, or null when it is not connected (authorizations are then unknown). */
+  apiKeyFor: (deviceId: string) => Promise<string | null | undefined>;
+}
+
+export async function portalApartmentDeps(): Promise<ApartmentDeps> {
+  const [view, client] = await Promise.all([portalViewDeps(), getServiceClient()]);
+  return { ...view, client, apiKeyFor: getSystemApiKey };
+}
+
+/** "Apartment 1203", else the group's name, else "Unnamed apartment" (labels may be empty upstream). */
+export function apartmentTitle(group: { apartmentId: string; name: string }): string {
+  if (group.apartmentId.trim()) return `Apartment ${group.apartmentId.trim()}`;
+  if (group.name.trim()) return group.name.trim();
+  return 'Unnamed apartment';
+}
+
+interface Loaded {
+  state: MirrorState;
+  snapshot: MirrorSnapshot;
+  group: MirrorUserGroup;
+  freshness: ApartmentView['freshness'];
+}
+
+/** The system's current mirror and the group in it; 404 for a group the system does not have (tampered ids). */
+async function loadGroup(deps: ViewDeps, system: SystemPublic, groupId: string): Promise<Loaded> {
+  const { freshness, state } = await systemMirror(deps, system.deviceId);
+  if (freshness.status === 'loading' || !state) {
+    throw new ApiError('service_unavailable', "This system's data is still loading. Please try again in a moment.", { 'Retry-After': '5' });
+  }
+  const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
+  const group = snapshot?.groupById.get(groupId.toLowerCase());
+  if (!snapshot || !group) throw new ApiError('not_found', 'This system has no such apartment.');
+  return { state, snapshot, group, freshness };
+}
+
+async function apartmentKeysOf(db: Database, deviceId: string, groupId: string) {
+  const members = await readUsers(db, deviceId, [groupId]);
+  return { members, keys: { groupId, userIds: members.map((m) => m.id) } satisfies ApartmentKeys };
+}
+
+async function authorizationsOf(deps: ApartmentDeps, deviceId: string, group: MirrorUserGroup): Promise<ReadonlySet<string> | null> {
+  const apiKey = await deps.apiKeyFor(deviceId).catch((error: unknown) => {
+    log.warn('apartment authorizations unknown: no API key', { deviceId, error });
+    return null;
+  });
+  return apiKey ? apartmentAuthorizations(deps.client, apiKey, deviceId, group) : null;
+}
+
+function kindOf(resource: SnapshotResource, kinds: ReadonlyMap<string, ResourceKind>): ResourceKind {
+  return kinds.get(resource.id) ?? guessResourceKind(resource.name, resource.description);
+}
+
+function statusOf(status: string): ApartmentBooking['status'] {
+  return status === 'Used' || status === 'Unused' ? status : 'Unknown';
+}
+
+/** The apartment page: residents, rooms with quota, bookings ahead and behind, open requests and history. */
+export async function loadApartment(deps: ApartmentDeps, system: SystemPublic, groupId: string): Promise<ApartmentView> {
+  const now = deps.now?.() ?? new Date();
+  const nowMs = now.getTime();
+  const { state, snapshot, group, freshness } = await loadGroup(deps, system, groupId);
+  const { deviceId, timeZone } = system;
+  const { members, keys } = await apartmentKeysOf(deps.db, deviceId, group.id);
+  const [holdings, past, history, allowed, kinds] = await Promise.all([
+    readApartmentHoldings(deps.db, deviceId, keys, now),
+    readReservationsOfApartment(deps.db, deviceId, keys, { from: new Date(nowMs - PAST_WEEKS * 7 * DAY_MS), to: now }),
+    listApartmentRequests(deps.db, deviceId, keys, HISTORY_LIMIT),
+    authorizationsOf(deps, deviceId, group),
+    readResourceKinds(deps.db, deviceId),
+  ]);
+  const held = heldPerResource(holdings);
+  const quota = system.bookingQuota;
+  const rooms: ApartmentRoom[] = snapshot.resources.map((r) => {
+    const n = held.get(r.id) ?? 0;
+    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota, usage: quotaUsage(n, quota, r.name || 'this room') };
+  });
+
+  const pastBookings = past.filter((r) => r.ownerType !== 'Service' && Date.parse(r.endTime) <= nowMs);
+  const origins = new Map((await listBookingOrigins(deps.db, deviceId, [...holdings.bookings, ...pastBookings].map((r) => r.id))).map((o) => [o.reservationId, o]));
+  const nameOf = new Map(members.map((m) => [m.id, m.name]));
+  const toBooking = (r: MirrorReservation): ApartmentBooking => {
+    const startMs = Date.parse(r.startTime);
+    const endMs = Date.parse(r.endTime);
+    const origin = origins.get(r.id);
+    const resource = snapshot.resourceById.get(r.resourceId);
+    return {
+      reservationId: r.id,
+      resourceId: r.resourceId,
+      resourceName: resource?.name || 'Unnamed room',
+      startTime: r.startTime,
+      endTime: r.endTime,
+      startMs,
+      endMs,
+      dayLabel: dayLabel(wallClock(startMs, timeZone)),
+      timeLabel: `${formatClock(startMs, timeZone)}–${formatClock(endMs, timeZone)}`,
+      bookedBy: origin ? (origin.requestedByName ?? 'a manager') : 'the resident or the booking system',
+      bookedThroughPortal: origin !== undefined,
+      residentName: (r.userId ? nameOf.get(r.userId) : undefined) || origin?.residentName || null,
+      status: statusOf(r.status),
+      cancellable: !hasStarted({ startMs }, nowMs),
+    };
+  };
+  // Open requests: those in the (capped) history, and the open bookings however old their request.
+  const open = history.filter((r) => r.status === 'sending' || r.status === 'pending');
+  const openIds = new Set(open.map((r) => r.id));
+  for (const r of holdings.open) if (!openIds.has(r.id)) open.push(r);
+  return {
+    system: { deviceId, name: system.name, timeZone, bookingQuota: quota, bookingHorizonDays: system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS },
+    group: { id: group.id, name: group.name, apartmentId: group.apartmentId, referenceId: group.referenceId },
+    title: apartmentTitle(group),
+    residents: members.map((m) => ({ userId: m.id, name: m.name, email: m.email })),
+    residentsKnown: state.usersRefreshedAt !== null,
+    authorizationsKnown: allowed !== null,
+    rooms,
+    upcoming: holdings.bookings.map(toBooking),
+    past: pastBookings.map(toBooking).sort((a, b) => b.startMs - a.startMs),
+    open,
+    history,
+    historyLimit: HISTORY_LIMIT,
+    freshness,
+    generatedAt: nowMs,
+  };
+}
+
+// Expanded slots per resource, local week, zone and basis, kept with the generation's snapshot
+// (the schedule is fixed within a generation), as resource-week.ts does for the grid.
+const WEEKS_PER_SNAPSHOT = 2048;
+const weekSlots = new WeakMap<MirrorSnapshot, Map<string, readonly ScheduleSlot[]>>();
+
+function slotsCache(snapshot: MirrorSnapshot, timeZone: string, basis: SystemPublic['scheduleBasis']) {
+  let held = weekSlots.get(snapshot);
+  if (!held) {
+    held = new Map();
+    weekSlots.set(snapshot, held);
+  }
+  const cache = held;
+  const weekOf = (resource: NextFreeResource, key: string): readonly ScheduleSlot[] => {
+    const id = `${resource.id}|${key}|${timeZone}|${basis}`;
+    let slots = cache.get(id);
+    if (!slots) {
+      slots = expandWeek(resource.schedule, weekFromKey(key, timeZone), timeZone, basis);
+      if (cache.size >= WEEKS_PER_SNAPSHOT) cache.clear();
+      cache.set(id, slots);
+    }
+    return slots;
+  };
+  return (resource: NextFreeResource, fromMs: number, toMs: number): readonly ScheduleSlot[] => {
+    const out: ScheduleSlot[] = [];
+    const last = weekKeyOf(toMs - 1, timeZone);
+    for (let key = weekKeyOf(fromMs, timeZone); ; key = shiftWeekKey(key, 1)) {
+      for (const s of weekOf(resource, key)) if (s.startMs >= fromMs && s.startMs < toMs) out.push(s);
+      if (key === last) break;
+    }
+    return out;
+  };
+}
+
+/** How far the first read looks ahead; doubled while the answer could still change beyond it. */
+const FIRST_WINDOW_MS = 2 * DAY_MS;
+
+/**
+ * The next free slots the apartment could book, across the rooms it may book and is under its
+ * quota in. Reads only the reservations and open requests of the window it needs: two days first,
+ * widened until the last slot found lies a day before the window's end (a slot lasts at most a
+ * day, so none beyond could come before it) or the window reaches the horizon.
+ */
+export async function loadNextFree(
+  deps: ApartmentDeps,
+  system: SystemPublic,
+  groupId: string,
+  options: { kind?: ResourceKind; dayPart?: DayPart; count?: number } = {},
+): Promise<NextFreeView> {
+  const now = deps.now?.() ?? new Date();
+  const nowMs = now.getTime();
+  const count = options.count ?? 5;
+  const { state, snapshot, group } = await loadGroup(deps, system, groupId);
+  const { deviceId, timeZone } = system;
+  const { keys } = await apartmentKeysOf(deps.db, deviceId, group.id);
+  const [holdings, allowed, kinds] = await Promise.all([
+    readApartmentHoldings(deps.db, deviceId, keys, now),
+    authorizationsOf(deps, deviceId, group),
+    readResourceKinds(deps.db, deviceId),
+  ]);
+  const held = heldPerResource(holdings);
+  const quota = system.bookingQuota;
+  const resources: NextFreeResource[] = snapshot.resources.map((r) => ({
+    id: r.id,
+    name: r.name,
+    kind: kindOf(r, kinds),
+    schedule: r.schedule,
+    allowed: allowed ? allowed.has(r.id) : true,
+  }));
+  const atQuota = resources.filter((r) => r.allowed && (held.get(r.id) ?? 0) >= quota && (!options.kind || r.kind === options.kind)).map((r) => r.name);
+  const horizonEndMs = bookingHorizonEnd(nowMs, system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS);
+  const slotsOf = slotsCache(snapshot, timeZone, system.scheduleBasis);
+  const base = { resources, nowMs, timeZone, basis: system.scheduleBasis, held, quota, kind: options.kind, dayPart: options.dayPart, count, slotsOf };
+  const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
+  for (let window = FIRST_WINDOW_MS; ; window *= 4) {
+    const limit = Math.min(horizonEndMs, nowMs + window);
+    const [reservations, open] = await Promise.all([
+      busyReservations(deps.db, deviceId, snapshot, sameGeneration ? state.reservationsVersion : null, nowMs, limit),
+      listOpenBookingsInWindow(deps.db, deviceId, now, new Date(limit)),
+    ]);
+    const busy: BusyInterval[] = [
+      ...reservations,
+      ...open.flatMap((r) => (r.resourceId && r.startTime && r.endTime ? [{ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime) }] : [])),
+    ];
+    const slots = nextFreeSlots({ ...base, horizonEndMs: limit, busy });
+    const lastStart = slots.at(-1)?.startMs ?? Infinity;
+    if (limit >= horizonEndMs || (slots.length >= count && lastStart <= limit - DAY_MS)) {
+      return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, generatedAt: nowMs };
+    }
+  }
+}
+
+/**
+ * The reservations of [fromMs, toMs) as busy intervals, kept with the generation's snapshot while
+ * the state row's reservations_version is the one they were read under (every outcome applied in
+ * place bumps it), as resource-week.ts keeps a week's. A read takes a day more than asked, so the
+ * copy keeps serving while "now" moves on; a version of null (another generation) is never kept.
+ */
+interface BusyEntry {
+  version: number;
+  fromMs: number;
+  toMs: number;
+  list: readonly BusyInterval[];
+}
+const busyEntries = new WeakMap<MirrorSnapshot, BusyEntry>();
+
+async function busyReservations(db: Database, deviceId: string, snapshot: MirrorSnapshot, version: number | null, fromMs: number, toMs: number): Promise<readonly BusyInterval[]> {
+  const held = busyEntries.get(snapshot);
+  if (version !== null && held && held.version === version && held.fromMs <= fromMs && held.toMs >= toMs) return held.list;
+  const readTo = toMs + DAY_MS;
+  const rows = await readReservations(db, deviceId, { from: new Date(fromMs), to: new Date(readTo) });
+  const list = rows.map((r) => ({ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime) }));
+  if (version !== null) busyEntries.set(snapshot, { version, fromMs, toMs: readTo, list });
+  return list;
+}
