@@ -11,6 +11,7 @@ interface Resident {
 }
 interface WeekSlot {
   startTime: string;
+  endTime: string;
   state: string;
   ownerLabel: string | null;
   isPast: boolean;
@@ -106,20 +107,28 @@ test('a manager books for a resident, sees pending then booked live in two brows
     await expect(slotAt(otherPage, first)).toHaveAccessibleName(`${first}, booked by apartment ${resident.apartmentId}`);
     await expect(page.getByRole('list', { name: 'Booking outcomes' })).toContainText('booked.');
 
-    // The second booking is still within the quota; the third is over it: the portal says why
-    // before sending anything, and the dialog stays open.
+    // The second booking is still within the quota; for the third, the dialog shows the
+    // apartment at its quota as soon as the resident is chosen and does not offer Book; the
+    // handler refuses it too (422 with the reason), before anything is sent.
     const second = await slotTime(page, 0);
     await book(page, second, resident, true);
     await expect(slotAt(page, second)).toHaveAccessibleName(`${second}, booked by apartment ${resident.apartmentId}`);
     const third = await slotTime(page, 0);
     await slotAt(page, third).click();
     const thirdDialog = page.getByRole('dialog');
-    await thirdDialog.getByLabel(/Resident \(apartment/).fill(resident.apartmentId);
-    await thirdDialog.getByRole('button', { name: 'Search' }).click();
-    await thirdDialog.getByRole('button', { name: `Choose ${resident.name}, apartment ${resident.apartmentId}` }).click();
-    await thirdDialog.getByRole('button', { name: 'Book', exact: true }).click();
-    await expect(thirdDialog).toContainText(`Apartment ${resident.apartmentId} already holds 2 of 2 future bookings in`);
-    await expect(thirdDialog).toContainText('the service would refuse a third.');
+    await chooseResident(thirdDialog, 'Resident', resident);
+    await expect(thirdDialog.getByRole('alert')).toContainText(`Apartment ${resident.apartmentId}: 2 of 2 future bookings in`);
+    await expect(thirdDialog.getByRole('alert')).toContainText('would be refused');
+    await expect(thirdDialog.getByRole('button', { name: 'Book', exact: true })).toBeDisabled();
+    const thirdSlot = (await weekView(page.request, resident.deviceId, resourceId, week)).slots.find((s) => s.bookable);
+    const refused = await page.request.post('/api/reservations', {
+      headers: { 'idempotency-key': `e2e-quota-${Date.now()}`, origin: BASE_URL },
+      data: { deviceId: resident.deviceId, resourceId, residentUserId: resident.userId, startTime: thirdSlot?.startTime, endTime: thirdSlot?.endTime },
+    });
+    expect(refused.status()).toBe(422);
+    const refusal = ((await refused.json()) as { error: { message: string } }).error.message;
+    expect(refusal).toContain(`Apartment ${resident.apartmentId} already holds 2 of 2 future bookings in`);
+    expect(refusal).toContain('the service would refuse a third.');
     await thirdDialog.getByRole('button', { name: 'Close' }).last().click();
     await expect(thirdDialog).toBeHidden();
     await expect(slotAt(page, third)).toHaveAccessibleName(`${third}, free`);

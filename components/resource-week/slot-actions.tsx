@@ -1,6 +1,7 @@
 'use client';
 
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
+import { ApartmentQuotaNote } from '@/components/booking/apartment-quota-note';
 import { Button } from '@/components/ui/button';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
@@ -35,6 +36,11 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
   const noteHintId = useId();
   const { send, pending: submitting, error } = useReservationRequest({ onAccepted: close });
   const errorId = useId();
+  // The apartment the quota note found at its quota: Book waits until another resident is chosen.
+  const [blockedGroup, setBlockedGroup] = useState<string | null>(null);
+  const groupId = resident?.userGroupId ?? null;
+  const onBlockedChange = useCallback((blocked: boolean) => setBlockedGroup(blocked ? groupId : null), [groupId]);
+  const blocked = groupId !== null && blockedGroup === groupId;
 
   if (slot.pending) {
     return <p className="text-sm font-medium">A {slot.pending.kind === 'create' ? 'booking' : 'cancellation'} of this slot is waiting for its outcome.</p>;
@@ -58,7 +64,9 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
                 Choose another resident
               </Button>
             </div>
-            {/* Quota note goes here (issue 16, apartment part): needs deviceId, resident.userGroupId and resourceId. */}
+            {groupId ? (
+              <ApartmentQuotaNote deviceId={deviceId} groupId={groupId} resourceId={resourceId} slotStartMs={slot.startMs} onBlockedChange={onBlockedChange} />
+            ) : null}
           </div>
         ) : (
           <ResidentPicker deviceId={deviceId} onChoose={setResident} />
@@ -87,7 +95,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
           </p>
         ) : null}
         <div className="flex justify-end">
-          <Button disabled={!resident || submitting} onClick={book} aria-describedby={error ? errorId : undefined}>
+          <Button disabled={!resident || submitting || blocked} onClick={book} aria-describedby={error ? errorId : undefined}>
             {submitting ? 'Booking…' : 'Book'}
           </Button>
         </div>
