@@ -38,7 +38,16 @@ export function heldPerResource(holdings: ApartmentHoldings): Map<string, number
   const add = (resourceId: string | null) => {
     if (resourceId) held.set(resourceId, (held.get(resourceId) ?? 0) + 1);
   };
-  for (const r of holdings.bookings) add(r.resourceId);
-  for (const r of holdings.open) add(r.resourceId);
+  const booked = new Set<string>();
+  for (const r of holdings.bookings) {
+    add(r.resourceId);
+    booked.add(`${r.resourceId}|${Date.parse(r.startTime)}`);
+  }
+  // A request whose booking the mirror already shows (its outcome not yet matched, e.g. the answer
+  // was lost and a refresh read the booking) is one booking, not two.
+  for (const r of holdings.open) {
+    if (r.startTime && booked.has(`${r.resourceId}|${Date.parse(r.startTime)}`)) continue;
+    add(r.resourceId);
+  }
   return held;
 }
