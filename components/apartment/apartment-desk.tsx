@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { useRequestUpdates } from '@/components/booking/live-events';
+import { OutcomeNotices, requestWhat, useOutcomeNotices } from '@/components/booking/outcome-notices';
+import { requestStatusLine, requestStatusText } from '@/components/booking/request-status';
 import { FreshnessNote } from '@/components/freshness-note';
 import { QueryError } from '@/components/query-error';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
@@ -13,41 +14,13 @@ import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import type { RequestView } from '@/lib/events/types';
-import { formatClock, formatDayTime } from '@/lib/schedule/labels';
+import { formatDayTime } from '@/lib/schedule/labels';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
 
 const KIND_WORDS: Record<ResourceKind, string> = { laundry: 'Laundry room', drying: 'Drying room', other: 'Other room' };
 const DAY_PART_WORDS: Record<DayPart, string> = { morning: 'Morning (before 12)', afternoon: 'Afternoon (12–17)', evening: 'Evening (from 17)' };
-const STATUS_WORDS: Record<RequestView['status'], string> = { sending: 'Sending', pending: 'Pending', succeeded: 'Done', failed: 'Failed' };
-
-function when(r: RequestView, timeZone: string): string {
-  return r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), timeZone)}–${formatClock(Date.parse(r.endTime), timeZone)}` : 'a slot';
-}
-
-/** One line per request: what, where, when, and how it stands. */
-function requestText(r: RequestView, timeZone: string): string {
-  const what = `${r.kind === 'create' ? 'Booking' : 'Cancelling'} ${when(r, timeZone)}${r.resourceName ? ` in ${r.resourceName}` : ''}`;
-  switch (r.status) {
-    case 'sending':
-      return `${what}: sending…`;
-    case 'pending':
-      return r.outcomeUnknown ? `${what}: sent — waiting for the service's answer (checking the service's bookings)…` : `${what}: sent — waiting for the service's answer…`;
-    case 'succeeded':
-      return `${what}: ${r.kind === 'create' ? 'booked' : 'cancelled'}.`;
-    case 'failed':
-      return `${what}: ${r.kind === 'create' ? 'not booked' : 'not cancelled'}. ${r.reason ?? ''}`.trim();
-  }
-}
-
-function noticeClass(r: RequestView): string {
-  if (r.status === 'failed') return 'border-red-300 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-100';
-  if (r.status === 'succeeded') return 'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-50';
-  return 'border-violet-300 bg-violet-50 text-violet-950 dark:border-violet-700 dark:bg-violet-950 dark:text-violet-50';
-}
-
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
   const { deviceId, timeZone } = initial.system;
@@ -62,19 +35,13 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
   });
   const data = query.data;
   const residentIds = new Set(data.residents.map((r) => r.userId));
-  const [notices, setNotices] = useState<RequestView[]>([]);
   // An outcome arriving live (or this tab's own 202) for this apartment: show it, refetch the page.
-  useRequestUpdates((request) => {
-    if (request.deviceId !== deviceId) return;
-    const ours = (request.residentUserId !== null && residentIds.has(request.residentUserId)) || data.upcoming.some((b) => b.reservationId === request.reservationId);
-    if (!ours) return;
-    setNotices((list) => {
-      const current = list.find((r) => r.id === request.id);
-      if (current && (current.status === 'succeeded' || current.status === 'failed')) return list;
-      return [request, ...list.filter((r) => r.id !== request.id)].slice(0, 5);
-    });
-    void client.invalidateQueries({ queryKey: queryKeys.apartmentAll(deviceId, groupId) });
-  });
+  const notices = useOutcomeNotices(
+    (request) =>
+      request.deviceId === deviceId &&
+      ((request.residentUserId !== null && residentIds.has(request.residentUserId)) || data.upcoming.some((b) => b.reservationId === request.reservationId)),
+    () => void client.invalidateQueries({ queryKey: queryKeys.apartmentAll(deviceId, groupId) }),
+  );
 
   return (
     <div className="flex flex-col gap-6">
@@ -87,13 +54,7 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
           retrying={query.isFetching}
         />
       ) : null}
-      <ul aria-label="Booking outcomes" aria-live="polite" className="flex flex-col gap-1 empty:hidden">
-        {notices.map((r) => (
-          <li key={r.id} className={`rounded-md border px-3 py-2 text-sm ${noticeClass(r)}`}>
-            {requestText(r, timeZone)}
-          </li>
-        ))}
-      </ul>
+      <OutcomeNotices notices={notices} timeZone={timeZone} show={{ room: true }} />
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-2 lg:items-start">
         <Residents view={data} />
         <Rooms view={data} />
@@ -378,7 +339,7 @@ function History({ view }: { view: ApartmentView }) {
           {view.history.map((r) => (
             <li key={r.id} className="flex flex-col gap-0.5 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
               <span>
-                <Badge tone={r.status === 'failed' ? 'danger' : r.status === 'succeeded' ? 'success' : 'neutral'}>{STATUS_WORDS[r.status]}</Badge> {requestText(r, view.system.timeZone)}
+                <Badge tone={requestStatusText(r).tone}>{requestStatusLine(r)}</Badge> {requestWhat(r, view.system.timeZone, { room: true })}
               </span>
               <span className={mutedTextClass}>
                 Asked by {r.requestedByName ?? 'a manager'} on {formatDayTime(Date.parse(r.createdAt), view.system.timeZone)}
