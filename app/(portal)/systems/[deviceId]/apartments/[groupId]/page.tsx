@@ -20,8 +20,7 @@ export default async function ApartmentPage({ params }: Props) {
   let view;
   let nextFree;
   try {
-    view = await loadApartment(deps, system, groupId.toLowerCase());
-    nextFree = await loadNextFree(deps, system, groupId.toLowerCase());
+    [view, nextFree] = await Promise.all([loadApartment(deps, system, groupId.toLowerCase()), loadNextFree(deps, system, groupId.toLowerCase())]);
   } catch (error) {
     if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
