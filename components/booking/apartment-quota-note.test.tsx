@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { ApartmentView } from '@/lib/views/apartment-types';
-import { ApartmentQuotaNote } from './apartment-quota-note';
+import { ApartmentQuotaNote, QuotaNoteText } from './apartment-quota-note';
 
 const DEVICE = '00000000-0000-4000-8000-000000000001';
 const GROUP = '00000000-0000-4000-8000-000000000002';
@@ -28,13 +28,7 @@ function view(held: number): ApartmentView {
 }
 
 function render(held: number, resourceId = 'R1') {
-  const client = new QueryClient();
-  client.setQueryData(queryKeys.apartment(DEVICE, GROUP), view(held));
-  return renderToStaticMarkup(
-    <QueryClientProvider client={client}>
-      <ApartmentQuotaNote deviceId={DEVICE} groupId={GROUP} resourceId={resourceId} slotStartMs={Date.UTC(2026, 10, 26, 6)} />
-    </QueryClientProvider>,
-  );
+  return renderToStaticMarkup(<QuotaNoteText view={view(held)} resourceId={resourceId} slotStartMs={Date.UTC(2026, 10, 26, 6)} />);
 }
 
 describe('the apartment quota note', () => {
@@ -52,5 +46,16 @@ describe('the apartment quota note', () => {
 
   it('says nothing about a room it does not know', () => {
     expect(render(2, 'R2')).toBe('');
+  });
+
+  it('shows no cached answer before its own fresh read (a booking made a moment ago must count)', () => {
+    const client = new QueryClient();
+    client.setQueryData(queryKeys.apartment(DEVICE, GROUP), view(1));
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={client}>
+        <ApartmentQuotaNote deviceId={DEVICE} groupId={GROUP} resourceId="R1" />
+      </QueryClientProvider>,
+    );
+    expect(html).toBe('');
   });
 });

@@ -28,17 +28,27 @@ export function ApartmentQuotaNote({ deviceId, groupId, resourceId, slotStartMs,
   const query = useQuery({
     queryKey: queryKeys.apartment(deviceId, groupId),
     queryFn: ({ signal }) => fetchJson<ApartmentView>(`/api/systems/${deviceId}/apartments/${groupId}`, { signal }),
-    staleTime: 10_000,
+    // Always read afresh when a dialog opens: a booking made a moment ago (from this dialog or
+    // another tab) must count, or the note would offer a slot the handler then refuses.
+    staleTime: 0,
+    refetchOnMount: 'always',
   });
-  const view = query.data;
+  // Until the fresh read is in, a cached answer may be out of date: say nothing rather than something stale.
+  const view = query.isFetchedAfterMount ? query.data : undefined;
   const room = view?.rooms.find((r) => r.resourceId === resourceId);
   const blocked = room?.atQuota ?? false;
   useEffect(() => {
     onBlockedChange?.(blocked);
   }, [blocked, onBlockedChange]);
+  return <QuotaNoteText view={view} resourceId={resourceId} slotStartMs={slotStartMs} />;
+}
+
+/** The note itself, from an apartment view read afresh: nothing for a room the view does not list. */
+export function QuotaNoteText({ view, resourceId, slotStartMs }: { view: ApartmentView | undefined; resourceId: string; slotStartMs?: number }) {
+  const room = view?.rooms.find((r) => r.resourceId === resourceId);
   if (!view || !room) return null;
   const line = `${view.title}: ${room.usage}`;
-  if (!blocked) return <p className={mutedTextClass}>{line}.</p>;
+  if (!room.atQuota) return <p className={mutedTextClass}>{line}.</p>;
   const slot = slotStartMs === undefined ? 'another slot' : formatDayTime(slotStartMs, view.system.timeZone);
   return (
     <p role="alert" className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
