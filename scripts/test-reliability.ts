@@ -503,6 +503,44 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
     const lookups = await Promise.all(Array.from({ length: 50 }, () => json(`${portal.url}/api/residents?q=${encodeURIComponent(sample?.apartmentId ?? '1')}`, { cookie }).then((r) => r.status)));
     check(lookups.every((st) => st === 200), `right after, 50 lookups succeed (${JSON.stringify(Object.fromEntries(lookups.map((st) => [st, lookups.filter((x) => x === st).length])))})`);
 
+    // A service without users/fetch (404, as one implementing only the interface document would
+    // answer): after the next refresh the portal holds no user list, and a search falls back to
+    // the exact lookups — an apartment number still finds its residents, nothing fails.
+    const namesFound = async (r: (typeof residents)[number]) => {
+      const answer = await json(`${portal.url}/api/residents?q=${encodeURIComponent(r.name.split(' ')[0] ?? 'x')}`, { cookie });
+      const body = (await answer.json().catch(() => ({}))) as { apartments?: { residents: { userId: string }[] }[] };
+      return { status: answer.status, count: (body.apartments ?? []).length, found: (body.apartments ?? []).some((a) => a.residents.some((x) => x.userId === r.userId)) };
+    };
+    // One whose first name finds them now (labels are null on some users here) and whose apartment is a plain number.
+    let apartmentSample: (typeof residents)[number] | undefined;
+    for (const r of residents.filter((x) => /^[0-9]+$/.test(x.apartmentId))) {
+      if ((await namesFound(r)).found) {
+        apartmentSample = r;
+        break;
+      }
+    }
+    await setFaults({ shapes: ODD_SHAPES, failures: [{ status: 404, times: 100_000, pathPrefix: '/v1/reservations/users/fetch' }] });
+    const searchApartment = async () => {
+      const answer = await json(`${portal.url}/api/residents?q=${encodeURIComponent(apartmentSample?.apartmentId ?? '1')}`, { cookie });
+      const body = (await answer.json().catch(() => ({}))) as { apartments?: { residents: { userId: string }[] }[] };
+      return { status: answer.status, found: (body.apartments ?? []).some((a) => a.residents.some((x) => x.userId === apartmentSample?.userId)) };
+    };
+    const byFirstName = () => (apartmentSample ? namesFound(apartmentSample) : Promise.resolve({ status: 0, count: -1, found: false }));
+    // The mirror refreshes every 2 s here; a name search finding nothing says the list is gone.
+    let withoutList = { status: 0, count: -1, found: false };
+    await waitFor('a refresh without the user list', async () => {
+      await overview(ctx);
+      withoutList = await byFirstName();
+      return withoutList.status === 200 && withoutList.count === 0;
+    }, 30_000, 1_000).catch(() => undefined);
+    const fallback = await searchApartment();
+    check(!!apartmentSample && withoutList.status === 200 && withoutList.count === 0 && fallback.status === 200 && fallback.found, `without users/fetch (404) the system still loads and an apartment number finds its resident through the exact lookups (name search ${withoutList.status}/${withoutList.count}, apartment ${fallback.status}/${fallback.found})`);
+    await setFaults({ shapes: ODD_SHAPES });
+    await waitFor('the user list back', async () => {
+      await overview(ctx);
+      return (await byFirstName()).found;
+    }, 30_000, 1_000).catch(() => undefined);
+
     // The upstream's lookups failing (500) do not touch searches: with the system's user list held,
     // the portal searches its own copy and asks the service nothing. Bookings go on too (below).
     await setFaults({ shapes: ODD_SHAPES, failures: [{ status: 500, times: 1_000, pathPrefix: '/v1/reservations/users/apartment' }] });
