@@ -120,6 +120,12 @@ test('a manager books for a resident, sees pending then booked live in two brows
     await expect(thirdDialog.getByRole('alert')).toContainText(`Apartment ${resident.apartmentId}: 2 of 2 future bookings in`);
     await expect(thirdDialog.getByRole('alert')).toContainText('would be refused');
     await expect(thirdDialog.getByRole('button', { name: 'Book', exact: true })).toBeDisabled();
+    // Instead, the apartment's next free slots in the rooms where it is under its quota, one click each.
+    const roomName = (await weekView(page.request, resident.deviceId, resourceId, week)).resource?.name ?? '';
+    await expect(thirdDialog.getByText(`Left out, at the quota: `)).toContainText(roomName);
+    const elsewhere = thirdDialog.getByRole('list', { name: 'Free slots' }).getByRole('button', { name: /^Book / });
+    await expect(elsewhere.first()).toBeVisible();
+    for (const name of await elsewhere.evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? ''))) expect(name.endsWith(` in ${roomName}`)).toBe(false);
     const thirdSlot = (await weekView(page.request, resident.deviceId, resourceId, week)).slots.find((s) => s.bookable);
     const refused = await page.request.post('/api/reservations', {
       headers: { 'idempotency-key': `e2e-quota-${Date.now()}`, origin: BASE_URL },

@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useId, useState } from 'react';
+import { NextFreeSlots } from '@/components/booking/next-free-slots';
 import { OutcomeNotices, requestWhat, useOutcomeNotices } from '@/components/booking/outcome-notices';
 import { requestStatusLine, requestStatusText } from '@/components/booking/request-status';
 import { FreshnessNote } from '@/components/freshness-note';
@@ -143,16 +144,7 @@ function NextFree({ view, initial }: { view: ApartmentView; initial: NextFreeVie
   const [dayPart, setDayPart] = useState<DayPart | ''>('');
   const [resident, setResident] = useState<string>('');
   const search = new URLSearchParams({ ...(kind ? { kind } : {}), ...(dayPart ? { dayPart } : {}) }).toString();
-  const query = useQuery({
-    queryKey: queryKeys.apartmentNextFree(deviceId, groupId, search),
-    queryFn: ({ signal }) => fetchJson<NextFreeView>(`/api/systems/${deviceId}/apartments/${groupId}/next-free${search ? `?${search}` : ''}`, { signal }),
-    initialData: search === '' ? initial : undefined,
-    initialDataUpdatedAt: search === '' ? initial.generatedAt : undefined,
-    placeholderData: (previous) => previous,
-  });
-  const booking = useReservationRequest({ onAccepted: () => undefined });
   const chosen = resident || view.residents[0]?.userId || '';
-  const slots = query.data?.slots ?? [];
   return (
     <Section id="next-free-heading" title="Next free slots">
       <div className="flex flex-wrap items-end gap-3">
@@ -199,45 +191,7 @@ function NextFree({ view, initial }: { view: ApartmentView; initial: NextFreeVie
           <p className={mutedTextClass}>Booking for {view.residents[0].name || view.residents[0].email || 'the resident'}.</p>
         ) : null}
       </div>
-      {query.isError ? <p className={errorTextClass}>{query.error.message}</p> : null}
-      {booking.error ? (
-        <p role="alert" className={errorTextClass}>
-          {booking.error}
-        </p>
-      ) : null}
-      {query.data && query.data.atQuota.length > 0 ? (
-        <p className={mutedTextClass}>Left out, at the quota: {query.data.atQuota.join(', ')}.</p>
-      ) : null}
-      {!chosen ? <p className={mutedTextClass}>No resident of this apartment is known, so no booking can be made from here.</p> : null}
-      {query.isPending ? (
-        <p className={mutedTextClass}>Looking for free slots…</p>
-      ) : slots.length === 0 ? (
-        <p className={mutedTextClass}>No free slot within the booking horizon matches.</p>
-      ) : (
-        <ul className="flex flex-col gap-2" aria-label="Free slots">
-          {slots.map((s) => (
-            <li key={`${s.resourceId}|${s.startTime}`}>
-              <Card className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
-                  <span className="font-medium">
-                    {s.dayLabel}, {s.startLabel}–{s.endLabel}
-                    {s.endsNextDay ? ' (next day)' : ''}
-                  </span>{' '}
-                  <span className={mutedTextClass}>· {s.resourceName || 'Unnamed room'}</span>
-                </span>
-                <Button
-                  variant="secondary"
-                  disabled={!chosen || booking.pending}
-                  aria-label={`Book ${s.dayLabel} ${s.startLabel}–${s.endLabel} in ${s.resourceName || 'the room'}`}
-                  onClick={() => booking.send({ kind: 'book', deviceId, resourceId: s.resourceId, residentUserId: chosen, startTime: s.startTime, endTime: s.endTime })}
-                >
-                  Book
-                </Button>
-              </Card>
-            </li>
-          ))}
-        </ul>
-      )}
+      <NextFreeSlots deviceId={deviceId} groupId={groupId} residentUserId={chosen || null} search={search} initial={initial} timeZone={timeZone} showOutcomes={false} />
       <p className={mutedTextClass}>Times in {timeZone}.</p>
     </Section>
   );

@@ -24,6 +24,7 @@ export function BookableResourceWeek({ initial, resourceId, preselected }: { ini
             deviceId={initial.system.deviceId}
             resourceId={resourceId}
             resourceName={initial.resource?.name ?? 'this resource'}
+            timeZone={timeZone}
             preselected={preselected}
             close={close}
           />

@@ -51,7 +51,7 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
  * once, and a retry after no answer reuses the key, so neither can book twice. An accepted
  * request is announced like a live event (the grid shows it pending at once) and `onAccepted` runs.
  */
-export function useReservationRequest({ onAccepted }: { onAccepted: () => void }) {
+export function useReservationRequest({ onAccepted }: { onAccepted: (request: RequestView) => void }) {
   const announce = useAnnounceRequest();
   const [keys] = useState(() => new IntentKeys());
   // isPending reaches the button one render later; a second click of a double click comes sooner.
@@ -60,7 +60,7 @@ export function useReservationRequest({ onAccepted }: { onAccepted: () => void }
     mutationFn: ({ intent, key }: { intent: ReservationIntent; key: string }) => sendReservationIntent(intent, key),
     onSuccess: (request) => {
       announce(request);
-      onAccepted();
+      onAccepted(request);
     },
     onSettled: (_request, error, { intent }) => {
       sending.current = false;

@@ -2,6 +2,7 @@
 
 import { useCallback, useId, useState } from 'react';
 import { ApartmentQuotaNote } from '@/components/booking/apartment-quota-note';
+import { NextFreeSlots } from '@/components/booking/next-free-slots';
 import { Button } from '@/components/ui/button';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
@@ -14,6 +15,8 @@ export interface SlotActionsProps {
   deviceId: string;
   resourceId: string;
   resourceName: string;
+  /** The system's zone, for the next free slots' times. */
+  timeZone: string;
   /** `?resident=` preselection, when the page was opened from the residents page. */
   preselected: ChosenResident | null;
   close: () => void;
@@ -28,7 +31,7 @@ const SECTION = 'flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-
  * through one mutation (useReservationRequest): one Idempotency-Key per intent, so a double click
  * or a retry books once.
  */
-export function SlotActions({ slot, deviceId, resourceId, resourceName, preselected, close }: SlotActionsProps) {
+export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone, preselected, close }: SlotActionsProps) {
   const [resident, setResident] = useState<ChosenResident | null>(preselected);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState('');
@@ -65,7 +68,15 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, preselec
               </Button>
             </div>
             {groupId ? (
-              <ApartmentQuotaNote deviceId={deviceId} groupId={groupId} resourceId={resourceId} slotStartMs={slot.startMs} onBlockedChange={onBlockedChange} />
+              <>
+                <ApartmentQuotaNote deviceId={deviceId} groupId={groupId} resourceId={resourceId} slotStartMs={slot.startMs} onBlockedChange={onBlockedChange} />
+                <details className="text-sm" open={blocked}>
+                  <summary className="cursor-pointer font-medium">Their next free slots, in any room they may book</summary>
+                  <div className="pt-2">
+                    <NextFreeSlots deviceId={deviceId} groupId={groupId} residentUserId={resident.userId} count={3} timeZone={timeZone} />
+                  </div>
+                </details>
+              </>
             ) : null}
           </div>
         ) : (
