@@ -135,6 +135,10 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/systems/[deviceId]/overview', name: 'invalid UUID', method: 'GET', path: `/api/systems/${enc(injection)}/overview` },
     { route: 'api/systems/[deviceId]/resources/[resourceId]/week', name: 'invalid UUID', method: 'GET', path: `/api/systems/${d}/resources/not-a-uuid/week` },
     { route: 'api/systems/[deviceId]/resources/[resourceId]/week', name: 'bad week', method: 'GET', path: `/api/systems/${d}/resources/${ctx.resourceId}/week?week=${enc(injection)}` },
+    { route: 'api/systems/[deviceId]/apartments/[groupId]', name: 'invalid UUID', method: 'GET', path: `/api/systems/${d}/apartments/${enc(injection)}` },
+    { route: 'api/systems/[deviceId]/apartments/[groupId]', name: 'a group the system does not have', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}`, expect: (s) => s === 404 },
+    { route: 'api/systems/[deviceId]/apartments/[groupId]/next-free', name: 'bad filters', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}/next-free?kind=${enc(injection)}&count=0`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/apartments/[groupId]/next-free', name: 'count out of range', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}/next-free?count=5000`, expect: (s) => s === 400 },
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
@@ -149,6 +153,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[...path]', 'x')
       .replace('[deviceId]', d)
       .replace('[resourceId]', ctx.resourceId)
+      .replace('[groupId]', randomUUID())
       .replace('[reservationId]', randomUUID());
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }

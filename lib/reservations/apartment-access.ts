@@ -18,8 +18,10 @@ export function clearApartmentAccessCache(): void {
 /**
  * The rooms an apartment's users may book (the union of their reservationResources), from one
  * lookup by the group's apartment id (or, without one, its reference id), cached briefly like the
- * resident lookups and passed through the reads breaker. Null when unknown: no key to look up
- * by, the lookup failed, or the service listed none of the group's users. Never throws.
+ * resident lookups. It passes the lookups breaker, as searches do: it is asked for whenever a page
+ * is viewed, and lookups failing there must never open the reads breaker that bookings pass. Null
+ * when unknown: no key to look up by, the lookup failed, or the service listed none of the group's
+ * users. Never throws.
  */
 export function apartmentAuthorizations(
   client: ServiceClient,
@@ -36,7 +38,7 @@ export function apartmentAuthorizations(
   if (hit && now - hit.at < RESIDENT_CACHE_MS) return hit.value;
   const value = (async () => {
     try {
-      const options = { lane: 'reads' as const };
+      const options = { lane: 'lookups' as const };
       const accounts = apartment ? await client.users.byApartment(apiKey, apartment, options) : await client.users.byReference(apiKey, reference, options);
       // The key may cover several systems, each with its own apartment of that number.
       const ours = accounts.filter((a) => a.deviceId.toLowerCase() === deviceId.toLowerCase() && a.userGroupId?.toLowerCase() === group.id.toLowerCase());
