@@ -8,7 +8,7 @@ import type { MirrorReservation, MirrorState, MirrorUserGroup } from '@/lib/mirr
 import { apartmentAuthorizations } from '@/lib/reservations/apartment-access';
 import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, type ApartmentKeys } from '@/lib/reservations/lifecycle';
 import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
-import { expandWeek, formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot } from '@/lib/schedule';
+import { formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot, type WeekInfo } from '@/lib/schedule';
 import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
 import { wallClock, dayLabel } from '@/lib/schedule/zoned';
 import { getServiceClient, type ServiceClient } from '@/lib/service';
@@ -17,6 +17,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { readResourceKinds } from '@/lib/systems/store';
 import { log } from '@/lib/log';
 import { systemMirror, type ViewDeps } from './freshness';
+import { weekSlotsOf } from './week-slots';
 import { portalViewDeps } from './live-deps';
 import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentView, type NextFreeView } from './apartment-types';
 
@@ -149,33 +150,22 @@ export async function loadApartment(deps: ApartmentDeps, system: SystemPublic, g
   };
 }
 
-// Expanded slots per resource, local week, zone and basis, kept with the generation's snapshot
-// (the schedule is fixed within a generation), as resource-week.ts does for the grid.
-const WEEKS_PER_SNAPSHOT = 2048;
-const weekSlots = new WeakMap<MirrorSnapshot, Map<string, readonly ScheduleSlot[]>>();
-
+/** The resources' slots in [fromMs, toMs), from the weeks ./week-slots.ts keeps with the snapshot. */
 function slotsCache(snapshot: MirrorSnapshot, timeZone: string, basis: SystemPublic['scheduleBasis']) {
-  let held = weekSlots.get(snapshot);
-  if (!held) {
-    held = new Map();
-    weekSlots.set(snapshot, held);
-  }
-  const cache = held;
-  const weekOf = (resource: NextFreeResource, key: string): readonly ScheduleSlot[] => {
-    const id = `${resource.id}|${key}|${timeZone}|${basis}`;
-    let slots = cache.get(id);
-    if (!slots) {
-      slots = expandWeek(resource.schedule, weekFromKey(key, timeZone), timeZone, basis);
-      if (cache.size >= WEEKS_PER_SNAPSHOT) cache.clear();
-      cache.set(id, slots);
+  const weeks = new Map<string, WeekInfo>();
+  const weekOf = (key: string): WeekInfo => {
+    let week = weeks.get(key);
+    if (!week) {
+      week = weekFromKey(key, timeZone);
+      weeks.set(key, week);
     }
-    return slots;
+    return week;
   };
   return (resource: NextFreeResource, fromMs: number, toMs: number): readonly ScheduleSlot[] => {
     const out: ScheduleSlot[] = [];
     const last = weekKeyOf(toMs - 1, timeZone);
     for (let key = weekKeyOf(fromMs, timeZone); ; key = shiftWeekKey(key, 1)) {
-      for (const s of weekOf(resource, key)) if (s.startMs >= fromMs && s.startMs < toMs) out.push(s);
+      for (const s of weekSlotsOf(snapshot, resource, weekOf(key), timeZone, basis)) if (s.startMs >= fromMs && s.startMs < toMs) out.push(s);
       if (key === last) break;
     }
     return out;

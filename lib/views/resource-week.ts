@@ -6,7 +6,6 @@ import type { MirrorReservation } from '@/lib/mirror/types';
 import { listWeekRequests } from '@/lib/reservations/lifecycle';
 import { bookingHorizonEnd } from '@/lib/booking-rules';
 import {
-  expandWeek,
   overlayReservations,
   shiftWeekKey,
   weekFromKey,
@@ -18,6 +17,7 @@ import {
 } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
+import { weekSlotsOf } from './week-slots';
 import { ownerLabelsFor } from './owner-labels';
 import type { ResourceWeekView } from './types';
 
@@ -26,9 +26,9 @@ const DAY_MS = 86_400_000;
 /**
  * What a warm grid read would otherwise compute again, per resource, week and zone, kept with the
  * generation's snapshot (so it goes with the generation it was made from): the expanded slots
- * (fixed by the schedule) and the week's reservations with their owner labels, valid while the
- * state row's reservations_version is the one they were read under (every outcome applied in
- * place bumps it, in the same transaction).
+ * (fixed by the schedule; the copy ./week-slots.ts keeps for every reader) and the week's
+ * reservations with their owner labels, valid while the state row's reservations_version is the
+ * one they were read under (every outcome applied in place bumps it, in the same transaction).
  */
 interface WeekEntry {
   slots: readonly ScheduleSlot[];
@@ -46,7 +46,7 @@ function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: W
   const key = `${resource.id}|${week.key}|${timeZone}|${basis}`;
   let entry = held.get(key);
   if (!entry) {
-    entry = { slots: expandWeek(resource.schedule, week, timeZone, basis) };
+    entry = { slots: weekSlotsOf(snapshot, resource, week, timeZone, basis) };
     if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
     held.set(key, entry);
   }
