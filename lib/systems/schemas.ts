@@ -8,7 +8,6 @@ export const SYSTEM_NAME_MAX_LENGTH = 120;
 export const APPROVAL_ID_MAX_LENGTH = 200;
 export const BOOKING_HORIZON_MAX_DAYS = 365;
 export const BOOKING_QUOTA_MAX = 100;
-export const DEFAULT_BOOKING_QUOTA = 2;
 
 // IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).
 const knownZones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
