@@ -42,11 +42,16 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
     initialData: query === '' ? initial : undefined,
     initialDataUpdatedAt: query === '' ? initial?.generatedAt : undefined,
     placeholderData: (previous) => previous,
+    // Opened in a dialog (no server answer to start from), read afresh: a booking made moments ago
+    // may have taken a slot or filled a room's quota.
+    refetchOnMount: initial ? true : 'always',
   });
+  // Until that fresh read is in, a cached answer may offer what is gone: show none.
+  const data = initial || result.isFetchedAfterMount ? result.data : undefined;
   const [mine, setMine] = useState<readonly string[]>([]);
   const booking = useReservationRequest({ onAccepted: (request) => setMine((ids) => [...ids, request.id]) });
   const made = useOutcomeNotices((request) => mine.includes(request.id));
-  const slots = result.data?.slots ?? [];
+  const slots = data?.slots ?? [];
   return (
     <div className="flex flex-col gap-2">
       {result.isError ? <p className={errorTextClass}>{result.error.message}</p> : null}
@@ -62,9 +67,9 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
           ))}
         </ul>
       ) : null}
-      {result.data && result.data.atQuota.length > 0 ? <p className={mutedTextClass}>Left out, at the quota: {result.data.atQuota.join(', ')}.</p> : null}
+      {data && data.atQuota.length > 0 ? <p className={mutedTextClass}>Left out, at the quota: {data.atQuota.join(', ')}.</p> : null}
       {!residentUserId ? <p className={mutedTextClass}>No resident of this apartment is known, so no booking can be made from here.</p> : null}
-      {result.isPending ? (
+      {!data && !result.isError ? (
         <p className={mutedTextClass}>Looking for free slots…</p>
       ) : slots.length === 0 ? (
         <p className={mutedTextClass}>No free slot within the booking horizon matches.</p>
