@@ -84,17 +84,46 @@ function statusOf(status: string): ApartmentBooking['status'] {
 
 /** The apartment page: residents, rooms with quota, bookings ahead and behind, open requests and history. */
 export async function loadApartment(deps: ApartmentDeps, system: SystemPublic, groupId: string): Promise<ApartmentView> {
+  return apartmentView(deps, system, await readApartment(deps, system, groupId));
+}
+
+/** The apartment page's two parts, sharing one read of the apartment (its group, users, holdings, rooms). */
+export async function loadApartmentPage(deps: ApartmentDeps, system: SystemPublic, groupId: string): Promise<{ view: ApartmentView; nextFree: NextFreeView }> {
+  const apartment = await readApartment(deps, system, groupId);
+  const [view, nextFree] = await Promise.all([apartmentView(deps, system, apartment), nextFreeView(deps, system, apartment, {})]);
+  return { view, nextFree };
+}
+
+/** What both the apartment view and its next free slots start from, read once. */
+interface ApartmentRead extends Loaded {
+  now: Date;
+  members: Awaited<ReturnType<typeof apartmentKeysOf>>['members'];
+  keys: ApartmentKeys;
+  holdings: Awaited<ReturnType<typeof readApartmentHoldings>>;
+  allowed: ReadonlySet<string> | null;
+  kinds: ReadonlyMap<string, ResourceKind>;
+}
+
+async function readApartment(deps: ApartmentDeps, system: SystemPublic, groupId: string): Promise<ApartmentRead> {
   const now = deps.now?.() ?? new Date();
-  const nowMs = now.getTime();
-  const { state, snapshot, group, freshness } = await loadGroup(deps, system, groupId);
-  const { deviceId, timeZone } = system;
-  const { members, keys } = await apartmentKeysOf(deps.db, deviceId, group.id);
-  const [holdings, past, history, allowed, kinds] = await Promise.all([
+  const loaded = await loadGroup(deps, system, groupId);
+  const { deviceId } = system;
+  const { members, keys } = await apartmentKeysOf(deps.db, deviceId, loaded.group.id);
+  const [holdings, allowed, kinds] = await Promise.all([
     readApartmentHoldings(deps.db, deviceId, keys, now),
+    authorizationsOf(deps, deviceId, loaded.group),
+    readResourceKinds(deps.db, deviceId),
+  ]);
+  return { ...loaded, now, members, keys, holdings, allowed, kinds };
+}
+
+async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartment: ApartmentRead): Promise<ApartmentView> {
+  const { now, state, snapshot, group, freshness, members, keys, holdings, allowed, kinds } = apartment;
+  const nowMs = now.getTime();
+  const { deviceId, timeZone } = system;
+  const [past, history] = await Promise.all([
     readReservationsOfApartment(deps.db, deviceId, keys, { from: new Date(nowMs - PAST_WEEKS * 7 * DAY_MS), to: now }),
     listApartmentRequests(deps.db, deviceId, keys, HISTORY_LIMIT),
-    authorizationsOf(deps, deviceId, group),
-    readResourceKinds(deps.db, deviceId),
   ]);
   const held = heldPerResource(holdings);
   const quota = system.bookingQuota;
@@ -185,19 +214,18 @@ export async function loadNextFree(
   deps: ApartmentDeps,
   system: SystemPublic,
   groupId: string,
-  options: { kind?: ResourceKind; dayPart?: DayPart; count?: number } = {},
+  options: NextFreeOptions = {},
 ): Promise<NextFreeView> {
-  const now = deps.now?.() ?? new Date();
+  return nextFreeView(deps, system, await readApartment(deps, system, groupId), options);
+}
+
+type NextFreeOptions = { kind?: ResourceKind; dayPart?: DayPart; count?: number };
+
+async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment: ApartmentRead, options: NextFreeOptions): Promise<NextFreeView> {
+  const { now, state, snapshot, holdings, allowed, kinds } = apartment;
   const nowMs = now.getTime();
   const count = options.count ?? 5;
-  const { state, snapshot, group } = await loadGroup(deps, system, groupId);
   const { deviceId, timeZone } = system;
-  const { keys } = await apartmentKeysOf(deps.db, deviceId, group.id);
-  const [holdings, allowed, kinds] = await Promise.all([
-    readApartmentHoldings(deps.db, deviceId, keys, now),
-    authorizationsOf(deps, deviceId, group),
-    readResourceKinds(deps.db, deviceId),
-  ]);
   const held = heldPerResource(holdings);
   const quota = system.bookingQuota;
   const resources: NextFreeResource[] = snapshot.resources.map((r) => ({

@@ -4,7 +4,7 @@ import { ApartmentDesk } from '@/components/apartment/apartment-desk';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
-import { loadApartment, loadNextFree, portalApartmentDeps } from '@/lib/views/apartment';
+import { loadApartmentPage, portalApartmentDeps } from '@/lib/views/apartment';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string; groupId: string }> };
@@ -17,14 +17,10 @@ export default async function ApartmentPage({ params }: Props) {
   const system = await pageSystem(user, deviceId);
   if (!isUuid(groupId)) notFound();
   const deps = await portalApartmentDeps();
-  let view;
-  let nextFree;
-  try {
-    [view, nextFree] = await Promise.all([loadApartment(deps, system, groupId.toLowerCase()), loadNextFree(deps, system, groupId.toLowerCase())]);
-  } catch (error) {
+  const { view, nextFree } = await loadApartmentPage(deps, system, groupId.toLowerCase()).catch((error: unknown) => {
     if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
-  }
+  });
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs
