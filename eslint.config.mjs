@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { portalPlugin } from './eslint/no-literal-ui-string.mjs';
 
 // What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
 const browserSafeOnly = {
@@ -115,6 +116,13 @@ export default tseslint.config(
     // Test files, tooling and the standalone sandbox entry point may read their own variables.
     files: ['**/*.test.ts', 'e2e/**', 'scripts/**', 'sandbox/server.ts', '*.config.*', 'tests/**'],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // What people read comes from messages/*.json in their language (README "Languages").
+    files: ['app/**/*.tsx', 'components/**/*.tsx'],
+    ignores: ['**/*.test.tsx', 'app/sandbox/**'],
+    plugins: { portal: portalPlugin },
+    rules: { 'portal/no-literal-ui-string': 'error' },
   },
   {
     files: ['**/*.mjs'],

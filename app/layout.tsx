@@ -1,11 +1,21 @@
 import type { Metadata, Viewport } from 'next';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { Providers } from '@/components/providers';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'Laundry booking portal', template: '%s · Laundry booking portal' },
-  description: 'Book shared laundry rooms on behalf of residents and follow occupancy live.',
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('metadata');
+  return {
+    title: { default: t('title'), template: `%s · ${t('title')}` },
+    description: t('description'),
+    ...staticMetadata,
+  };
+}
+
+const staticMetadata: Metadata = {
   manifest: '/manifest.webmanifest',
   icons: { icon: '/favicon.ico', apple: '/icon-192.png' },
   // A tool for property managers: never in a search index (public/robots.txt says so too).
@@ -21,9 +31,16 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request, so that Next can put proxy.ts's CSP nonce on its scripts.
   await connection();
+  // The reader's language (lib/i18n/request-locale.ts): <html lang> follows it on every page, and
+  // the client components get its catalogue from the provider.
+  const locale = await getLocale();
   return (
-    <html lang="en">
-      <body className="min-h-screen">{children}</body>
+    <html lang={locale}>
+      <body className="min-h-screen">
+        <NextIntlClientProvider>
+          <Providers>{children}</Providers>
+        </NextIntlClientProvider>
+      </body>
     </html>
   );
 }

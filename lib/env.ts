@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { FALLBACK_LOCALE, LOCALES, isLocale, type Locale } from '@/i18n/config';
 import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-address';
 
 /**
@@ -29,6 +30,12 @@ export const envSchema = z
      */
     PORTAL_URL: z.url().default('http://localhost:3000'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** The portal's language when neither the user's saved choice nor the browser names one it has. */
+    PORTAL_DEFAULT_LOCALE: z
+      .string()
+      .refine(isLocale, `must be one of ${LOCALES.join(', ')}`)
+      .default(FALLBACK_LOCALE)
+      .transform((v) => v as Locale),
 
     // Database
     DATABASE_URL: z

@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { LiveEvents } from '@/components/booking/live-events';
-import { Providers } from '@/components/providers';
 import { PortalShell } from '@/components/shell/portal-shell';
 import { requirePageUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
@@ -14,9 +13,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     .catch(() => 0);
   return (
     <PortalShell user={user}>
-      <Providers>
-        <LiveEvents lastEventId={lastEventId}>{children}</LiveEvents>
-      </Providers>
+      <LiveEvents lastEventId={lastEventId}>{children}</LiveEvents>
     </PortalShell>
   );
 }

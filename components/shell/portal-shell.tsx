@@ -1,38 +1,46 @@
+import { getTranslations } from 'next-intl/server';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { LanguageSwitcher } from '@/components/shell/language-switcher';
 import { NavLinks, type NavItem } from '@/components/shell/nav-links';
 import { ShellMenu } from '@/components/shell/shell-menu';
 import { SignOutButton } from '@/components/shell/sign-out-button';
 import type { SessionUser } from '@/lib/auth/schemas';
 
-export function navItemsFor(user: SessionUser): NavItem[] {
+type ShellTranslator = Awaited<ReturnType<typeof getTranslations<'shell'>>>;
+
+export function navItemsFor(user: SessionUser, t: ShellTranslator): NavItem[] {
   return [
-    { href: '/systems', label: 'Systems' },
-    { href: '/residents', label: 'Residents' },
-    { href: '/requests', label: 'Requests' },
-    ...(user.role === 'admin' ? [{ href: '/admin', label: 'Admin' }] : []),
+    { href: '/systems', label: t('systems') },
+    { href: '/residents', label: t('residents') },
+    { href: '/requests', label: t('requests') },
+    ...(user.role === 'admin' ? [{ href: '/admin', label: t('admin') }] : []),
   ];
 }
 
 /** The signed-in frame of every portal page (and of the not-found page for a signed-in user). */
-export function PortalShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+export async function PortalShell({ user, children }: { user: SessionUser; children: ReactNode }) {
+  const t = await getTranslations('shell');
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900 focus:shadow">
-        Skip to main content
+        {t('skipToMain')}
       </a>
       <header className="border-b border-slate-200 print:border-0 dark:border-slate-800" data-shell="header">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-2 sm:py-3">
-          <Link href="/systems" className="font-semibold tracking-tight">Booking portal</Link>
+          <Link href="/systems" className="font-semibold tracking-tight">{t('brand')}</Link>
           <ShellMenu>
-            <nav aria-label="Main" className="print:hidden">
-              <NavLinks items={navItemsFor(user)} />
+            <nav aria-label={t('mainNav')} className="print:hidden">
+              <NavLinks items={navItemsFor(user, t)} />
             </nav>
             <div className="flex items-center justify-between gap-3 text-sm print:hidden">
               <p className="max-w-[11rem] truncate text-slate-600 dark:text-slate-300" title={`${user.name} (${user.email})`}>
-                <span className="sr-only">Signed in as </span>
-                {user.name} <span className="text-slate-500 dark:text-slate-400">({user.role})</span>
+                <span className="sr-only">{t('signedInAs')} </span>
+                {user.name} <span className="text-slate-500 dark:text-slate-400">({t('role', { role: user.role })})</span>
               </p>
+              <Suspense>
+                <LanguageSwitcher />
+              </Suspense>
               <SignOutButton />
             </div>
           </ShellMenu>

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { usePathname } from 'next/navigation';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
@@ -9,6 +10,7 @@ import { Button } from '@/components/ui/button';
  * row; from the `sm` breakpoint they are always shown. It closes by itself on navigation.
  */
 export function ShellMenu({ children }: { children: ReactNode }) {
+  const t = useTranslations('shell');
   const pathname = usePathname();
   // Open for the page it was opened on only: a navigation closes it without an effect.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -23,7 +25,7 @@ export function ShellMenu({ children }: { children: ReactNode }) {
         aria-controls={id}
         onClick={() => setOpenOn(open ? null : pathname)}
       >
-        Menu
+        {t('menu')}
       </Button>
       <div
         id={id}

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 
@@ -17,6 +18,7 @@ async function signOut(): Promise<void> {
 }
 
 export function SignOutButton() {
+  const t = useTranslations('shell');
   const [pending, setPending] = useState(false);
   return (
     <Button
@@ -28,7 +30,7 @@ export function SignOutButton() {
         void signOut().finally(() => window.location.assign('/sign-in'));
       }}
     >
-      {pending ? 'Signing out…' : 'Sign out'}
+      {pending ? t('signingOut') : t('signOut')}
     </Button>
   );
 }

@@ -27,6 +27,8 @@ declare module 'next-auth/jwt' {
     role?: 'admin' | 'manager';
     /** Session version: must equal users.session_version, or the session is revoked. */
     sv?: number;
+    /** The account's saved language choice, read with the session check on every use. */
+    locale?: string | null;
   }
 }
 
@@ -101,18 +103,18 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
           // Sign-in: record who and which session version this token belongs to.
           const record = account?.provider === 'credentials' ? await findUserById(db, user.id) : await findUserByEmail(db, user.email ?? '');
           if (!record || record.deactivatedAt !== null) throw new SessionRevokedError('account vanished or deactivated during sign-in');
-          return { ...token, uid: record.id, email: record.email, name: record.name, role: record.role, sv: record.sessionVersion };
+          return { ...token, uid: record.id, email: record.email, name: record.name, role: record.role, sv: record.sessionVersion, locale: record.locale };
         }
         // Every later use: the account must still exist with the same session version.
         const current = token.uid ? await findUserById(db, token.uid) : undefined;
         if (!current || current.sessionVersion !== token.sv || current.deactivatedAt !== null) throw new SessionRevokedError('session revoked');
-        return { ...token, email: current.email, name: current.name, role: current.role };
+        return { ...token, email: current.email, name: current.name, role: current.role, locale: current.locale };
       },
       session({ session, token }) {
         const role = roleSchema.safeParse(token.role);
         return {
           ...session,
-          user: { id: token.uid ?? '', email: token.email ?? '', name: token.name ?? '', role: role.success ? role.data : 'manager' },
+          user: { id: token.uid ?? '', email: token.email ?? '', name: token.name ?? '', role: role.success ? role.data : 'manager', locale: token.locale ?? null },
         };
       },
     },

@@ -49,5 +49,7 @@ export const sessionUserSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: roleSchema,
+  /** The user's saved language choice, when there is one (i18n/config.ts checks it). */
+  locale: z.string().nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

@@ -12,6 +12,8 @@ export interface UserRecord extends SessionUser {
   sessionVersion: number;
   /** Set while the account is deactivated: it may not sign in, and its sessions are void. */
   deactivatedAt: Date | null;
+  /** The saved language choice, unchecked (a language later removed from the portal reads as none). */
+  locale: string | null;
 }
 
 const userColumns = {
@@ -22,6 +24,7 @@ const userColumns = {
   passwordHash: users.passwordHash,
   sessionVersion: users.sessionVersion,
   deactivatedAt: users.deactivatedAt,
+  locale: users.locale,
 };
 
 export async function findUserByEmail(db: Database, email: string): Promise<UserRecord | undefined> {

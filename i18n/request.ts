@@ -1,0 +1,15 @@
+import 'server-only';
+import { getRequestConfig } from 'next-intl/server';
+import { getRequestLocale } from '@/lib/i18n/request-locale';
+import { loadMessages } from './messages';
+
+// next-intl without locale routing: URLs stay as they are, the language comes from the user.
+export default getRequestConfig(async () => {
+  const locale = await getRequestLocale();
+  return {
+    locale,
+    messages: await loadMessages(locale),
+    // Dates are formatted in each system's own zone, passed explicitly; this is only the default.
+    timeZone: 'Europe/Stockholm',
+  };
+});

@@ -1,0 +1,21 @@
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { cache } from 'react';
+import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
+import { getSession } from '@/lib/auth/session';
+import { env } from '@/lib/env';
+import { resolveLocale } from './negotiate';
+
+/**
+ * The language of this request: the signed-in user's saved choice, else this browser's last
+ * choice (cookie), else Accept-Language, else PORTAL_DEFAULT_LOCALE. Once per page render.
+ */
+export const getRequestLocale = cache(async (): Promise<Locale> => {
+  const [jar, head, user] = await Promise.all([cookies(), headers(), getSession().catch(() => null)]);
+  return resolveLocale({
+    saved: user?.locale,
+    cookie: jar.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: head.get('accept-language'),
+    fallback: env.PORTAL_DEFAULT_LOCALE,
+  });
+});
