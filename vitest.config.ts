@@ -15,6 +15,7 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    env: { LOG_LEVEL: 'silent' },
+    // Existing tests read English; the default (Swedish) is tested where locales are resolved.
+    env: { LOG_LEVEL: 'silent', PORTAL_DEFAULT_LOCALE: 'en' },
   },
 });
