@@ -6,7 +6,7 @@ import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from
 describeWithDb('saved language choice', (ctx) => {
   it('is kept on the account, so the next session (any device) reads it with the session check', async () => {
     const db = ctx().handle.db;
-    const user = await createUser(db, { email: 'lang@example.com', name: 'Lang', role: 'manager', passwordHash: null });
+    const user = await createUser(db, { email: 'lang@example.com', name: 'Lang', role: 'manager' });
     expect((await findUserById(db, user.id))?.locale).toBeNull();
     await saveUserLocale(db, user.id, 'en');
     expect((await findUserById(db, user.id))?.locale).toBe('en');
@@ -16,7 +16,7 @@ describeWithDb('saved language choice', (ctx) => {
 
   it('refuses a value that is not a language tag, in the database too', async () => {
     const db = ctx().handle.db;
-    const user = await createUser(db, { email: 'lang2@example.com', name: 'Lang', role: 'manager', passwordHash: null });
+    const user = await createUser(db, { email: 'lang2@example.com', name: 'Lang', role: 'manager' });
     await expect(saveUserLocale(db, user.id, 'x'.repeat(40) as 'sv')).rejects.toThrow();
     expect((await findUserById(db, user.id))?.locale).toBeNull();
   });
