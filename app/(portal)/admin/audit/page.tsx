@@ -31,7 +31,7 @@ export default async function AuditPage({ searchParams }: Props) {
   const raw = (await searchParams).page;
   const requested = Number(typeof raw === 'string' ? raw : '1');
   const { entries, page, pageCount, total } = await listAudit((await getDb()).db, Number.isSafeInteger(requested) ? requested : 1);
-  const [t, tEntry, locale] = await Promise.all([getTranslations('audit'), getTranslations('audit.entry'), getLocale() as Promise<Locale>]);
+  const [t, tEntry, locale] = await Promise.all([getTranslations('audit'), getTranslations('audit.entry'), getLocale()]);
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
