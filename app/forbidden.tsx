@@ -1,9 +1,13 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { FallbackMessage } from '@/components/shell/fallback-page';
 import { PortalShell } from '@/components/shell/portal-shell';
 import { getSession } from '@/lib/auth/session';
 
-export const metadata: Metadata = { title: 'No access' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('errorPages');
+  return { title: t('forbidden.metaTitle') };
+}
 
 // forbidden() outside the portal's pages (403); app/(portal)/forbidden.tsx serves those inside it.
 export default async function Forbidden() {

@@ -1,9 +1,13 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { FallbackMessage } from '@/components/shell/fallback-page';
 import { PortalShell } from '@/components/shell/portal-shell';
 import { getSession } from '@/lib/auth/session';
 
-export const metadata: Metadata = { title: 'Page not found' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('errorPages');
+  return { title: t('notFound.metaTitle') };
+}
 
 // An address that matches no page (404): in the portal's frame for a signed-in user, with a way back.
 export default async function NotFound() {

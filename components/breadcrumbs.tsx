@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 
 export interface Crumb {
@@ -7,8 +8,9 @@ export interface Crumb {
 
 /** The trail above a page heading: links to each parent, then the current page. */
 export function Breadcrumbs({ parents, current }: { parents: Crumb[]; current: string }) {
+  const t = useTranslations('ui');
   return (
-    <nav aria-label="Breadcrumb" className="text-sm">
+    <nav aria-label={t('breadcrumb')} className="text-sm">
       <ol className="flex flex-wrap gap-1 text-slate-700 dark:text-slate-300">
         {parents.map((crumb) => (
           <li key={crumb.href}>

@@ -1,15 +1,17 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { Button } from '@/components/ui/button';
 
 /** A failed load: what went wrong, in words, and a way to try again. */
 export function QueryError({ title, message, onRetry, retrying = false }: { title: string; message: string; onRetry: () => void; retrying?: boolean }) {
+  const t = useTranslations('common');
   return (
     <div role="alert" className="flex flex-col items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
       <p className="font-semibold">{title}</p>
       <p className="text-sm">{message}</p>
       <Button variant="secondary" onClick={onRetry} disabled={retrying}>
-        {retrying ? 'Retrying…' : 'Retry'}
+        {retrying ? t('retrying') : t('retry')}
       </Button>
     </div>
   );

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { startTransition, useActionState, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -46,6 +47,7 @@ export function ActionForm({
   children: ReactNode;
   className?: string;
 }) {
+  const t = useTranslations('common');
   const [state, dispatch, pending] = useActionState(action, {});
   const formRef = useRef<HTMLFormElement>(null);
   const [awaiting, setAwaiting] = useState<FormData | null>(null);
@@ -68,7 +70,7 @@ export function ActionForm({
       {children}
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" variant={submitVariant} disabled={pending} aria-label={submitAriaLabel}>
-          {pending ? 'Working…' : submitLabel}
+          {pending ? t('working') : submitLabel}
         </Button>
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">{state.ok}</p>
       </div>
@@ -79,7 +81,7 @@ export function ActionForm({
             <h2 id={titleId} className="text-lg font-semibold">{confirm.title}</h2>
             <div className={mutedTextClass}>{confirm.body}</div>
             <div className="flex flex-wrap justify-end gap-3">
-              <Button variant="secondary" onClick={() => setAwaiting(null)}>Cancel</Button>
+              <Button variant="secondary" onClick={() => setAwaiting(null)}>{t('cancel')}</Button>
               <Button
                 onClick={() => {
                   if (awaiting) run(awaiting);

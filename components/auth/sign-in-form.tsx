@@ -1,16 +1,16 @@
 'use client';
 
 import { signIn } from 'next-auth/react';
+import { useTranslations } from 'next-intl';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass, labelClass } from '@/components/ui/styles';
 
-const MESSAGES: Record<string, string> = {
-  CredentialsSignin: 'The e-mail address or password is wrong.',
-  Throttled: 'Too many sign-in attempts. Wait a few minutes, then try again.',
-  AccessDenied: 'This account has no access to the portal. Ask an admin to create one for your e-mail address.',
-};
-const FALLBACK = 'Signing in failed. Please try again.';
+/** next-auth's error codes (in the answer, or in `?error=` after a form post), and what the reader is told. */
+const ERRORS = { CredentialsSignin: 'credentials', Throttled: 'throttled', AccessDenied: 'accessDenied' } as const;
+type SignInError = (typeof ERRORS)[keyof typeof ERRORS] | 'failed';
+
+const errorOf = (code: string | null | undefined): SignInError => (code && Object.hasOwn(ERRORS, code) ? ERRORS[code as keyof typeof ERRORS] : 'failed');
 
 /** Only same-site paths, so a crafted link cannot send people elsewhere after sign-in. */
 function safeReturnPath(value: string | undefined): string {
@@ -28,7 +28,9 @@ function formText(data: FormData, name: string): string {
  * CSRF token proxy.ts issued), so the password never lands in a URL.
  */
 export function SignInForm({ callbackUrl, initialError, entra, csrfToken }: { callbackUrl?: string; initialError?: string; entra: boolean; csrfToken: string }) {
-  const [error, setError] = useState<string | undefined>(initialError ? (MESSAGES[initialError] ?? FALLBACK) : undefined);
+  const t = useTranslations('auth');
+  // The error's kind, not its words: a language switch re-renders it in the new language.
+  const [error, setError] = useState<SignInError | undefined>(initialError ? errorOf(initialError) : undefined);
   const [pending, setPending] = useState(false);
   const target = safeReturnPath(callbackUrl);
 
@@ -47,7 +49,7 @@ export function SignInForm({ callbackUrl, initialError, entra, csrfToken }: { ca
       return;
     }
     setPending(false);
-    setError(MESSAGES[result?.error ?? ''] ?? FALLBACK);
+    setError(errorOf(result?.error));
   }
 
   return (
@@ -64,24 +66,24 @@ export function SignInForm({ callbackUrl, initialError, entra, csrfToken }: { ca
         <input type="hidden" name="callbackUrl" value={target} />
         {error ? (
           <p id="sign-in-error" role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-            {error}
+            {t(`errors.${error}`)}
           </p>
         ) : null}
         <div className="flex flex-col gap-1">
-          <label htmlFor="email" className={labelClass}>E-mail</label>
+          <label htmlFor="email" className={labelClass}>{t('email')}</label>
           <input id="email" name="email" type="email" autoComplete="username" required className={inputClass} />
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor="password" className={labelClass}>Password</label>
+          <label htmlFor="password" className={labelClass}>{t('password')}</label>
           <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
         </div>
         <Button type="submit" disabled={pending}>
-          {pending ? 'Signing in…' : 'Sign in'}
+          {pending ? t('submitting') : t('submit')}
         </Button>
       </form>
       {entra ? (
         <Button variant="secondary" onClick={() => void signIn('azure-ad', { callbackUrl: target })}>
-          Sign in with Microsoft
+          {t('microsoft')}
         </Button>
       ) : null}
     </div>

@@ -1,18 +1,20 @@
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { termClass } from '@/components/ui/styles';
 import type { SystemPublic } from '@/lib/systems/schemas';
 
-const STATUS_LABEL: Record<SystemPublic['status'], string> = { active: 'Active', error: 'Error', disconnected: 'Disconnected' };
 const STATUS_TONE: Record<SystemPublic['status'], BadgeTone> = { active: 'success', error: 'danger', disconnected: 'neutral' };
 
 export function StatusBadge({ status }: { status: SystemPublic['status'] }) {
-  return <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>;
+  const t = useTranslations('common');
+  return <Badge tone={STATUS_TONE[status]}>{t('systemStatus', { status })}</Badge>;
 }
 
 /** Systems as a list of cards: readable at 375 px without horizontal scrolling. */
 export function SystemList({ systems, label }: { systems: SystemPublic[]; label: string }) {
+  const t = useTranslations('common');
   return (
     <ul aria-label={label} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
       {systems.map((s) => (
@@ -26,9 +28,9 @@ export function SystemList({ systems, label }: { systems: SystemPublic[]; label:
             </Link>
           </h2>
           <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-            <dt className={termClass}>Time zone</dt>
+            <dt className={termClass}>{t('timeZone')}</dt>
             <dd>{s.timeZone}</dd>
-            <dt className={termClass}>Status</dt>
+            <dt className={termClass}>{t('status')}</dt>
             <dd><StatusBadge status={s.status} /></dd>
           </dl>
         </Card>

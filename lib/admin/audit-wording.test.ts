@@ -1,32 +1,73 @@
+import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
+import type { Locale } from '@/i18n/config';
+import { catalogues } from '@/tests/intl';
 import { describeAuditEntry } from './audit-wording';
 
-describe('describeAuditEntry', () => {
-  const entry = (action: string, detail: Record<string, unknown> | null = null, targetName: string | null = 'Ekhagen') => ({ action, targetName, targetId: 'id-1', detail });
+const describeIn = (locale: Locale) => {
+  const t = createTranslator({ locale, messages: catalogues[locale], namespace: 'audit.entry' });
+  return (e: Parameters<typeof describeAuditEntry>[0]) => describeAuditEntry(e, t, locale);
+};
+const entry = (action: string, detail: Record<string, unknown> | null = null, targetName: string | null = 'Ekhagen') => ({ action, targetName, targetId: 'id-1', detail });
+
+describe('describeAuditEntry in English', () => {
+  const describeAudit = describeIn('en');
 
   it('says each action in a sentence', () => {
-    expect(describeAuditEntry(entry('system.connect'))).toBe('Connected the system Ekhagen.');
-    expect(describeAuditEntry(entry('system.disconnect', { unassignedManagers: 2, apiKeyRemoved: true }))).toBe(
+    expect(describeAudit(entry('system.connect'))).toBe('Connected the system Ekhagen.');
+    expect(describeAudit(entry('system.disconnect', { unassignedManagers: 2, apiKeyRemoved: true }))).toBe(
       'Disconnected the system Ekhagen. 2 managers lost access. Its API key was removed.',
     );
-    expect(describeAuditEntry(entry('system.update', { timeZone: { from: 'Europe/Stockholm', to: 'Europe/Helsinki' }, bookingHorizonDays: { from: 28, to: 14 } }))).toBe(
+    expect(describeAudit(entry('system.disconnect', { unassignedManagers: 1 }))).toBe('Disconnected the system Ekhagen. 1 manager lost access.');
+    expect(describeAudit(entry('system.update', { timeZone: { from: 'Europe/Stockholm', to: 'Europe/Helsinki' }, bookingHorizonDays: { from: 28, to: 14 } }))).toBe(
       'Changed the system Ekhagen: time zone Europe/Stockholm → Europe/Helsinki; bookable days ahead 28 → 14.',
     );
-    expect(describeAuditEntry(entry('system.update', { bookingQuota: { from: 2, to: 3 } }))).toBe('Changed the system Ekhagen: bookings per apartment and room 2 → 3.');
-    expect(describeAuditEntry(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
-    expect(describeAuditEntry(entry('system.resource-kind', { resourceId: 'r1', resourceName: '', from: 'drying', to: null }))).toBe('Set the kind of r1 in Ekhagen: drying → guessed from its name.');
-    expect(describeAuditEntry(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Created the admin Mia (mia@example.com).');
-    expect(describeAuditEntry(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Deactivated the manager Mia (mia@example.com).');
-    expect(describeAuditEntry(entry('account.delete', null, 'Mia'))).toBe('Deleted the account Mia.');
-    expect(describeAuditEntry(entry('account.password-reset', null, 'Mia'))).toBe('Set a new password for Mia.');
-    expect(describeAuditEntry(entry('account.systems', { added: ['Ekhagen'], removed: ['Flogsta', 'Gottsunda'] }, 'Mia'))).toBe(
-      'Changed the systems of Mia: added Ekhagen; removed Flogsta, Gottsunda.',
+    expect(describeAudit(entry('system.update', { bookingQuota: { from: 2, to: 3 } }))).toBe('Changed the system Ekhagen: bookings per apartment and room 2 → 3.');
+    expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Changed the system Ekhagen: schedule times UTC → local time.');
+    expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
+    expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: '', from: 'drying', to: null }))).toBe('Set the kind of r1 in Ekhagen: drying → guessed from its name.');
+    expect(describeAudit(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Created the admin Mia (mia@example.com).');
+    expect(describeAudit(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Deactivated the manager Mia (mia@example.com).');
+    expect(describeAudit(entry('account.reactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Reactivated the manager Mia (mia@example.com).');
+    expect(describeAudit(entry('account.delete', null, 'Mia'))).toBe('Deleted the account Mia.');
+    expect(describeAudit(entry('account.password-reset', null, 'Mia'))).toBe('Set a new password for Mia.');
+    expect(describeAudit(entry('account.systems', { added: ['Ekhagen'], removed: ['Flogsta', 'Gottsunda', 'Sala'] }, 'Mia'))).toBe(
+      'Changed the systems of Mia: added Ekhagen; removed Flogsta, Gottsunda and Sala.',
     );
   });
 
   it('reads odd or missing details without failing', () => {
-    expect(describeAuditEntry(entry('system.update', { name: null }))).toBe('Changed the system Ekhagen: name – → –.');
-    expect(describeAuditEntry(entry('account.systems', { added: 'x' }, null))).toBe('Changed the systems of id-1: no change.');
-    expect(describeAuditEntry(entry('something.new'))).toBe('something.new on Ekhagen.');
+    expect(describeAudit(entry('system.update', { name: null }))).toBe('Changed the system Ekhagen: name – → –.');
+    expect(describeAudit(entry('system.update', {}))).toBe('Changed the system Ekhagen: no details.');
+    expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', from: 'sauna', to: 'laundry' }))).toBe('Set the kind of r1 in Ekhagen: sauna → laundry.');
+    expect(describeAudit(entry('account.systems', { added: 'x' }, null))).toBe('Changed the systems of id-1: no change.');
+    expect(describeAudit({ action: 'account.delete', targetName: null, targetId: null, detail: null })).toBe('Deleted the account an unknown target.');
+    expect(describeAudit(entry('something.new'))).toBe('something.new on Ekhagen.');
+  });
+});
+
+describe('describeAuditEntry in Swedish', () => {
+  const describeAudit = describeIn('sv');
+
+  it('says each action in a Swedish sentence', () => {
+    expect(describeAudit(entry('system.connect'))).toBe('Anslöt systemet Ekhagen.');
+    expect(describeAudit(entry('system.disconnect', { unassignedManagers: 2, apiKeyRemoved: true }))).toBe(
+      'Kopplade bort systemet Ekhagen. 2 förvaltare förlorade åtkomsten. Systemets API-nyckel togs bort.',
+    );
+    expect(describeAudit(entry('system.update', { timeZone: { from: 'Europe/Stockholm', to: 'Europe/Helsinki' }, bookingQuota: { from: 2, to: 3 } }))).toBe(
+      'Ändrade systemet Ekhagen: tidszon Europe/Stockholm → Europe/Helsinki; bokningar per lägenhet och lokal 2 → 3.',
+    );
+    expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Ändrade systemet Ekhagen: schematider UTC → lokal tid.');
+    expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Ändrade typen för Tvättstuga 1 i Ekhagen: tvättstuga → torkrum.');
+    expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Rum 2', from: 'drying', to: null }))).toBe('Ändrade typen för Rum 2 i Ekhagen: torkrum → gissat utifrån namnet.');
+    expect(describeAudit(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Skapade administratören Mia (mia@example.com).');
+    expect(describeAudit(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Inaktiverade förvaltaren Mia (mia@example.com).');
+    expect(describeAudit(entry('account.delete', null, 'Mia'))).toBe('Tog bort kontot Mia.');
+    expect(describeAudit(entry('account.password-reset', null, 'Mia'))).toBe('Satte ett nytt lösenord för Mia.');
+    expect(describeAudit(entry('account.systems', { added: ['Ekhagen'], removed: ['Flogsta', 'Gottsunda', 'Sala'] }, 'Mia'))).toBe(
+      'Ändrade systemen för Mia: lade till Ekhagen; tog bort Flogsta, Gottsunda och Sala.',
+    );
+    expect(describeAudit(entry('account.systems', {}, 'Mia'))).toBe('Ändrade systemen för Mia: ingen ändring.');
+    expect(describeAudit(entry('something.new'))).toBe('something.new på Ekhagen.');
   });
 });

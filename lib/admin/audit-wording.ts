@@ -1,5 +1,10 @@
-// What an audit entry says on the log page, in a sentence. Pure: details are read tolerantly, since
-// entries outlive the code that wrote them.
+// What an audit entry says on the log page, in a sentence of the reader's language. Pure: details
+// are read tolerantly, since entries outlive the code that wrote them. The entry keeps facts (keys,
+// names, values), never wording; the sentence is made here from the catalogue's `audit.entry`.
+
+import type { createTranslator, Messages } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import { formatList } from '@/lib/i18n/format';
 
 export interface AuditEntryLike {
   action: string;
@@ -8,59 +13,61 @@ export interface AuditEntryLike {
   detail: Record<string, unknown> | null;
 }
 
-const SETTING_LABELS: Record<string, string> = {
-  name: 'name',
-  timeZone: 'time zone',
-  bookingHorizonDays: 'bookable days ahead',
-  scheduleBasis: 'schedule times',
-  bookingQuota: 'bookings per apartment and room',
-};
+/** The `audit.entry` translator: getTranslations('audit.entry') on a page, createTranslator in tests. */
+export type AuditEntryTranslator = ReturnType<typeof createTranslator<Messages, 'audit.entry'>>;
+
+const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota']);
+const KINDS = new Set(['laundry', 'drying', 'other']);
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : []);
 
-export function describeAuditEntry(entry: AuditEntryLike): string {
-  const target = entry.targetName ?? entry.targetId ?? 'an unknown target';
+export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslator, locale: Locale): string {
+  const target = entry.targetName ?? entry.targetId ?? t('unknownTarget');
   const detail = entry.detail ?? {};
-  const email = typeof detail.email === 'string' ? ` (${detail.email})` : '';
-  const role = detail.role === 'admin' ? 'admin' : detail.role === 'manager' ? 'manager' : 'account';
+  const role = detail.role === 'admin' || detail.role === 'manager' ? detail.role : 'account';
+  const account = typeof detail.email === 'string' ? t('accountWithEmail', { role, name: target, email: detail.email }) : t('account', { role, name: target });
+  const kind = (value: unknown): string => (typeof value === 'string' && KINDS.has(value) ? t('kind', { kind: value }) : text(value));
   switch (entry.action) {
     case 'system.connect':
-      return `Connected the system ${target}.`;
+      return t('connect', { target });
     case 'system.disconnect': {
-      const managers = typeof detail.unassignedManagers === 'number' && detail.unassignedManagers > 0 ? ` ${detail.unassignedManagers} manager${detail.unassignedManagers === 1 ? '' : 's'} lost access.` : '';
-      const key = detail.apiKeyRemoved === true ? ' Its API key was removed.' : '';
-      return `Disconnected the system ${target}.${managers}${key}`;
+      const sentences = [t('disconnect', { target })];
+      if (typeof detail.unassignedManagers === 'number' && detail.unassignedManagers > 0) sentences.push(t('managersLost', { count: detail.unassignedManagers }));
+      if (detail.apiKeyRemoved === true) sentences.push(t('apiKeyRemoved'));
+      return sentences.join(' ');
     }
     case 'system.update': {
       const changes = Object.entries(detail).map(([key, change]) => {
         const { from, to } = (change ?? {}) as { from?: unknown; to?: unknown };
-        return `${SETTING_LABELS[key] ?? key} ${text(from)} → ${text(to)}`;
+        const value = (v: unknown) => (key === 'scheduleBasis' && typeof v === 'string' ? t('basis', { basis: v }) : text(v));
+        const label = SETTINGS.has(key) ? t('setting', { setting: key }) : key;
+        return `${label} ${value(from)} → ${value(to)}`;
       });
-      return `Changed the system ${target}: ${changes.join('; ') || 'no details'}.`;
+      return t('update', { target, changes: changes.join('; ') || t('noDetails') });
     }
     case 'system.resource-kind': {
       const room = typeof detail.resourceName === 'string' && detail.resourceName ? detail.resourceName : text(detail.resourceId);
-      const to = detail.to === null || detail.to === undefined ? 'guessed from its name' : text(detail.to);
-      return `Set the kind of ${room} in ${target}: ${text(detail.from)} → ${to}.`;
+      const to = detail.to === null || detail.to === undefined ? t('guessedFromName') : kind(detail.to);
+      return t('resourceKind', { room, target, from: kind(detail.from), to });
     }
     case 'account.create':
-      return `Created the ${role} ${target}${email}.`;
+      return t('create', { account });
     case 'account.deactivate':
-      return `Deactivated the ${role} ${target}${email}.`;
+      return t('deactivate', { account });
     case 'account.reactivate':
-      return `Reactivated the ${role} ${target}${email}.`;
+      return t('reactivate', { account });
     case 'account.delete':
-      return `Deleted the ${role} ${target}${email}.`;
+      return t('delete', { account });
     case 'account.password-reset':
-      return `Set a new password for ${target}.`;
+      return t('passwordReset', { target });
     case 'account.systems': {
       const added = list(detail.added);
       const removed = list(detail.removed);
-      const parts = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
-      return `Changed the systems of ${target}: ${parts.join('; ') || 'no change'}.`;
+      const parts = [added.length ? t('added', { list: formatList(added, locale) }) : '', removed.length ? t('removed', { list: formatList(removed, locale) }) : ''].filter(Boolean);
+      return t('systems', { target, changes: parts.join('; ') || t('noChange') });
     }
     default:
-      return `${entry.action} on ${target}.`;
+      return t('unknown', { action: entry.action, target });
   }
 }

@@ -1,5 +1,6 @@
 'use server';
 
+import { getLocale, getTranslations } from 'next-intl/server';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
@@ -9,6 +10,7 @@ import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
+import { formatList } from '@/lib/i18n/format';
 import { connectSystemsByApproval } from '@/lib/systems';
 import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
@@ -17,14 +19,19 @@ const text = (form: FormData, name: string) => {
   return typeof value === 'string' ? value : '';
 };
 
-const userIdOf = (form: FormData) => z.uuid('must be a user id').parse(text(form, 'userId'));
+// The success lines are said in the language of the admin who acted (this request's).
+const done = () => getTranslations('admin.done');
+const invalid = () => getTranslations('admin.invalid');
+
+const userIdOf = async (form: FormData) => z.uuid((await invalid())('userId')).parse(text(form, 'userId'));
 
 export async function connectSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
     const connected = await connectSystemsByApproval(text(form, 'approvalId'), admin);
     revalidatePath('/admin', 'layout');
-    return `Connected ${connected.length} system${connected.length === 1 ? '' : 's'}: ${connected.map((s) => s.name).join(', ')}.`;
+    const [t, locale] = await Promise.all([done(), getLocale()]);
+    return t('connected', { count: connected.length, names: formatList(connected.map((s) => s.name), locale) });
   });
 }
 
@@ -41,23 +48,29 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
     });
     const system = await updateSystemSettings((await getDb()).db, admin, deviceId, update);
     revalidatePath('/', 'layout');
-    const basis = system.scheduleBasis === 'local' ? ', schedule times in local time' : '';
-    const quota = `${system.bookingQuota} booking${system.bookingQuota === 1 ? '' : 's'} per apartment and room`;
-    return `Saved ${system.name} (${system.timeZone}, bookable ${system.bookingHorizonDays} days ahead, ${quota}${basis}).`;
+    return (await done())('saved', {
+      name: system.name,
+      timeZone: system.timeZone,
+      days: system.bookingHorizonDays,
+      quota: system.bookingQuota,
+      basis: system.scheduleBasis,
+    });
   });
 }
 
-const resourceKindSchema = z.union([z.literal('').transform(() => null), z.enum(RESOURCE_KINDS, { error: 'must be laundry, drying or other' })]);
+const resourceKindSchema = (message: string) => z.union([z.literal('').transform(() => null), z.enum(RESOURCE_KINDS, { error: message })]);
 
 export async function updateResourceKindAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
-    const resourceId = z.uuid('must be a resource id').parse(text(form, 'resourceId'));
-    const kind = resourceKindSchema.parse(text(form, 'kind'));
+    const v = await invalid();
+    const resourceId = z.uuid(v('resourceId')).parse(text(form, 'resourceId'));
+    const kind = resourceKindSchema(v('kind')).parse(text(form, 'kind'));
     const set = await setResourceKind((await getDb()).db, admin, deviceId, resourceId, kind);
     revalidatePath('/', 'layout');
-    return `${set.resourceName || 'The room'} is now a ${set.kind === 'laundry' ? 'laundry room' : set.kind === 'drying' ? 'drying room' : 'room of another kind'}${set.guessed ? ' (guessed from its name)' : ''}.`;
+    const t = await done();
+    return t('resourceKind', { room: set.resourceName || t('theRoom'), kind: set.kind, guessed: set.guessed ? 'yes' : 'no' });
   });
 }
 
@@ -67,8 +80,7 @@ export async function disconnectSystemAction(_state: ActionState, form: FormData
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
     const { system, unassigned } = await disconnectSystem((await getDb()).db, admin, deviceId);
     revalidatePath('/', 'layout');
-    const managers = unassigned === 0 ? '' : ` ${unassigned} manager${unassigned === 1 ? '' : 's'} no longer see${unassigned === 1 ? 's' : ''} it.`;
-    return `Disconnected ${system.name}.${managers}`;
+    return (await done())('disconnected', { name: system.name, managers: unassigned });
   });
 }
 
@@ -78,54 +90,54 @@ export async function createAccountAction(_state: ActionState, form: FormData): 
     const input = newAccountSchema.parse({ name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password'), role: text(form, 'role') || 'manager' });
     const user = await createAccount((await getDb()).db, admin, input);
     revalidatePath('/admin/managers');
-    return `Created ${user.role === 'admin' ? 'admin' : 'manager'} ${user.name} (${user.email}).`;
+    return (await done())('created', { role: user.role, name: user.name, email: user.email });
   });
 }
 
 export async function resetPasswordAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const userId = userIdOf(form);
+    const userId = await userIdOf(form);
     const password = passwordSchema.parse(text(form, 'password'));
     const manager = await resetManagerPassword((await getDb()).db, admin, userId, password);
-    return `New password set for ${manager.name}; their open sessions were signed out.`;
+    return (await done())('passwordReset', { name: manager.name });
   });
 }
 
 export async function assignSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const userId = userIdOf(form);
+    const userId = await userIdOf(form);
     const deviceIds = z.array(deviceIdSchema).parse(form.getAll('deviceId'));
     const manager = await assignManagerSystems((await getDb()).db, admin, userId, deviceIds);
     revalidatePath('/admin/managers');
-    return `${manager.name} now has ${deviceIds.length} system${deviceIds.length === 1 ? '' : 's'}.`;
+    return (await done())('assigned', { name: manager.name, count: deviceIds.length });
   });
 }
 
 export async function deactivateAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const user = await deactivateAccount((await getDb()).db, admin, userIdOf(form));
+    const user = await deactivateAccount((await getDb()).db, admin, await userIdOf(form));
     revalidatePath('/admin/managers');
-    return `Deactivated ${user.name}; they were signed out everywhere.`;
+    return (await done())('deactivated', { name: user.name });
   });
 }
 
 export async function reactivateAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const user = await reactivateAccount((await getDb()).db, admin, userIdOf(form));
+    const user = await reactivateAccount((await getDb()).db, admin, await userIdOf(form));
     revalidatePath('/admin/managers');
-    return `Reactivated ${user.name}; they can sign in again.`;
+    return (await done())('reactivated', { name: user.name });
   });
 }
 
 export async function deleteAccountAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
-    const user = await deleteAccount((await getDb()).db, admin, userIdOf(form));
+    const user = await deleteAccount((await getDb()).db, admin, await userIdOf(form));
     revalidatePath('/admin/managers');
-    return `Deleted ${user.name}.`;
+    return (await done())('deleted', { name: user.name });
   });
 }

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { useTranslations } from 'next-intl';
+import { getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
 import { Badge } from '@/components/ui/badge';
 import { cardClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
@@ -17,7 +19,10 @@ import {
   resetPasswordAction,
 } from '../actions';
 
-export const metadata: Metadata = { title: 'Accounts' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('admin.accounts');
+  return { title: t('title') };
+}
 
 export default async function AdminAccountsPage() {
   const me = await requirePageAdmin('/admin/managers');
@@ -25,51 +30,52 @@ export default async function AdminAccountsPage() {
   const [accounts, systems] = await Promise.all([listAccounts(db), listAllSystems(db)]);
   const admins = accounts.filter((a) => a.role === 'admin');
   const managers = accounts.filter((a) => a.role === 'manager');
+  const [t, common] = await Promise.all([getTranslations('admin.accounts'), getTranslations('common')]);
   return (
     <div className="flex flex-col gap-6">
-      <h1 className="text-2xl font-semibold tracking-tight">Accounts</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
       <section aria-labelledby="new-account-heading" className={cardClass}>
-        <h2 id="new-account-heading" className="mb-3 text-lg font-medium">New account</h2>
-        <ActionForm action={createAccountAction} submitLabel="Create account" resetOnSuccess>
+        <h2 id="new-account-heading" className="mb-3 text-lg font-medium">{t('newHeading')}</h2>
+        <ActionForm action={createAccountAction} submitLabel={t('create')} resetOnSuccess>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
             <div className="flex flex-col gap-1">
-              <label htmlFor="new-name" className={labelClass}>Name</label>
+              <label htmlFor="new-name" className={labelClass}>{common('name')}</label>
               <input id="new-name" name="name" required className={inputClass} />
             </div>
             <div className="flex flex-col gap-1">
-              <label htmlFor="new-email" className={labelClass}>E-mail</label>
+              <label htmlFor="new-email" className={labelClass}>{t('email')}</label>
               <input id="new-email" name="email" type="email" required autoComplete="off" className={inputClass} />
             </div>
             <div className="flex flex-col gap-1">
-              <label htmlFor="new-password" className={labelClass}>Password</label>
+              <label htmlFor="new-password" className={labelClass}>{t('password')}</label>
               <input id="new-password" name="password" type="password" required minLength={PASSWORD_MIN_LENGTH} autoComplete="new-password" className={inputClass} aria-describedby="new-password-hint" />
               <p id="new-password-hint" className="text-xs text-slate-600 dark:text-slate-400">
-                At least {PASSWORD_MIN_LENGTH} characters, not a common one, not the name or e-mail.
+                {t('passwordHint', { min: PASSWORD_MIN_LENGTH })}
               </p>
             </div>
             <div className="flex flex-col gap-1">
-              <label htmlFor="new-role" className={labelClass}>Role</label>
+              <label htmlFor="new-role" className={labelClass}>{t('role')}</label>
               <select id="new-role" name="role" defaultValue="manager" className={inputClass} aria-describedby="new-role-hint">
-                <option value="manager">Manager</option>
-                <option value="admin">Admin</option>
+                <option value="manager">{t('roleOption', { role: 'manager' })}</option>
+                <option value="admin">{t('roleOption', { role: 'admin' })}</option>
               </select>
-              <p id="new-role-hint" className="text-xs text-slate-600 dark:text-slate-400">Admins see every system and manage accounts.</p>
+              <p id="new-role-hint" className="text-xs text-slate-600 dark:text-slate-400">{t('roleHint')}</p>
             </div>
           </div>
         </ActionForm>
       </section>
       <section aria-labelledby="admins-heading" className="flex flex-col gap-3">
-        <h2 id="admins-heading" className="text-lg font-medium">Admins ({admins.length})</h2>
-        <ul aria-label="Admins" className="grid gap-3 lg:grid-cols-2">
+        <h2 id="admins-heading" className="text-lg font-medium">{t('admins', { count: admins.length })}</h2>
+        <ul aria-label={t('adminsLabel')} className="grid gap-3 lg:grid-cols-2">
           {admins.map((a) => (
             <AccountCard key={a.id} account={a} isMe={a.id === me.id} systems={systems} />
           ))}
         </ul>
       </section>
       <section aria-labelledby="managers-heading" className="flex flex-col gap-3">
-        <h2 id="managers-heading" className="text-lg font-medium">Managers ({managers.length})</h2>
-        {managers.length === 0 ? <p className={mutedTextClass}>None yet.</p> : null}
-        <ul aria-label="Managers" className="grid gap-3 lg:grid-cols-2">
+        <h2 id="managers-heading" className="text-lg font-medium">{t('managers', { count: managers.length })}</h2>
+        {managers.length === 0 ? <p className={mutedTextClass}>{t('none')}</p> : null}
+        <ul aria-label={t('managersLabel')} className="grid gap-3 lg:grid-cols-2">
           {managers.map((m) => (
             <AccountCard key={m.id} account={m} isMe={false} systems={systems} />
           ))}
@@ -80,24 +86,25 @@ export default async function AdminAccountsPage() {
 }
 
 function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; isMe: boolean; systems: SystemPublic[] }) {
+  const t = useTranslations('admin.accounts');
   const deactivated = a.deactivatedAt !== null;
   return (
     <li className={`${cardClass} flex flex-col gap-4`} aria-label={a.name}>
       <div>
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-medium">{a.name}</h3>
-          {isMe ? <Badge tone="neutral">You</Badge> : null}
-          {deactivated ? <Badge tone="danger">Deactivated</Badge> : null}
+          {isMe ? <Badge tone="neutral">{t('you')}</Badge> : null}
+          {deactivated ? <Badge tone="danger">{t('deactivated')}</Badge> : null}
         </div>
         <p className="break-all text-sm text-slate-600 dark:text-slate-300">{a.email}</p>
       </div>
       {a.role === 'manager' ? (
         <>
-          <ActionForm action={assignSystemsAction} submitLabel="Save systems" submitAriaLabel={`Save systems for ${a.name}`}>
+          <ActionForm action={assignSystemsAction} submitLabel={t('saveSystems')} submitAriaLabel={t('saveSystemsFor', { name: a.name })}>
             <input type="hidden" name="userId" value={a.id} />
             <fieldset className="flex flex-col gap-1">
-              <legend className={labelClass}>Systems {a.name} may use</legend>
-              {systems.length === 0 ? <p className={mutedTextClass}>No systems connected yet.</p> : null}
+              <legend className={labelClass}>{t('systemsLegend', { name: a.name })}</legend>
+              {systems.length === 0 ? <p className={mutedTextClass}>{t('noSystems')}</p> : null}
               {systems.map((s) => (
                 <label key={s.deviceId} className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="deviceId" value={s.deviceId} defaultChecked={a.deviceIds.includes(s.deviceId)} className="h-4 w-4" />
@@ -106,33 +113,33 @@ function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; i
               ))}
             </fieldset>
           </ActionForm>
-          <ActionForm action={resetPasswordAction} submitLabel="Reset password" submitAriaLabel={`Reset password of ${a.name}`} resetOnSuccess>
+          <ActionForm action={resetPasswordAction} submitLabel={t('resetPassword')} submitAriaLabel={t('resetPasswordOf', { name: a.name })} resetOnSuccess>
             <input type="hidden" name="userId" value={a.id} />
             <div className="flex flex-col gap-1">
-              <label htmlFor={`pw-${a.id}`} className={labelClass}>New password for {a.name}</label>
+              <label htmlFor={`pw-${a.id}`} className={labelClass}>{t('newPasswordFor', { name: a.name })}</label>
               <input id={`pw-${a.id}`} name="password" type="password" required minLength={PASSWORD_MIN_LENGTH} autoComplete="new-password" className={inputClass} />
             </div>
           </ActionForm>
         </>
       ) : null}
       {isMe ? (
-        <p className={mutedTextClass}>Another admin can deactivate or delete your account; you cannot.</p>
+        <p className={mutedTextClass}>{t('selfNote')}</p>
       ) : (
         <div className="flex flex-wrap items-start gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
           {deactivated ? (
-            <ActionForm action={reactivateAccountAction} submitLabel="Reactivate" submitAriaLabel={`Reactivate ${a.name}`} submitVariant="secondary">
+            <ActionForm action={reactivateAccountAction} submitLabel={t('reactivate')} submitAriaLabel={t('reactivateName', { name: a.name })} submitVariant="secondary">
               <input type="hidden" name="userId" value={a.id} />
             </ActionForm>
           ) : (
             <ActionForm
               action={deactivateAccountAction}
-              submitLabel="Deactivate"
-              submitAriaLabel={`Deactivate ${a.name}`}
+              submitLabel={t('deactivate')}
+              submitAriaLabel={t('deactivateName', { name: a.name })}
               submitVariant="secondary"
               confirm={{
-                title: `Deactivate ${a.name}?`,
-                body: `${a.name} is signed out everywhere at once and cannot sign in until an admin reactivates the account. Their systems and history stay.`,
-                confirmLabel: `Deactivate ${a.name}`,
+                title: t('deactivateTitle', { name: a.name }),
+                body: t('deactivateBody', { name: a.name }),
+                confirmLabel: t('deactivateName', { name: a.name }),
               }}
             >
               <input type="hidden" name="userId" value={a.id} />
@@ -140,13 +147,13 @@ function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; i
           )}
           <ActionForm
             action={deleteAccountAction}
-            submitLabel="Delete"
-            submitAriaLabel={`Delete ${a.name}`}
+            submitLabel={t('delete')}
+            submitAriaLabel={t('deleteName', { name: a.name })}
             submitVariant="secondary"
             confirm={{
-              title: `Delete ${a.name}?`,
-              body: `The account ${a.email} is removed for good and signed out everywhere. Booking requests ${a.name} made stay in the history under their name.`,
-              confirmLabel: `Delete ${a.name}`,
+              title: t('deleteTitle', { name: a.name }),
+              body: t('deleteBody', { name: a.name, email: a.email }),
+              confirmLabel: t('deleteName', { name: a.name }),
             }}
           >
             <input type="hidden" name="userId" value={a.id} />

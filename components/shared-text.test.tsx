@@ -1,0 +1,51 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { withIntl } from '@/tests/intl';
+import { Breadcrumbs } from './breadcrumbs';
+import { PageError } from './page-error';
+import { QueryError } from './query-error';
+import { FallbackMessage } from './shell/fallback-page';
+import { StatusBadge, SystemList } from './shell/system-list';
+
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => undefined }) }));
+
+const system = { deviceId: 'd1', name: 'Ekhagen', timeZone: 'Europe/Stockholm', status: 'disconnected', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 } as const;
+
+describe('shared texts in the reader’s language', () => {
+  it('QueryError offers Retry, in Swedish "Försök igen"', () => {
+    const onRetry = () => undefined;
+    expect(renderToStaticMarkup(withIntl(<QueryError title="T" message="M" onRetry={onRetry} />))).toContain('>Retry</button>');
+    expect(renderToStaticMarkup(withIntl(<QueryError title="T" message="M" onRetry={onRetry} retrying />, 'sv'))).toContain('>Försöker igen…</button>');
+    expect(renderToStaticMarkup(withIntl(<QueryError title="T" message="M" onRetry={onRetry} />, 'sv'))).toContain('>Försök igen</button>');
+  });
+
+  it('PageError says the page could not be loaded', () => {
+    const reset = () => undefined;
+    expect(renderToStaticMarkup(withIntl(<PageError title="Ekhagen" reset={reset} />))).toContain('This page could not be loaded');
+    expect(renderToStaticMarkup(withIntl(<PageError title="Ekhagen" reset={reset} />, 'sv'))).toContain('Sidan kunde inte läsas in');
+  });
+
+  it('Breadcrumbs are a named navigation', () => {
+    const crumbs = <Breadcrumbs parents={[{ label: 'System', href: '/systems' }]} current="Ekhagen" />;
+    expect(renderToStaticMarkup(withIntl(crumbs))).toContain('aria-label="Breadcrumb"');
+    expect(renderToStaticMarkup(withIntl(crumbs, 'sv'))).toContain('aria-label="Sökväg"');
+  });
+
+  it('FallbackMessage says not found or no access, with the way back', () => {
+    const notFound = renderToStaticMarkup(withIntl(<FallbackMessage kind="not-found" signedIn />));
+    expect(notFound).toContain('Page not found');
+    expect(notFound).toContain('Back to your systems');
+    const forbidden = renderToStaticMarkup(withIntl(<FallbackMessage kind="forbidden" signedIn={false} />, 'sv'));
+    expect(forbidden).toContain('Fel 403');
+    expect(forbidden).toContain('Du har inte åtkomst till det här systemet');
+    expect(forbidden).toContain('Gå till startsidan');
+  });
+
+  it('a system’s status and the list’s terms', () => {
+    expect(renderToStaticMarkup(withIntl(<StatusBadge status="active" />))).toContain('>Active</span>');
+    expect(renderToStaticMarkup(withIntl(<StatusBadge status="error" />, 'sv'))).toContain('>Fel</span>');
+    const list = renderToStaticMarkup(withIntl(<SystemList systems={[system]} label="Dina system" />, 'sv'));
+    expect(list).toContain('>Tidszon</dt>');
+    expect(list).toContain('>Bortkopplat</span>');
+  });
+});
