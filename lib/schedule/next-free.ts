@@ -4,6 +4,8 @@ import { isWithinQuota } from '@/lib/booking-rules/within-quota';
 import { expandRange, type ScheduleSlot } from './expand';
 import type { ResourceKind } from './resource-kind';
 import type { ScheduleBasis, WeekScheduleInput } from './types';
+import { formatDayLabel } from '@/lib/i18n/format';
+import { wallClock } from './zoned';
 
 /**
  * "The next free slots for this apartment": pure and browser-safe. Walks forward from now a day at
@@ -133,7 +135,8 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
           startMs: slot.startMs,
           endMs: slot.endMs,
           date: slot.date,
-          dayLabel: slot.dayLabel,
+          // TODO(i17 next-free): English until this field goes; the component should format startMs.
+          dayLabel: formatDayLabel(wallClock(slot.startMs, timeZone), 'en'),
           startLabel: slot.startLabel,
           endLabel: slot.endLabel,
           endsNextDay: slot.endsNextDay,
