@@ -115,6 +115,12 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
   const cursors = new Map(eligible.map((r) => [r.id, new BusyCursor(busyBy.get(r.id) ?? [])]));
 
   const found: FreeSlot[] = [];
+  const dayLabels = new Map<string, string>();
+  const dayLabelOf = (date: string, ms: number): string => {
+    let label = dayLabels.get(date);
+    if (label === undefined) dayLabels.set(date, (label = formatDayLabel(wallClock(ms, timeZone), 'en')));
+    return label;
+  };
   // Slots must end by the horizon, so none starting at or after it can qualify.
   for (let from = nowMs; from < horizonEndMs && found.length < count; from += DAY_MS) {
     const to = Math.min(from + DAY_MS, horizonEndMs);
@@ -136,7 +142,7 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
           endMs: slot.endMs,
           date: slot.date,
           // TODO(i17 next-free): English until this field goes; the component should format startMs.
-          dayLabel: formatDayLabel(wallClock(slot.startMs, timeZone), 'en'),
+          dayLabel: dayLabelOf(slot.date, slot.startMs),
           startLabel: slot.startLabel,
           endLabel: slot.endLabel,
           endsNextDay: slot.endsNextDay,
