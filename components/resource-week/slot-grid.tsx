@@ -229,7 +229,7 @@ export function SlotGrid({
                             setChosenId(slot.id);
                             onOpen?.(slot);
                           }}
-                          className={`${slotClassName(slot)} ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
+                          className={`${slotClassName(slot)} min-h-11 sm:min-h-0 ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
                         >
                           {slot.state === 'maintenance' && (
                             <span
