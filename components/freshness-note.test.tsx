@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { withIntl } from '@/tests/intl';
 import { FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
 
 const TZ = 'Europe/Stockholm';
@@ -7,28 +8,39 @@ const TZ = 'Europe/Stockholm';
 describe('FreshnessNote', () => {
   it('says "Service unreachable" only when the service did not answer', () => {
     const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z' } as const;
-    const unreachable = renderToStaticMarkup(
-      <FreshnessNote freshness={{ ...base, lastError: 'The reservation service could not be reached.', lastErrorKind: 'unreachable' }} timeZone={TZ} />,
-    );
+    const unreachable = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...base, lastError: 'The reservation service could not be reached.', lastErrorKind: 'unreachable' }} timeZone={TZ} />));
     expect(unreachable).toContain('Service unreachable.');
     expect(unreachable).toContain('tries again at 09:05');
-    const unreadable = renderToStaticMarkup(
-      <FreshnessNote freshness={{ ...base, lastError: 'The reservation service answered something the portal cannot read.', lastErrorKind: 'unreadable' }} timeZone={TZ} />,
-    );
+    const unreadable = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...base, lastError: 'The reservation service answered something the portal cannot read.', lastErrorKind: 'unreadable' }} timeZone={TZ} />));
     expect(unreadable).not.toContain('unreachable');
     expect(unreadable).toContain('answered something the portal cannot read');
   });
 
   it('shows a failed first load as a failure with its retry time, not as loading forever', () => {
-    const html = renderToStaticMarkup(
-      <FreshnessNote
+    const html = renderToStaticMarkup(withIntl(<FreshnessNote
         freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
         timeZone={TZ}
-      />,
-    );
+      />));
     expect(html).not.toContain('Loading reservations');
     expect(html).toContain('Request refused by the service.');
     expect(html).toContain('09:05');
+  });
+
+  it('speaks Swedish: how long ago, the failure and the retry', () => {
+    const refreshedAt = new Date(Date.now() - 120_000).toISOString();
+    const html = renderToStaticMarkup(
+      withIntl(
+        <FreshnessNote
+          freshness={{ status: 'ready', refreshedAt, refreshing: false, lastErrorAt: null, lastError: 'x', lastErrorKind: 'unreachable', retryAt: '2026-11-24T08:05:00.000Z' }}
+          timeZone={TZ}
+        />,
+        'sv',
+      ),
+    );
+    expect(html).toMatch(/Uppdaterad för [23] minuter sedan/);
+    expect(html).toContain('Tjänsten går inte att nå.');
+    expect(html).toContain('Bokningstjänsten gick inte att nå.');
+    expect(html).toContain('Portalen försöker igen kl. 09:05.');
   });
 });
 
@@ -50,14 +62,15 @@ describe('showRefreshing', () => {
 
 describe('SkippedItemsNote', () => {
   it('counts what could not be read and lists the reasons', () => {
-    const html = renderToStaticMarkup(
-      <SkippedItemsNote
+    const html = renderToStaticMarkup(withIntl(<SkippedItemsNote
         skipped={{ total: 3, counts: { reservations: 2, timeSchedules: 1 }, samples: [{ collection: 'reservations', id: 'r-1', reason: 'startTime: is not an ISO 8601 date-time' }] }}
-      />,
-    );
+      />));
     expect(html).toContain('3 items from the service could not be read');
     expect(html).toContain('2 reservations, 1 time schedules');
     expect(html).toContain('<details');
     expect(html).toContain('r-1');
+    const sv = renderToStaticMarkup(withIntl(<SkippedItemsNote skipped={{ total: 1, counts: { userGroups: 1 }, samples: [] }} />, 'sv'));
+    expect(sv).toContain('1 post från tjänsten kunde inte läsas');
+    expect(sv).toContain('(1 användargrupper)');
   });
 });

@@ -1,18 +1,12 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { formatClock } from '@/lib/schedule/labels';
-import type { Freshness, FreshnessErrorKind, SkippedItemsView } from '@/lib/views/types';
+import { formatAgo, formatClock, formatNumber } from '@/lib/i18n/format';
+import type { Freshness, SkippedItemsView } from '@/lib/views/types';
 import { mutedTextClass } from './ui/styles';
 
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s ago`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.floor(m / 60);
-  return `${h} h ago`;
-}
+type FreshnessT = ReturnType<typeof useTranslations<'freshness'>>;
 
 /** A clock that ticks every second, for "Updated 12 s ago". */
 function useNow(intervalMs = 1000): number {
@@ -24,21 +18,13 @@ function useNow(intervalMs = 1000): number {
   return now;
 }
 
-/**
- * The headline of a failure, by what is true about it. "Service unreachable." only when the
- * service did not answer (the reliability suite and e2e look for exactly that text).
- */
-export const FAILURE_HEADLINES: Record<FreshnessErrorKind, string> = {
-  unreachable: 'Service unreachable.',
-  unreadable: 'Unreadable answer from the service.',
-  refused: 'Request refused by the service.',
-  busy: 'Service busy.',
-  internal: 'Update failed.',
-};
 
-function retryText(freshness: Freshness, timeZone: string): string {
-  if (freshness.refreshing) return ' The portal is trying again now.';
-  return freshness.retryAt ? ` The portal tries again at ${formatClock(Date.parse(freshness.retryAt), timeZone)}.` : ' The portal keeps trying.';
+// A failure's headline (`headline.<kind>`: "Service unreachable." only when the service did not
+// answer; the reliability suite and e2e look for exactly that text) and its sentence
+// (`failure.<kind>`, in the reader's language rather than the view's `lastError`, the API's English).
+function retryText(freshness: Freshness, timeZone: string, t: FreshnessT): string {
+  if (freshness.refreshing) return ` ${t('retryingNow')}`;
+  return ` ${freshness.retryAt ? t('retryAt', { time: formatClock(Date.parse(freshness.retryAt), timeZone) }) : t('keepsTrying')}`;
 }
 
 /**
@@ -63,6 +49,8 @@ const warningBox =
  * portal tries again.
  */
 export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; timeZone: string }) {
+  const t = useTranslations('freshness');
+  const locale = useLocale();
   const now = useNow();
   const kind = freshness.lastError ? (freshness.lastErrorKind ?? 'internal') : null;
   if (freshness.status === 'loading') {
@@ -73,16 +61,13 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
         {waiting ? null : (
           <div role="status" className="flex items-center gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
             <span aria-hidden="true" className="size-4 shrink-0 animate-spin rounded-full border-2 border-brand-600 border-t-transparent dark:border-blue-300 dark:border-t-transparent" />
-            <span>
-              Loading reservations… {freshness.pagesFetched} page{freshness.pagesFetched === 1 ? '' : 's'} fetched
-            </span>
+            <span>{t('loading', { pages: freshness.pagesFetched })}</span>
           </div>
         )}
         {kind ? (
           <p role="alert" className={warningBox}>
-            <strong className="font-semibold">{FAILURE_HEADLINES[kind]}</strong> The reservations could not be loaded yet:{' '}
-            {freshness.lastError}
-            <span suppressHydrationWarning>{retryText(freshness, timeZone)}</span>
+            <strong className="font-semibold">{t(`headline.${kind}`)}</strong> {t('notLoadedYet')} {t(`failure.${kind}`)}
+            <span suppressHydrationWarning>{retryText(freshness, timeZone, t)}</span>
           </p>
         ) : null}
       </div>
@@ -92,15 +77,16 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
   return (
     <div className="flex flex-col gap-2">
       <p className={mutedTextClass}>
-        <span suppressHydrationWarning>Updated {ago(now - refreshedMs)}</span>
-        {showRefreshing(freshness, now) ? <span suppressHydrationWarning> · refreshing…</span> : null}
+        <span suppressHydrationWarning>{t('updated', { ago: formatAgo(now - refreshedMs, locale) })}</span>
+        {showRefreshing(freshness, now) ? <span suppressHydrationWarning>{` · ${t('refreshing')}`}</span> : null}
       </p>
       {kind ? (
         <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
           <span aria-hidden="true">⚠</span>
           <span>
-            <strong className="font-semibold">{FAILURE_HEADLINES[kind]}</strong> {freshness.lastError} Showing data from{' '}
-            {formatClock(refreshedMs, timeZone)}.<span suppressHydrationWarning>{retryText(freshness, timeZone)}</span>
+            <strong className="font-semibold">{t(`headline.${kind}`)}</strong> {t(`failure.${kind}`)}{' '}
+            {t('showingFrom', { time: formatClock(refreshedMs, timeZone) })}
+            <span suppressHydrationWarning>{retryText(freshness, timeZone, t)}</span>
           </span>
         </p>
       ) : null}
@@ -108,33 +94,30 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
   );
 }
 
-const COLLECTION_NAMES: Record<string, string> = {
-  reservations: 'reservations',
-  resources: 'resources',
-  timeSchedules: 'time schedules',
-  userGroups: 'user groups',
-};
+const COLLECTIONS = ['reservations', 'resources', 'timeSchedules', 'userGroups'] as const;
+type Collection = (typeof COLLECTIONS)[number];
+const isCollection = (name: string): name is Collection => (COLLECTIONS as readonly string[]).includes(name);
 
 /** For admins: items the service sent that the portal could not read (left out of every view). */
 export function SkippedItemsNote({ skipped }: { skipped: SkippedItemsView }) {
+  const t = useTranslations('freshness');
+  const locale = useLocale();
+  const name = (collection: string) => (isCollection(collection) ? t(`collectionName.${collection}`) : collection);
   const counts = Object.entries(skipped.counts)
     .filter(([, n]) => (n ?? 0) > 0)
-    .map(([collection, n]) => `${n} ${COLLECTION_NAMES[collection] ?? collection}`)
+    .map(([collection, n]) => `${formatNumber(n ?? 0, locale)} ${name(collection)}`)
     .join(', ');
   return (
     <div role="status" className={warningBox}>
-      <p>
-        <strong className="font-semibold">
-          {skipped.total} item{skipped.total === 1 ? '' : 's'} from the service could not be read
-        </strong>{' '}
-        and {skipped.total === 1 ? 'is' : 'are'} left out ({counts}).
-      </p>
+      <p>{t.rich('skipped', { count: skipped.total, counts, strong: (chunks) => <strong className="font-semibold">{chunks}</strong> })}</p>
       <details className="mt-1">
-        <summary className="cursor-pointer">Reasons{skipped.samples.length < skipped.total ? ` (first ${skipped.samples.length})` : ''}</summary>
+        <summary className="cursor-pointer">
+          {skipped.samples.length < skipped.total ? t('reasonsFirst', { count: skipped.samples.length }) : t('reasons')}
+        </summary>
         <ul className="mt-1 list-disc pl-5">
           {skipped.samples.map((s, i) => (
             <li key={i}>
-              {COLLECTION_NAMES[s.collection] ?? s.collection} {s.id ? <code>{s.id}</code> : '(no id)'}: {s.reason}
+              {name(s.collection)} {s.id ? <code>{s.id}</code> : t('noId')}: {s.reason}
             </li>
           ))}
         </ul>

@@ -1,3 +1,6 @@
+import { useLocale, useTranslations } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import { formatWeekdayName } from '@/lib/i18n/format';
 import type { NowStatus } from '@/lib/schedule';
 import { Badge } from './ui/badge';
 
@@ -16,16 +19,30 @@ const STYLES: Record<NowStatus['kind'], { className: string; icon: string }> = {
   },
 };
 
+/** When it ends: "10:00", or "Tue 02:00" / "tis 02:00" on another day than today. */
+export function untilWords(until: NonNullable<NowStatus['until']>, locale: Locale): string {
+  return until.weekday === null ? until.clock : `${formatWeekdayName(until.weekday, locale, 'short')} ${until.clock}`;
+}
+
 /** What is happening on a resource now: "Free", "In use until 10:00", "Maintenance until 14:30". */
 export function NowStatusBadge({ status, showOwner = false }: { status: NowStatus; showOwner?: boolean }) {
+  const t = useTranslations('overview');
+  const locale = useLocale();
   const style = STYLES[status.kind];
+  const until = status.until ? untilWords(status.until, locale) : '';
+  const text =
+    status.kind === 'free' || !status.until
+      ? t('free')
+      : status.kind === 'maintenance'
+        ? t('maintenanceUntil', { until })
+        : t('inUseUntil', { until });
   const owner = showOwner && status.ownerLabel ? ` (${status.ownerLabel})` : '';
   return (
     <Badge data-kind={status.kind} size="sm" className={`border ${style.className}`}>
       <span aria-hidden="true">{style.icon}</span>
       <span>
-        <span className="sr-only">Now: </span>
-        {status.text}
+        <span className="sr-only">{`${t('nowPrefix')} `}</span>
+        {text}
         {owner}
       </span>
     </Badge>

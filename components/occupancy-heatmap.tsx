@@ -1,19 +1,28 @@
+import { useLocale, useTranslations } from 'next-intl';
 import { Fragment, useId } from 'react';
+import type { Locale } from '@/i18n/config';
+import { formatNumber, formatPercent, formatWeekdayName } from '@/lib/i18n/format';
 import type { Heatmap, HeatmapCell } from '@/lib/schedule';
 import { mutedTextClass } from './ui/styles';
 
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+export type OccupancyT = ReturnType<typeof useTranslations<'occupancy'>>;
 
-/** Colour steps from quiet to busy; the legend shows the same steps with their ranges. */
+/** Colour steps from quiet to busy (percent ranges); the legend shows the same steps with their ranges. */
 export const HEATMAP_LEVELS = [
-  { label: '0%', max: 0, className: 'bg-slate-100 dark:bg-slate-800' },
-  { label: '1–25%', max: 0.25, className: 'bg-sky-100 dark:bg-sky-900' },
-  { label: '26–50%', max: 0.5, className: 'bg-sky-300 dark:bg-sky-700' },
-  { label: '51–75%', max: 0.75, className: 'bg-blue-500 dark:bg-blue-500' },
-  { label: '76–100%', max: 1, className: 'bg-blue-800 dark:bg-blue-300' },
+  { from: 0, to: 0, className: 'bg-slate-100 dark:bg-slate-800' },
+  { from: 1, to: 25, className: 'bg-sky-100 dark:bg-sky-900' },
+  { from: 26, to: 50, className: 'bg-sky-300 dark:bg-sky-700' },
+  { from: 51, to: 75, className: 'bg-blue-500 dark:bg-blue-500' },
+  { from: 76, to: 100, className: 'bg-blue-800 dark:bg-blue-300' },
 ] as const;
 const NO_DATA_CLASS =
   'bg-white bg-[repeating-linear-gradient(45deg,#cbd5e1_0_1px,transparent_1px_5px)] dark:bg-slate-950 dark:bg-[repeating-linear-gradient(45deg,#334155_0_1px,transparent_1px_5px)]';
+
+/** A level's range in words: "0%", "1–25%" / "0 %", "1–25 %". */
+export function heatmapLevelLabel(level: (typeof HEATMAP_LEVELS)[number], locale: Locale): string {
+  if (level.from === level.to) return formatPercent(level.to / 100, locale);
+  return `${formatNumber(level.from, locale)}–${formatPercent(level.to / 100, locale)}`;
+}
 
 /** Index into HEATMAP_LEVELS for a rate, or -1 when there were no slots. */
 export function heatmapLevel(rate: number | null): number {
@@ -26,10 +35,6 @@ export function heatmapLevel(rate: number | null): number {
   return 4;
 }
 
-export function formatPercent(rate: number): string {
-  return `${Math.round(rate * 100)}%`;
-}
-
 function follows(previous: number, minute: number, bucketMinutes: number): boolean {
   return (previous + bucketMinutes) % 1440 === minute;
 }
@@ -38,19 +43,23 @@ function clock(minute: number): string {
   return `${String(Math.floor(minute / 60) % 24).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 }
 
-/** "Tuesday 18:00–19:00". */
-export function heatmapCellName(cell: HeatmapCell, bucketMinutes: number): string {
-  return `${WEEKDAYS[cell.weekday]} ${clock(cell.minute)}–${clock(cell.minute + bucketMinutes)}`;
+/** "Tuesday 18:00–19:00" / "tisdag 18:00–19:00". */
+export function heatmapCellName(cell: HeatmapCell, bucketMinutes: number, locale: Locale): string {
+  return `${formatWeekdayName(cell.weekday, locale)} ${clock(cell.minute)}–${clock(cell.minute + bucketMinutes)}`;
 }
 
 /** One-paragraph summary of the picture, for its text alternative. */
-export function heatmapSummary(heatmap: Heatmap): string {
-  const period = `the last ${heatmap.weeks} week${heatmap.weeks === 1 ? '' : 's'}`;
-  if (heatmap.overallRate === null) return `No bookable slots in ${period}.`;
-  if (heatmap.busiest.length === 0) return `No bookings in ${period}.`;
-  const busiest = heatmap.busiest.map((c) => `${heatmapCellName(c, heatmap.bucketMinutes)} (${formatPercent(c.rate ?? 0)} booked)`);
-  return `Busiest times in ${period}: ${busiest.join(', ')}. Overall ${formatPercent(heatmap.overallRate)} of slot time was booked.`;
+export function heatmapSummary(heatmap: Heatmap, t: OccupancyT, locale: Locale): string {
+  const weeks = heatmap.weeks;
+  if (heatmap.overallRate === null) return t('noCapacity', { weeks });
+  if (heatmap.busiest.length === 0) return t('noBookings', { weeks });
+  const busiest = heatmap.busiest.map((c) =>
+    t('busyCell', { cell: heatmapCellName(c, heatmap.bucketMinutes, locale), percent: formatPercent(c.rate ?? 0, locale) }),
+  );
+  return t('busiest', { weeks, times: busiest.join(', '), overall: formatPercent(heatmap.overallRate, locale) });
 }
+
+const WEEKDAY_INDEXES = [0, 1, 2, 3, 4, 5, 6] as const;
 
 export interface OccupancyHeatmapProps {
   heatmap: Heatmap;
@@ -66,9 +75,11 @@ export interface OccupancyHeatmapProps {
  * summarises the busiest times, and a legend for sighted readers.
  */
 export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: OccupancyHeatmapProps) {
+  const t = useTranslations('occupancy');
+  const locale = useLocale();
   const Heading = `h${headingLevel}` as 'h2';
-  const heading = title ?? `Booking rate, last ${heatmap.weeks} weeks`;
-  const summary = heatmapSummary(heatmap);
+  const heading = title ?? t('heatmapTitle', { weeks: heatmap.weeks });
+  const summary = heatmapSummary(heatmap, t, locale);
   const headingId = useId();
   return (
     <figure aria-labelledby={headingId} className="flex flex-col gap-3">
@@ -82,15 +93,15 @@ export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: Occupancy
           <div className="overflow-x-auto">
             <table className="border-separate border-spacing-0.5 text-xs">
               <caption className="sr-only">
-                {heading}, by weekday and time of day ({heatmap.timeZone}). {summary}
+                {t('caption', { title: heading, zone: heatmap.timeZone, summary })}
               </caption>
               <thead>
                 <tr>
                   <td />
-                  {WEEKDAYS.map((day) => (
+                  {WEEKDAY_INDEXES.map((day) => (
                     <th key={day} scope="col" className="w-9 px-0.5 pb-1 text-center font-medium text-slate-700 sm:w-12 dark:text-slate-300">
-                      <span aria-hidden="true">{day.slice(0, 3)}</span>
-                      <span className="sr-only">{day}</span>
+                      <span aria-hidden="true">{formatWeekdayName(day, locale, 'short')}</span>
+                      <span className="sr-only">{formatWeekdayName(day, locale)}</span>
                     </th>
                   ))}
                 </tr>
@@ -111,13 +122,11 @@ export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: Occupancy
                     {heatmap.cells.slice(row * 7, row * 7 + 7).map((cell) => {
                       const level = heatmapLevel(cell.rate);
                       const text =
-                        cell.rate === null
-                          ? 'no slots'
-                          : `${formatPercent(cell.rate)} booked, ${cell.samples} slot${cell.samples === 1 ? '' : 's'}`;
+                        cell.rate === null ? t('noSlots') : t('cellRate', { percent: formatPercent(cell.rate, locale), samples: cell.samples });
                       return (
                         <td
                           key={cell.weekday}
-                          title={`${heatmapCellName(cell, heatmap.bucketMinutes)}: ${text}`}
+                          title={`${heatmapCellName(cell, heatmap.bucketMinutes, locale)}: ${text}`}
                           data-level={level}
                           className={`h-6 rounded-sm sm:h-7 ${level < 0 ? NO_DATA_CLASS : HEATMAP_LEVELS[level]!.className}`}
                         >
@@ -140,19 +149,21 @@ export function OccupancyHeatmap({ heatmap, title, headingLevel = 2 }: Occupancy
 }
 
 function HeatmapLegend() {
+  const t = useTranslations('occupancy');
+  const locale = useLocale();
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
-      <span className="font-medium">Booked:</span>
-      <ul className="flex flex-wrap items-center gap-x-3 gap-y-1" aria-label="Legend">
+      <span className="font-medium">{t('legendBooked')}</span>
+      <ul className="flex flex-wrap items-center gap-x-3 gap-y-1" aria-label={t('legend')}>
         {HEATMAP_LEVELS.map((level) => (
-          <li key={level.label} className="flex items-center gap-1">
+          <li key={level.from} className="flex items-center gap-1">
             <span aria-hidden="true" className={`inline-block size-3.5 rounded-sm ring-1 ring-slate-400/60 ${level.className}`} />
-            {level.label}
+            {heatmapLevelLabel(level, locale)}
           </li>
         ))}
         <li className="flex items-center gap-1">
           <span aria-hidden="true" className={`inline-block size-3.5 rounded-sm ring-1 ring-slate-400/60 ${NO_DATA_CLASS}`} />
-          no slots
+          {t('noSlots')}
         </li>
       </ul>
     </div>

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ApartmentHit } from '@/lib/views/types';
+import { withIntl } from '@/tests/intl';
 import { ResidentCombobox } from './resident-combobox';
 import { ResidentResults } from './resident-results';
 import { ResidentPicker } from './resource-week/resident-picker';
@@ -43,7 +44,7 @@ describe('the resident combobox', () => {
   });
 
   it('in the slot dialog: a "Resident" combobox', () => {
-    const html = render(<ResidentPicker deviceId={deviceId} onChoose={() => undefined} />);
+    const html = render(withIntl(<ResidentPicker deviceId={deviceId} onChoose={() => undefined} />));
     expect(html).toMatch(/<label [^>]*>Resident<\/label>/);
     expect(html).toContain('role="combobox"');
   });

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { SystemOverview } from '@/lib/views/types';
@@ -23,6 +24,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
     // Poll while a never-loaded system loads; afterwards follow the mirror's freshness.
     refetchInterval: (q) => (q.state.data?.freshness.status === 'loading' ? 1000 : 30_000),
   });
+  const t = useTranslations('overview');
   const data = query.data;
   const { system } = data;
   return (
@@ -30,8 +32,8 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
       <FreshnessNote freshness={data.freshness} timeZone={system.timeZone} />
       {query.isError ? (
         <QueryError
-          title="Could not update this system"
-          message={`${query.error.message} The figures below are from the last successful load.`}
+          title={t('updateFailed')}
+          message={t('updateFailedDetail', { error: query.error.message })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />
@@ -43,14 +45,14 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
           <section aria-labelledby="resources-heading" className="flex flex-col gap-3">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <h2 id="resources-heading" className="text-lg font-semibold">
-                Resources
+                {t('resources')}
               </h2>
-              <p className={mutedTextClass}>Booked share of this week’s slots</p>
+              <p className={mutedTextClass}>{t('bookedShare')}</p>
             </div>
             {data.resources.length === 0 ? (
-              <p className="text-slate-700 dark:text-slate-300">This system has no bookable resources.</p>
+              <p className="text-slate-700 dark:text-slate-300">{t('noResources')}</p>
             ) : (
-              <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-1" aria-label="Resources">
+              <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-1" aria-label={t('resources')}>
                 {data.resources.map((r) => (
                   <li key={r.id}>
                     <ResourceSummary

@@ -9,7 +9,7 @@ test('the manager opens a system and sees the heatmap and each resource’s occu
   await page.goto('/systems');
   await page.getByRole('link', { name: overview.system.name }).click();
   await expect(page.getByRole('heading', { level: 1, name: overview.system.name })).toBeVisible();
-  await expect(page.getByText(/Updated \d+ (s|min) ago/)).toBeVisible();
+  await expect(page.getByText(/Updated \d+ (seconds?|minutes?) ago/)).toBeVisible();
 
   const list = page.getByRole('list', { name: 'Resources' });
   await expect(list.getByRole('listitem')).toHaveCount(overview.resources.length);

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { OutcomeNotices, useOutcomeNotices } from '@/components/booking/outcome-notices';
 import { ResourceWeek } from './resource-week';
 import type { ResourceWeekView } from '@/lib/views/types';
@@ -8,6 +9,7 @@ import { SlotActions } from './slot-actions';
 
 /** The resource page's week with booking: the slot dialog's actions and live outcome notices. */
 export function BookableResourceWeek({ initial, resourceId, preselected }: { initial: ResourceWeekView; resourceId: string; preselected: ChosenResident | null }) {
+  const t = useTranslations('slot');
   const timeZone = initial.system.timeZone;
   const notices = useOutcomeNotices((request) => request.resourceId === resourceId && request.deviceId === initial.system.deviceId);
   return (
@@ -23,7 +25,7 @@ export function BookableResourceWeek({ initial, resourceId, preselected }: { ini
             slot={slot}
             deviceId={initial.system.deviceId}
             resourceId={resourceId}
-            resourceName={initial.resource?.name ?? 'this resource'}
+            resourceName={initial.resource?.name ?? t('thisResource')}
             timeZone={timeZone}
             preselected={preselected}
             close={close}

@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { ResidentCombobox } from '@/components/resident-combobox';
+import type { SlotT } from './slot-words';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
@@ -11,9 +13,10 @@ export interface ChosenResident {
   userGroupId: string | null;
 }
 
-export const residentWords = (r: ChosenResident) => {
-  const name = r.name.trim() || 'Unnamed resident';
-  return r.apartmentId ? `${name}, apartment ${r.apartmentId}` : name;
+/** "Ada Berg, apartment 1203" / "Ada Berg, lägenhet 1203". */
+export const residentWords = (r: ChosenResident, t: SlotT) => {
+  const name = r.name.trim() || t('unnamedResident');
+  return r.apartmentId ? t('residentWithApartment', { name, apartment: r.apartmentId }) : name;
 };
 
 export interface ResidentPickerProps {
@@ -26,10 +29,11 @@ export interface ResidentPickerProps {
  * you type. Whether they may book the resource is the booking handler's (and the service's) to say.
  */
 export function ResidentPicker({ deviceId, onChoose }: ResidentPickerProps) {
+  const t = useTranslations('slot');
   return (
     <ResidentCombobox
-      label="Resident"
-      hint="Name, apartment, e-mail or reference id."
+      label={t('residentLabel')}
+      hint={t('residentHint')}
       deviceId={deviceId}
       onPick={(hit, resident) =>
         onChoose({ userId: resident.userId, name: resident.name, apartmentId: hit.apartmentId.trim() || hit.groupName.trim() || null, userGroupId: hit.groupId })

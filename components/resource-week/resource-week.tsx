@@ -2,10 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
+import { useLocale, useTranslations } from 'next-intl';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import { ENDED_BOOKING_NAME, SLOT_STATE_NAMES, weekLabel } from '@/lib/schedule/labels';
 import type { StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
@@ -15,6 +15,7 @@ import { QueryError } from '@/components/query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
+import { weekLabel } from './slot-words';
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -41,15 +42,17 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
     refetchInterval: (q) => (q.state.data?.freshness.status === 'loading' ? 1000 : 30_000),
   });
   const data = query.data;
+  const t = useTranslations('grid');
+  const locale = useLocale();
   // The portal's own open requests show on the grid at once (pending), before the mirror has them.
   const slots = useMemo(
     () =>
       applyOpenRequests(
         data.slots,
-        data.requests.map((r) => ({ ...r, label: r.residentApartment ? `apartment ${r.residentApartment}` : (r.residentName ?? null) })),
+        data.requests.map((r) => ({ ...r, label: r.residentApartment ? t('apartment', { apartment: r.residentApartment }) : (r.residentName ?? null) })),
         data.generatedAt,
       ),
-    [data.slots, data.requests, data.generatedAt],
+    [data.slots, data.requests, data.generatedAt, t],
   );
   const router = useRouter();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -61,7 +64,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
     if (residentUserId) params.set('resident', residentUserId);
     return `?${params.toString()}`;
   };
-  const label = weekLabel(data.week);
+  const label = weekLabel(data.week, t, locale);
   return (
     <div className="flex flex-col gap-4">
       <WeekNav
@@ -76,8 +79,8 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
       <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} />
       {query.isError ? (
         <QueryError
-          title="Could not update the slots"
-          message={`${query.error.message} The slots below are from the last successful load.`}
+          title={t('updateFailed')}
+          message={t('updateFailedDetail', { error: query.error.message })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />
@@ -93,7 +96,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
             slots={slots}
             now={data.generatedAt}
             horizonEnd={data.horizonEnd}
-            label={`${data.resource?.name ?? 'Slots'}, ${label}`}
+            label={t('region', { resource: data.resource?.name ?? t('slots'), week: label })}
             onOpen={(slot) => setOpenId(slot.id)}
           />
         </>
@@ -105,24 +108,27 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
   );
 }
 
+/** The legend's entries: a catalogue key under `slot.state` and the swatch's style. */
 const LEGEND = [
-  { name: SLOT_STATE_NAMES.free, className: 'border border-dashed border-emerald-700 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950' },
-  { name: SLOT_STATE_NAMES.pending, className: 'border-2 border-dashed border-violet-700 bg-violet-50 dark:border-violet-300 dark:bg-violet-950' },
-  { name: SLOT_STATE_NAMES.booked, className: 'border border-brand-700 bg-brand-600 dark:border-blue-300 dark:bg-blue-800' },
-  { name: ENDED_BOOKING_NAME, className: 'border border-slate-400 bg-slate-100 dark:border-slate-600 dark:bg-slate-900' },
-  { name: SLOT_STATE_NAMES.used, className: 'border border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700' },
-  { name: SLOT_STATE_NAMES.maintenance, className: 'border-2 border-double border-amber-700 bg-amber-100 dark:border-amber-400 dark:bg-amber-950' },
-  { name: SLOT_STATE_NAMES.past, className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },
-  { name: 'Not yet bookable', className: 'border border-dashed border-slate-400 bg-white dark:border-slate-500 dark:bg-slate-950' },
+  { key: 'free', className: 'border border-dashed border-emerald-700 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950' },
+  { key: 'pending', className: 'border-2 border-dashed border-violet-700 bg-violet-50 dark:border-violet-300 dark:bg-violet-950' },
+  { key: 'booked', className: 'border border-brand-700 bg-brand-600 dark:border-blue-300 dark:bg-blue-800' },
+  { key: 'wasBooked', className: 'border border-slate-400 bg-slate-100 dark:border-slate-600 dark:bg-slate-900' },
+  { key: 'used', className: 'border border-slate-500 bg-slate-200 dark:border-slate-400 dark:bg-slate-700' },
+  { key: 'maintenance', className: 'border-2 border-double border-amber-700 bg-amber-100 dark:border-amber-400 dark:bg-amber-950' },
+  { key: 'past', className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },
+  { key: 'notYetBookable', className: 'border border-dashed border-slate-400 bg-white dark:border-slate-500 dark:bg-slate-950' },
 ] as const;
 
-function SlotLegend() {
+export function SlotLegend() {
+  const t = useTranslations('grid');
+  const states = useTranslations('slot.state');
   return (
-    <ul aria-label="Slot states" className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
+    <ul aria-label={t('legend')} className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
       {LEGEND.map((item) => (
-        <li key={item.name} className="flex items-center gap-1.5">
+        <li key={item.key} className="flex items-center gap-1.5">
           <span aria-hidden="true" className={`inline-block h-3.5 w-5 rounded-sm ${item.className}`} />
-          {item.name}
+          {states(item.key)}
         </li>
       ))}
     </ul>

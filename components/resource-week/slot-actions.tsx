@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useCallback, useId, useState } from 'react';
 import { ApartmentQuotaNote } from '@/components/booking/apartment-quota-note';
 import { NextFreeSlots } from '@/components/booking/next-free-slots';
@@ -32,6 +33,7 @@ const SECTION = 'flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-
  * or a retry books once.
  */
 export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone, preselected, close }: SlotActionsProps) {
+  const t = useTranslations('slot');
   const [resident, setResident] = useState<ChosenResident | null>(preselected);
   const [confirming, setConfirming] = useState(false);
   const [note, setNote] = useState('');
@@ -46,7 +48,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
   const blocked = groupId !== null && blockedGroup === groupId;
 
   if (slot.pending) {
-    return <p className="text-sm font-medium">A {slot.pending.kind === 'create' ? 'booking' : 'cancellation'} of this slot is waiting for its outcome.</p>;
+    return <p className="text-sm font-medium">{t('waiting', { kind: slot.pending.kind })}</p>;
   }
 
   if (slot.bookable) {
@@ -56,22 +58,20 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
     };
     return (
       <div className={SECTION}>
-        <h3 className="text-base font-semibold">Book {resourceName}</h3>
+        <h3 className="text-base font-semibold">{t('bookTitle', { resource: resourceName })}</h3>
         {resident ? (
           <div className="flex flex-col gap-2">
             <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-              <p>
-                For <strong>{residentWords(resident)}</strong>
-              </p>
+              <p>{t.rich('forResident', { resident: residentWords(resident, t), strong: (chunks) => <strong>{chunks}</strong> })}</p>
               <Button variant="secondary" onClick={() => setResident(null)} disabled={submitting}>
-                Choose another resident
+                {t('chooseAnother')}
               </Button>
             </div>
             {groupId ? (
               <>
                 <ApartmentQuotaNote deviceId={deviceId} groupId={groupId} resourceId={resourceId} slotStartMs={slot.startMs} onBlockedChange={onBlockedChange} />
                 <details className="text-sm" open={blocked}>
-                  <summary className="cursor-pointer font-medium">Their next free slots, in any room they may book</summary>
+                  <summary className="cursor-pointer font-medium">{t('nextFree')}</summary>
                   <div className="pt-2">
                     <NextFreeSlots deviceId={deviceId} groupId={groupId} residentUserId={resident.userId} count={3} timeZone={timeZone} />
                   </div>
@@ -84,7 +84,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
         )}
         <div className="flex flex-col gap-1">
           <label htmlFor={noteId} className={labelClass}>
-            Note (optional)
+            {t('noteLabel')}
           </label>
           <input
             id={noteId}
@@ -97,7 +97,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
             className={inputClass}
           />
           <p id={noteHintId} className={mutedTextClass}>
-            Why or for whom you book, e.g. “Asked at the door, has no app”. Shown with the booking and in the requests.
+            {t('noteHint')}
           </p>
         </div>
         {error ? (
@@ -107,7 +107,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
         ) : null}
         <div className="flex justify-end">
           <Button disabled={!resident || submitting || blocked} onClick={book} aria-describedby={error ? errorId : undefined}>
-            {submitting ? 'Booking…' : 'Book'}
+            {submitting ? t('booking') : t('book')}
           </Button>
         </div>
       </div>
@@ -126,21 +126,21 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
           </p>
         ) : null}
         {confirming ? (
-          <div role="group" aria-label="Confirm cancellation" className="flex flex-col gap-2">
-            <p className="text-sm">Cancel the booking of {slot.ownerLabel ?? 'this resident'}? The slot becomes free for others.</p>
+          <div role="group" aria-label={t('confirmCancel')} className="flex flex-col gap-2">
+            <p className="text-sm">{t('cancelQuestion', { owner: slot.ownerLabel ?? t('thisResident') })}</p>
             <div className="flex flex-wrap justify-end gap-2">
               <Button variant="secondary" onClick={() => setConfirming(false)} disabled={submitting}>
-                Keep the booking
+                {t('keepBooking')}
               </Button>
               <Button onClick={cancel} disabled={submitting}>
-                {submitting ? 'Cancelling…' : 'Yes, cancel the booking'}
+                {submitting ? t('cancelling') : t('yesCancel')}
               </Button>
             </div>
           </div>
         ) : (
           <div className="flex justify-end">
             <Button variant="secondary" onClick={() => setConfirming(true)}>
-              Cancel booking
+              {t('cancelBooking')}
             </Button>
           </div>
         )}

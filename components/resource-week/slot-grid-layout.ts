@@ -1,4 +1,4 @@
-// Pure layout and wording for the slot grid (tested without rendering).
+// Pure layout for the slot grid (tested without rendering); its words are in ./slot-words.ts.
 import type { StatefulSlot, WeekInfo } from '@/lib/schedule';
 
 export interface PlacedSlot {
@@ -89,26 +89,29 @@ export function slotGridLayout(
   return { rangeStart: ranges[0]![0], rangeEnd: ranges[ranges.length - 1]![1], heightPx: y, hours, breaks, columns };
 }
 
-/** The words shown on a slot: a state word and, when booked or used, who holds it. */
-export function slotVisibleState(slot: StatefulSlot): { title: string; detail: string | null } {
+/** Keys of the `slot.state` catalogue entries a slot can show as its visible state word. */
+export type VisibleStateKey = 'free' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past';
+
+/** What a slot shows: its state word (a catalogue key under `slot.state`) and, when booked or used, who holds it. */
+export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; detail: string | null } {
   switch (slot.state) {
     case 'free':
-      return slot.beyondHorizon && !slot.isPast ? { title: 'Not yet bookable', detail: null } : { title: 'Free', detail: null };
+      return slot.beyondHorizon && !slot.isPast ? { title: 'notYetBookable', detail: null } : { title: 'free', detail: null };
     case 'booked':
-      if (slot.pending?.kind === 'cancel') return { title: 'Cancelling…', detail: slot.ownerLabel };
+      if (slot.pending?.kind === 'cancel') return { title: 'cancelling', detail: slot.ownerLabel };
       // An ended booking is history, not a booking to act on: say so in words, not only colour.
-      return { title: slot.isPast ? 'Was booked' : 'Booked', detail: slot.ownerLabel };
+      return { title: slot.isPast ? 'wasBooked' : 'booked', detail: slot.ownerLabel };
     case 'pending':
-      return { title: 'Pending…', detail: slot.ownerLabel };
+      return { title: 'pendingNow', detail: slot.ownerLabel };
     case 'used':
-      return { title: 'Used', detail: slot.ownerLabel };
+      return { title: 'used', detail: slot.ownerLabel };
     case 'maintenance':
       return {
-        title: 'Maintenance',
+        title: 'maintenance',
         detail: slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}–${slot.reservation.endLabel}` : null,
       };
     case 'past':
-      return { title: 'Past', detail: null };
+      return { title: 'past', detail: null };
   }
 }
 

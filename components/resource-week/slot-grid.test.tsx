@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { bookingHorizonEnd } from '@/lib/booking-rules';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
+import { withIntl } from '@/tests/intl';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { SlotGrid } from './slot-grid';
 import { defaultActiveSlotId, slotGridLayout, slotVisibleState } from './slot-grid-layout';
@@ -28,9 +29,7 @@ function buttons(html: string): Record<string, string>[] {
 }
 
 describe('SlotGrid', () => {
-  const html = renderToStaticMarkup(
-    <SlotGrid week={week} slots={slots} now={now} label="Laundry room 1, week 48" horizonEnd={bookingHorizonEnd(now)} />,
-  );
+  const html = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={slots} now={now} label="Laundry room 1, week 48" horizonEnd={bookingHorizonEnd(now)} />));
   const all = buttons(html);
 
   it('renders every slot as a named button showing its state', () => {
@@ -60,7 +59,7 @@ describe('SlotGrid', () => {
     expect(columns.every((c) => c.includes('sm:flex'))).toBe(true);
     // A week without today opens on the day of its first slot.
     const later = weekFromKey('2026-W50', SE);
-    const other = renderToStaticMarkup(<SlotGrid week={later} slots={overlayReservations(expandWeek(laundry, later, SE), [], { now })} now={now} label="Later" />);
+    const other = renderToStaticMarkup(withIntl(<SlotGrid week={later} slots={overlayReservations(expandWeek(laundry, later, SE), [], { now })} now={now} label="Later" />));
     expect([...other.matchAll(/aria-pressed="true"[^>]*>([^<]*)/g)].map((m) => m[1])).toEqual(['Mon 7']);
   });
 
@@ -72,7 +71,7 @@ describe('SlotGrid', () => {
 
   it('honours initialSlotId', () => {
     const other = buttons(
-      renderToStaticMarkup(<SlotGrid week={week} slots={slots} now={now} label="x" initialSlotId="2026-11-29T18:00Z/2026-11-29T21:00Z" />),
+      renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={slots} now={now} label="x" initialSlotId="2026-11-29T18:00Z/2026-11-29T21:00Z" />)),
     );
     expect(other.filter((b) => b.tabindex === '0').map((b) => b['data-slot-id'])).toEqual(['2026-11-29T18:00Z/2026-11-29T21:00Z']);
   });
@@ -86,11 +85,11 @@ describe('SlotGrid', () => {
   });
 
   it('shows the booking horizon', () => {
-    expect(html).toContain('Bookable until <strong class="font-semibold">Wednesday 23 December, 11:00</strong>');
+    expect(html).toContain('Bookable until <strong class="font-semibold">Wednesday 23 December at 11:00</strong>');
   });
 
   it('says so when the week has no slots', () => {
-    const empty = renderToStaticMarkup(<SlotGrid week={week} slots={[]} now={now} label="x" />);
+    const empty = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={[]} now={now} label="x" />));
     expect(empty).toContain('No slots this week.');
     expect(buttons(empty)).toHaveLength(0);
   });
@@ -151,26 +150,42 @@ describe('slotGridLayout', () => {
     const after = overlayReservations(expandWeek(laundry, week, SE), [reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z'), reservation('2026-11-28T06:00:00Z', '2026-11-28T09:00:00Z')], { now: later, ownerLabel });
     const booked = after.filter((s) => s.state === 'booked');
     expect(booked.map(slotVisibleState)).toEqual([
-      { title: 'Was booked', detail: 'apartment 1203' },
-      { title: 'Booked', detail: 'apartment 1203' },
+      { title: 'wasBooked', detail: 'apartment 1203' },
+      { title: 'booked', detail: 'apartment 1203' },
     ]);
-    const markup = renderToStaticMarkup(<SlotGrid week={week} slots={after} now={later} label="Laundry room 1" />);
+    const markup = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={after} now={later} label="Laundry room 1" />));
     const names = buttons(markup).map((b) => b['aria-label']);
     expect(names).toContain('Thursday 26 November, 07:00–10:00, was booked by apartment 1203, past');
     expect(names).toContain('Saturday 28 November, 07:00–10:00, booked by apartment 1203');
   });
 
   it('shows "Bookable until" only on weeks not yet over', () => {
-    const current = renderToStaticMarkup(<SlotGrid week={week} slots={slots} now={now} label="Now" horizonEnd={bookingHorizonEnd(now)} />);
+    const current = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={slots} now={now} label="Now" horizonEnd={bookingHorizonEnd(now)} />));
     expect(current).toContain('Bookable until');
     const past = weekFromKey('2026-W46', SE);
     const pastSlots = overlayReservations(expandWeek(laundry, past, SE), [], { now });
-    expect(renderToStaticMarkup(<SlotGrid week={past} slots={pastSlots} now={now} label="Past" horizonEnd={bookingHorizonEnd(now)} />)).not.toContain('Bookable until');
+    expect(renderToStaticMarkup(withIntl(<SlotGrid week={past} slots={pastSlots} now={now} label="Past" horizonEnd={bookingHorizonEnd(now)} />))).not.toContain('Bookable until');
   });
 
   it('words states for the eye', () => {
-    expect(slots.map(slotVisibleState).filter((v) => v.title === 'Booked')).toEqual([{ title: 'Booked', detail: 'apartment 1203' }]);
+    expect(slots.map(slotVisibleState).filter((v) => v.title === 'booked')).toEqual([{ title: 'booked', detail: 'apartment 1203' }]);
     const far = overlayReservations(expandWeek(laundry, weekFromKey('2027-W02', SE), SE), [], { now });
-    expect(slotVisibleState(far[0]!)).toEqual({ title: 'Not yet bookable', detail: null });
+    expect(slotVisibleState(far[0]!)).toEqual({ title: 'notYetBookable', detail: null });
+  });
+
+  it('speaks Swedish: slot names, day headings, states and the booking horizon', () => {
+    const sv = renderToStaticMarkup(
+      withIntl(<SlotGrid week={week} slots={slots} now={now} label="Tvättstuga 1, v. 48" horizonEnd={bookingHorizonEnd(now)} />, 'sv'),
+    );
+    const names = buttons(sv).map((b) => b['aria-label']);
+    expect(names).toContain('torsdag 26 november, 07:00–10:00, bokat av apartment 1203');
+    expect(names).toContain('onsdag 25 november, 10:00–13:00, ledigt, pågår nu');
+    expect(names).toContain('måndag 23 november, 07:00–10:00, använt av apartment 1203, passerat');
+    expect(sv).toContain('>ons 25<');
+    expect(sv).toContain('<span class="sm:hidden">onsdag 25 november</span>');
+    expect(sv).toContain('>I dag<');
+    expect(sv).toContain('Kan bokas till och med <strong class="font-semibold">');
+    expect(sv).toContain('<span>Bokat</span>');
+    expect(sv).toContain('Dag som visas');
   });
 });

@@ -2,12 +2,13 @@
 
 import { type CSSProperties, type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-// Runtime imports come from the module files, not the index, to keep zod out of the browser bundle.
-import { formatDayTime, slotAccessibleName, slotTimeRange } from '@/lib/schedule/labels';
+import { useTranslations } from 'next-intl';
+import { formatDayTime } from '@/lib/i18n/format';
 import type { SlotState, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { mutedTextClass } from '@/components/ui/styles';
 import { type GridPosition, isGridKey, moveInGrid } from './slot-grid-nav';
 import { type GridColumn, defaultActiveSlotId, defaultPhoneDay, slotGridLayout, slotVisibleState } from './slot-grid-layout';
+import { dayHeading, useSlotWords } from './slot-words';
 
 export interface SlotGridProps {
   /** The week shown (days become columns, in the system's time zone). */
@@ -82,6 +83,9 @@ export function SlotGrid({
   const Heading = `h${dayHeadingLevel}` as 'h3';
   const [phoneDay, setPhoneDay] = useState(() => defaultPhoneDay(layout.columns, activeId));
   const switcherId = useId();
+  const t = useTranslations('grid');
+  const words = useSlotWords();
+  const { locale } = words;
 
   const onKeyDown = useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
@@ -110,7 +114,7 @@ export function SlotGrid({
     <div className="flex flex-col gap-3">
       <div role="group" aria-labelledby={switcherId} className="flex flex-col gap-1 sm:hidden">
         <p id={switcherId} className="text-sm font-medium">
-          Day shown
+          {t('dayShown')}
         </p>
         <div className="grid grid-cols-7 gap-1">
           {layout.columns.map((column, index) => (
@@ -130,8 +134,8 @@ export function SlotGrid({
                   : 'border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100 dark:hover:bg-slate-800'
               } ${column.isToday ? 'underline decoration-2 underline-offset-2' : ''}`}
             >
-              {column.day.shortLabel}
-              {column.isToday ? <span className="sr-only">, today</span> : null}
+              {dayHeading(column.day, week.timeZone, locale).short}
+              {column.isToday ? <span className="sr-only">{t('todaySuffix')}</span> : null}
             </button>
           ))}
         </div>
@@ -140,11 +144,13 @@ export function SlotGrid({
         {/* A past week has nothing left to book: the horizon would only confuse there. */}
         {horizonEnd != null && week.endMs > now && (
           <p className={mutedTextClass}>
-            Bookable until <strong className="font-semibold">{formatDayTime(horizonEnd, week.timeZone)}</strong>; later slots are
-            marked “Not yet bookable”.
+            {t.rich('horizon', {
+              when: formatDayTime(horizonEnd, week.timeZone, locale),
+              strong: (chunks) => <strong className="font-semibold">{chunks}</strong>,
+            })}
           </p>
         )}
-        {slots.length === 0 && <p className={mutedTextClass}>No slots this week.</p>}
+        {slots.length === 0 && <p className={mutedTextClass}>{t('noSlotsWeek')}</p>}
         <div
           className="flex flex-col gap-4 sm:grid sm:grid-cols-[2.75rem_repeat(7,minmax(0,1fr))] sm:gap-x-1 sm:gap-y-0"
           style={gridStyle}
@@ -171,6 +177,7 @@ export function SlotGrid({
           </div>
           {layout.columns.map((column, index) => {
             const headingId = `slot-grid-${week.key}-${column.day.date}`;
+            const heading = dayHeading(column.day, week.timeZone, locale);
             return (
               <div
                 key={column.day.date}
@@ -183,16 +190,16 @@ export function SlotGrid({
                   aria-current={column.isToday ? 'date' : undefined}
                   className="flex h-auto items-center gap-2 px-1 py-1 text-sm font-semibold sm:h-12 sm:flex-col sm:items-start sm:justify-center sm:gap-0"
                 >
-                  <span className="sm:hidden">{column.day.label}</span>
-                  <span className="hidden sm:inline">{column.day.shortLabel}</span>
+                  <span className="sm:hidden">{heading.long}</span>
+                  <span className="hidden sm:inline">{heading.short}</span>
                   {column.isToday && (
                     <span className="rounded bg-brand-700 px-1.5 py-0.5 text-[0.6875rem] font-semibold uppercase tracking-wide text-white dark:bg-blue-300 dark:text-slate-950">
-                      Today
+                      {t('today')}
                     </span>
                   )}
                 </Heading>
                 {column.slots.length === 0 ? (
-                  <p className="px-1 pb-2 text-xs text-slate-600 sm:hidden dark:text-slate-400">No slots</p>
+                  <p className="px-1 pb-2 text-xs text-slate-600 sm:hidden dark:text-slate-400">{t('noSlotsDay')}</p>
                 ) : null}
                 <ul className="flex flex-col gap-1 px-1 pb-1 sm:relative sm:block sm:h-[var(--grid-h)] sm:p-0">
                   {layout.breaks.map((b) => (
@@ -217,12 +224,12 @@ export function SlotGrid({
                           data-slot-id={slot.id}
                           data-state={slot.state}
                           tabIndex={slot.id === activeId ? 0 : -1}
-                          aria-label={slotAccessibleName(slot)}
+                          aria-label={words.accessibleName(slot)}
                           onClick={() => {
                             setChosenId(slot.id);
                             onOpen?.(slot);
                           }}
-                          className={`${slotClassName(slot)} ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
+                          className={`${slotClassName(slot)} min-h-11 sm:min-h-0 ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
                         >
                           {slot.state === 'maintenance' && (
                             <span
@@ -230,10 +237,10 @@ export function SlotGrid({
                               className="absolute inset-y-0 left-0 w-1.5 bg-[repeating-linear-gradient(45deg,#b45309_0_3px,transparent_3px_6px)] dark:bg-[repeating-linear-gradient(45deg,#fbbf24_0_3px,transparent_3px_6px)]"
                             />
                           )}
-                          <span className="font-semibold tabular-nums">{slotTimeRange(slot)}</span>
+                          <span className="font-semibold tabular-nums">{words.timeRange(slot)}</span>
                           <span>
-                            {visible.title}
-                            {slot.isCurrent && <span className="font-semibold uppercase"> · Now</span>}
+                            {words.t(`state.${visible.title}`)}
+                            {slot.isCurrent && <span className="font-semibold uppercase"> · {t('now')}</span>}
                           </span>
                           {visible.detail && <span className="w-full truncate">{visible.detail}</span>}
                         </button>

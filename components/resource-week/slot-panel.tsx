@@ -1,13 +1,15 @@
 'use client';
 
 import Link from 'next/link';
+import { useLocale, useTranslations } from 'next-intl';
 import { type ReactNode, useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { mutedTextClass, termClass } from '@/components/ui/styles';
-import { formatDate, formatDayTime, slotStateText, slotTimeRange } from '@/lib/schedule/labels';
+import { formatDate, formatDayTime } from '@/lib/i18n/format';
 import type { StatefulSlot } from '@/lib/schedule';
 import type { BookingOrigin } from '@/lib/views/types';
+import { type SlotT, useSlotWords } from './slot-words';
 
 export interface SlotPanelProps {
   slot: StatefulSlot | null;
@@ -20,12 +22,12 @@ export interface SlotPanelProps {
   children?: ReactNode;
 }
 
-function describeAvailability(slot: StatefulSlot): string {
-  if (slot.bookable) return 'This slot can be booked.';
-  if (slot.isCurrent) return 'This slot is running now.';
-  if (slot.isPast) return 'This slot is over.';
-  if (slot.beyondHorizon && slot.state === 'free') return 'This slot lies beyond the booking horizon and cannot be booked yet.';
-  return 'This slot is taken.';
+function describeAvailability(slot: StatefulSlot, t: SlotT): string {
+  if (slot.bookable) return t('availability.bookable');
+  if (slot.isCurrent) return t('availability.running');
+  if (slot.isPast) return t('availability.over');
+  if (slot.beyondHorizon && slot.state === 'free') return t('availability.beyondHorizon');
+  return t('availability.taken');
 }
 
 /**
@@ -33,6 +35,8 @@ function describeAvailability(slot: StatefulSlot): string {
  * was booked when a manager booked it here (with their note).
  */
 export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot; origin: BookingOrigin | null; deviceId?: string }): ReactNode {
+  const t = useTranslations('slot');
+  const locale = useLocale();
   if (slot.state !== 'booked' && slot.state !== 'used') return null;
   const apartment = slot.ownerLabel;
   const name = origin?.residentName ?? null;
@@ -44,14 +48,14 @@ export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot;
     <>
       {holder ? (
         <>
-          <dt className={termClass}>Booked for</dt>
+          <dt className={termClass}>{t('bookedFor')}</dt>
           <dd>
             {holder}
             {apartmentHref ? (
               <>
                 {' '}
                 <Link href={apartmentHref} className="underline underline-offset-2">
-                  Open the apartment
+                  {t('openApartment')}
                 </Link>
               </>
             ) : null}
@@ -60,13 +64,16 @@ export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot;
       ) : null}
       {origin ? (
         <>
-          <dt className={termClass}>How</dt>
+          <dt className={termClass}>{t('howTerm')}</dt>
           <dd>
-            Booked through the portal by {origin.requestedByName ?? 'a manager'} on {formatDate(Date.parse(origin.requestedAt), slot.timeZone)}
+            {t('bookedThroughPortal', {
+              name: origin.requestedByName ?? t('aManager'),
+              date: formatDate(Date.parse(origin.requestedAt), slot.timeZone, locale),
+            })}
           </dd>
           {origin.note ? (
             <>
-              <dt className={termClass}>Note</dt>
+              <dt className={termClass}>{t('noteTerm')}</dt>
               <dd className="break-words">{origin.note}</dd>
             </>
           ) : null}
@@ -79,28 +86,30 @@ export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot;
 /** Details of one slot in a modal dialog (components/ui/dialog: focus stays inside, Escape closes it). */
 export function SlotPanel({ slot, origin, deviceId, onClose, children }: SlotPanelProps) {
   const titleId = useId();
+  const words = useSlotWords();
+  const { t, locale } = words;
   return (
     <Dialog open={slot !== null} onClose={onClose} labelledBy={titleId}>
       {slot ? (
         <div className="flex flex-col gap-4 p-5">
           <div>
             <h2 id={titleId} className="text-lg font-semibold">
-              {slot.dayLabel}, {slotTimeRange(slot)}
+              {`${words.dayLabel(slot)}, ${words.timeRange(slot)}`}
             </h2>
-            <p className={mutedTextClass}>{formatDayTime(slot.startMs, slot.timeZone)} ({slot.timeZone})</p>
+            <p className={mutedTextClass}>{t('startsAt', { when: formatDayTime(slot.startMs, slot.timeZone, locale), zone: slot.timeZone })}</p>
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className={termClass}>State</dt>
-            <dd className="font-medium first-letter:uppercase">{slotStateText(slot)}</dd>
-            <dt className={termClass}>Length</dt>
-            <dd>{slot.lengthMinutes} minutes</dd>
+            <dt className={termClass}>{t('stateTerm')}</dt>
+            <dd className="font-medium first-letter:uppercase">{words.stateText(slot)}</dd>
+            <dt className={termClass}>{t('lengthTerm')}</dt>
+            <dd>{t('length', { minutes: slot.lengthMinutes })}</dd>
             <BookingDetails slot={slot} origin={origin ?? null} deviceId={deviceId} />
           </dl>
-          <p className="text-sm">{describeAvailability(slot)}</p>
+          <p className="text-sm">{describeAvailability(slot, t)}</p>
           {children}
           <div className="flex justify-end">
             <Button variant="secondary" onClick={onClose}>
-              Close
+              {t('close')}
             </Button>
           </div>
         </div>

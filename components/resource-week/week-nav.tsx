@@ -1,12 +1,13 @@
 'use client';
 
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { type FormEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass, labelClass } from '@/components/ui/styles';
 
 export interface WeekNavProps {
-  /** "Week 48, 23–29 November 2026" or similar. */
+  /** "Week 48, 23–29 November 2026" / "v. 48, 23–29 november 2026". */
   label: string;
   previousHref: string;
   nextHref: string;
@@ -42,6 +43,7 @@ export function weekKeyOfDate(date: string): string | null {
 
 /** Previous / this / next week links and a "Go to date" picker; the week lives in the URL (e.g. `?week=2026-W48`). */
 export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate, onGoToWeek }: WeekNavProps) {
+  const t = useTranslations('grid');
   const inputId = useId();
   const errorId = useId();
   const [date, setDate] = useState(firstDate ?? '');
@@ -50,7 +52,7 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
     event.preventDefault();
     const key = weekKeyOfDate(date);
     if (!key) {
-      setError('Enter a whole date, such as 2026-12-09.');
+      setError(t('wholeDate'));
       return;
     }
     setError(null);
@@ -58,17 +60,19 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
   };
   return (
     <div className="flex flex-col gap-2">
-      <nav aria-label="Week" className="flex flex-wrap items-center gap-2">
+      <nav aria-label={t('weekNav')} className="flex flex-wrap items-center gap-2">
         <Link href={previousHref} className={LINK} rel="prev">
-          <span aria-hidden="true">←&nbsp;</span>Previous week
+          <span aria-hidden="true">←&nbsp;</span>
+          {t('previousWeek')}
         </Link>
         {thisWeekHref ? (
           <Link href={thisWeekHref} className={LINK}>
-            This week
+            {t('thisWeek')}
           </Link>
         ) : null}
         <Link href={nextHref} className={LINK} rel="next">
-          Next week<span aria-hidden="true">&nbsp;→</span>
+          {t('nextWeek')}
+          <span aria-hidden="true">&nbsp;→</span>
         </Link>
         <p className="ml-auto text-sm font-medium text-slate-800 dark:text-slate-200" aria-live="polite">
           {label}
@@ -78,7 +82,7 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
         <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
           <div className="flex flex-col gap-1">
             <label htmlFor={inputId} className={labelClass}>
-              Go to date
+              {t('goToDate')}
             </label>
             <input
               id={inputId}
@@ -91,7 +95,7 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
             />
           </div>
           <Button type="submit" variant="secondary" className="min-h-11">
-            Show week
+            {t('showWeek')}
           </Button>
           {error ? (
             <p id={errorId} role="alert" className="w-full text-sm font-medium text-red-700 dark:text-red-300">

@@ -112,3 +112,22 @@ export function formatPercent(share: number, locale: Locale): string {
 export function formatList(items: readonly string[], locale: Locale, type: 'and' | 'or' = 'and'): string {
   return listFormat(locale, type === 'and' ? 'conjunction' : 'disjunction').format(items);
 }
+
+const relativeFormats = new Map<Locale, Intl.RelativeTimeFormat>();
+
+/**
+ * How long ago, by the largest whole unit up to hours: "12 seconds ago", "2 minutes ago",
+ * "3 hours ago" / "för 2 minuter sedan". `elapsedMs` below zero counts as now.
+ */
+export function formatAgo(elapsedMs: number, locale: Locale): string {
+  let format = relativeFormats.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'always', style: 'long' });
+    relativeFormats.set(locale, format);
+  }
+  const seconds = Math.max(0, Math.round(elapsedMs / 1000));
+  if (seconds < 60) return format.format(-seconds, 'second');
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return format.format(-minutes, 'minute');
+  return format.format(-Math.floor(minutes / 60), 'hour');
+}

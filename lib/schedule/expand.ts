@@ -1,6 +1,6 @@
 import { DAYS_PER_WEEK, MINUTES_PER_DAY, type ScheduleBasis, type WeekScheduleInput, toWeekSchedule } from './types';
 import { type WeekInfo, assertTimeZone, weekFromKey } from './week';
-import { clock, dayLabel, isoDate, wallClock } from './zoned';
+import { clock, isoDate, wallClock } from './zoned';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = MINUTES_PER_DAY * MINUTE_MS;
@@ -31,8 +31,6 @@ export interface ScheduleSlot {
   /** Local day column (0 = Monday) and calendar date of the start. */
   dayIndex: number;
   date: string;
-  /** "Monday 24 November". */
-  dayLabel: string;
   /** Local 24-h clock times, "07:00" and "10:00". */
   startLabel: string;
   endLabel: string;
@@ -146,7 +144,6 @@ function makeSlot(startMs: number, endMs: number, scheduleDay: number, scheduleI
     timeZone,
     dayIndex: start.weekday,
     date,
-    dayLabel: dayLabel(start),
     startLabel: clock(start),
     endLabel: clock(end),
     endsNextDay,

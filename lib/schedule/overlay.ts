@@ -125,7 +125,6 @@ export function overlayReservations(
       timeZone: slot.timeZone,
       dayIndex: slot.dayIndex,
       date: slot.date,
-      dayLabel: slot.dayLabel,
       startLabel: slot.startLabel,
       endLabel: slot.endLabel,
       endsNextDay: slot.endsNextDay,

@@ -14,7 +14,7 @@ const status = (reservations: ReturnType<typeof reservation>[], now: string, sch
 
 describe('currentStatus', () => {
   it('is free when the running slot has no reservation', () => {
-    expect(status([], '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'free', text: 'Free', untilMs: null });
+    expect(status([], '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'free', until: null, untilMs: null });
     expect(status([], '2026-11-25T10:00:00Z').slot?.startTime).toBe('2026-11-25T09:00Z');
   });
 
@@ -29,13 +29,12 @@ describe('currentStatus', () => {
     ];
     expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({
       kind: 'in-use',
-      text: 'In use until 16:00',
-      untilLabel: '16:00',
+      until: { clock: '16:00', weekday: null },
       untilMs: at('2026-11-25T15:00:00Z'),
       ownerLabel: 'apartment 1203',
     });
     // A gap (a free slot) ends the chain.
-    expect(status(list.slice(0, 1), '2026-11-25T10:00:00Z').text).toBe('In use until 13:00');
+    expect(status(list.slice(0, 1), '2026-11-25T10:00:00Z').until).toEqual({ clock: '13:00', weekday: null });
   });
 
   it('does not merge back-to-back bookings of different apartments', () => {
@@ -45,25 +44,25 @@ describe('currentStatus', () => {
       reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerId: 'g2008' }),
       reservation('2026-11-25T15:00:00Z', '2026-11-25T18:00:00Z', { ownerId: 'g2008' }),
     ];
-    expect(status(list, '2026-11-25T10:06:00Z')).toMatchObject({ kind: 'in-use', text: 'In use until 13:00', ownerLabel: 'apartment 1203' });
+    expect(status(list, '2026-11-25T10:06:00Z')).toMatchObject({ kind: 'in-use', until: { clock: '13:00', weekday: null }, ownerLabel: 'apartment 1203' });
     // The next apartment's two bookings in a row do merge.
-    expect(status(list, '2026-11-25T12:30:00Z')).toMatchObject({ text: 'In use until 19:00', untilMs: at('2026-11-25T18:00:00Z') });
+    expect(status(list, '2026-11-25T12:30:00Z')).toMatchObject({ until: { clock: '19:00', weekday: null }, untilMs: at('2026-11-25T18:00:00Z') });
     // A user-owned booking followed by another user's is not a continuation either.
     const users = [
       reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z', { ownerType: 'User', ownerId: null, userId: 'u1' }),
       reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerType: 'User', ownerId: null, userId: 'u2' }),
     ];
-    expect(status(users, '2026-11-25T10:00:00Z').text).toBe('In use until 13:00');
+    expect(status(users, '2026-11-25T10:00:00Z').until).toEqual({ clock: '13:00', weekday: null });
   });
 
   it('counts a used booking as in use', () => {
     const list = [reservation('2026-11-25T09:00:00Z', '2026-11-25T12:00:00Z', { status: 'Used' })];
-    expect(status(list, '2026-11-25T11:59:00Z')).toMatchObject({ kind: 'in-use', text: 'In use until 13:00' });
+    expect(status(list, '2026-11-25T11:59:00Z')).toMatchObject({ kind: 'in-use', until: { clock: '13:00', weekday: null } });
   });
 
   it('reports maintenance with the window end, even past the slot', () => {
     const list = [serviceWindow('2026-11-25T08:00:00Z', '2026-11-25T13:30:00Z')];
-    expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'maintenance', text: 'Maintenance until 14:30', ownerLabel: null });
+    expect(status(list, '2026-11-25T10:00:00Z')).toMatchObject({ kind: 'maintenance', until: { clock: '14:30', weekday: null }, ownerLabel: null });
   });
 
   it('prefers maintenance when a booking overlaps a Service window', () => {
@@ -74,15 +73,15 @@ describe('currentStatus', () => {
   it('only counts a partial reservation while it runs', () => {
     const list = [serviceWindow('2026-11-25T10:00:00Z', '2026-11-25T11:00:00Z')];
     expect(status(list, '2026-11-25T09:30:00Z').kind).toBe('free');
-    expect(status(list, '2026-11-25T10:30:00Z')).toMatchObject({ kind: 'maintenance', text: 'Maintenance until 12:00' });
+    expect(status(list, '2026-11-25T10:30:00Z')).toMatchObject({ kind: 'maintenance', until: { clock: '12:00', weekday: null } });
   });
 
   it('sees a booking that started yesterday and crosses midnight', () => {
     const schedule = [[], [], [[1320, 180]], [], [], [], []]; // Wednesday 23:00–02:00 local
     const list = [reservation('2026-11-25T22:00:00Z', '2026-11-26T01:00:00Z')];
-    expect(status(list, '2026-11-26T00:30:00Z', schedule)).toMatchObject({ kind: 'in-use', text: 'In use until 02:00' });
+    expect(status(list, '2026-11-26T00:30:00Z', schedule)).toMatchObject({ kind: 'in-use', until: { clock: '02:00', weekday: null } });
     // Seen from before midnight, the end is on another local day.
-    expect(status(list, '2026-11-25T22:30:00Z', schedule).text).toBe('In use until Thu 02:00');
+    expect(status(list, '2026-11-25T22:30:00Z', schedule).until).toEqual({ clock: '02:00', weekday: 3 });
   });
 
   it('works on overlaid slots directly', () => {
@@ -91,7 +90,7 @@ describe('currentStatus', () => {
       [reservation('2026-11-25T15:00:00Z', '2026-11-25T18:00:00Z')],
       { now: at('2026-11-25T10:00:00Z') },
     );
-    expect(currentStatus(slots, at('2026-11-25T16:00:00Z')).text).toBe('In use until 19:00');
+    expect(currentStatus(slots, at('2026-11-25T16:00:00Z')).until).toEqual({ clock: '19:00', weekday: null });
     expect(currentStatus([], at('2026-11-25T16:00:00Z')).kind).toBe('free');
   });
 });

@@ -1,7 +1,7 @@
 import { expandRange } from './expand';
 import { type OverlayOptions, type SlotReservation, type StatefulSlot, overlayReservations } from './overlay';
 import { type InstantInput, type ScheduleBasis, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
-import { clock, isoDate, shortWeekday, wallClock } from './zoned';
+import { clock, isoDate, wallClock } from './zoned';
 
 const DAY_MS = 86_400_000;
 
@@ -11,14 +11,16 @@ export interface NowStatus {
   kind: NowKind;
   /** When the current use or maintenance ends, following back-to-back bookings; null when free. */
   untilMs: number | null;
-  /** "10:00", or "Tue 02:00" when it ends on another local day; null when free. */
-  untilLabel: string | null;
+  /**
+   * When it ends in the system's zone, locale-free: the clock time "10:00" and, when that is on
+   * another local day than now, its weekday (0 = Monday) for a component to name ("tis 02:00").
+   * Null when free.
+   */
+  until: { clock: string; weekday: number | null } | null;
   /** Holder of the running booking, e.g. "apartment 1203". */
   ownerLabel: string | null;
   /** The slot running now, if any. */
   slot: StatefulSlot | null;
-  /** "Free", "In use until 10:00", "Maintenance until 10:00". */
-  text: string;
 }
 
 /**
@@ -31,7 +33,7 @@ export function currentStatus(slots: readonly StatefulSlot[], now: InstantInput)
   const timeZone = slots[0]?.timeZone;
   const slot = slots.find((s) => s.startMs <= nowMs && nowMs < s.endMs) ?? null;
   const running = slot ? runningAt(slot, nowMs) : null;
-  if (!running || !timeZone) return { kind: 'free', untilMs: null, untilLabel: null, ownerLabel: null, slot, text: 'Free' };
+  if (!running || !timeZone) return { kind: 'free', untilMs: null, until: null, ownerLabel: null, slot };
 
   const kind: NowKind = running.ownerType === 'Service' ? 'maintenance' : 'in-use';
   let untilMs = running.endMs;
@@ -43,14 +45,12 @@ export function currentStatus(slots: readonly StatefulSlot[], now: InstantInput)
     if (!continuing || continuing.endMs <= untilMs) break;
     untilMs = continuing.endMs;
   }
-  const untilLabel = labelUntil(nowMs, untilMs, timeZone);
   return {
     kind,
     untilMs,
-    untilLabel,
+    until: untilOf(nowMs, untilMs, timeZone),
     ownerLabel: kind === 'in-use' ? running.ownerLabel : null,
     slot,
-    text: `${kind === 'maintenance' ? 'Maintenance' : 'In use'} until ${untilLabel}`,
   };
 }
 
@@ -97,8 +97,8 @@ function sameHolder(a: SlotReservation, b: SlotReservation): boolean {
   return a.userId !== null && a.userId === b.userId;
 }
 
-function labelUntil(nowMs: number, untilMs: number, timeZone: string): string {
+function untilOf(nowMs: number, untilMs: number, timeZone: string): NonNullable<NowStatus['until']> {
   const now = wallClock(nowMs, timeZone);
   const until = wallClock(untilMs, timeZone);
-  return isoDate(now) === isoDate(until) ? clock(until) : `${shortWeekday(until)} ${clock(until)}`;
+  return { clock: clock(until), weekday: isoDate(now) === isoDate(until) ? null : until.weekday };
 }

@@ -7,21 +7,15 @@ const HOUR = 3_600_000;
 const at = (iso: string) => Date.parse(iso);
 
 describe('weekOf', () => {
-  it('gives the Monday-start local week with its key, bounds and day labels', () => {
+  it('gives the Monday-start local week with its key, bounds and local dates', () => {
     const week = weekOf(at('2026-11-25T12:00:00Z'), SE);
     expect(week.key).toBe('2026-W48');
     expect(week.startMs).toBe(at('2026-11-22T23:00:00Z')); // Monday 23 Nov 00:00 CET
     expect(week.endMs).toBe(at('2026-11-29T23:00:00Z'));
-    expect(week.days.map((d) => d.label)).toEqual([
-      'Monday 23 November',
-      'Tuesday 24 November',
-      'Wednesday 25 November',
-      'Thursday 26 November',
-      'Friday 27 November',
-      'Saturday 28 November',
-      'Sunday 29 November',
-    ]);
-    expect(week.days[0]).toMatchObject({ index: 0, date: '2026-11-23', shortLabel: 'Mon 23' });
+    expect(week.days.map((d) => d.date)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27', '2026-11-28', '2026-11-29']);
+    expect(week.days[0]).toMatchObject({ index: 0, date: '2026-11-23' });
+    // Words are the components' (components/resource-week/slot-words.ts): none here.
+    expect(Object.keys(week.days[0]!).sort()).toEqual(['date', 'endMs', 'index', 'startMs']);
   });
 
   it('uses the local date, not the UTC date, at the week boundary', () => {
@@ -90,6 +84,16 @@ describe('parseWeekKey', () => {
     expect(parseWeekKey('2026-W53')).toEqual({ ok: true, key: '2026-W53', year: 2026, week: 53 });
     expect(weekKeySchema.parse('2026-W01')).toBe('2026-W01');
     expect(formatWeekKey(2027, 3)).toBe('2027-W03');
+  });
+
+  it('says why in facts, for a sentence in the reader\'s language', () => {
+    const problem = (input: string) => {
+      const parsed = parseWeekKey(input);
+      return parsed.ok ? null : parsed.problem;
+    };
+    expect(problem('2026-48')).toEqual({ kind: 'shape', input: '2026-48' });
+    expect(problem('2025-W53')).toEqual({ kind: 'week', year: 2025, weeks: 52, week: '53' });
+    expect(problem('1969-W10')).toEqual({ kind: 'year', min: 1970, max: 2199 });
   });
 
   it('keeps a long hostile input out of the message', () => {

@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz';
 import { addDays, addWeeks, getISOWeek, getISOWeekYear, getISOWeeksInYear, startOfISOWeek } from 'date-fns';
 import { z } from 'zod';
 import { DAYS_PER_WEEK, type InstantInput, ScheduleInputError, requireMs } from './types';
-import { dayLabel, isoDate, shortDayLabel, wallClock } from './zoned';
+import { isoDate, wallClock } from './zoned';
 
 /**
  * Weeks as shown to people: Monday 00:00 to the next Monday 00:00 in the system's time zone,
@@ -14,20 +14,28 @@ export const MIN_WEEK_YEAR = 1970;
 /** Beyond this, dates leave what time-zone arithmetic handles; no laundry room is booked there. */
 export const MAX_WEEK_YEAR = 2199;
 
+/** Why a week key was refused, for a sentence in the reader's language (`error` is the API's English). */
+export type WeekKeyProblem =
+  | { kind: 'shape'; input: string }
+  | { kind: 'year'; min: number; max: number }
+  | { kind: 'week'; year: number; weeks: number; week: string };
+
 export type WeekKeyParse =
   | { ok: true; key: string; year: number; week: number }
-  | { ok: false; error: string };
+  | { ok: false; error: string; problem: WeekKeyProblem };
 
 /** Parses `YYYY-Www`; rejects other shapes, week 00, and week 53 in years that have 52 weeks. */
 export function parseWeekKey(input: string): WeekKeyParse {
   const match = WEEK_KEY_PATTERN.exec(input);
-  if (!match) return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"` };
+  if (!match) return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"`, problem: { kind: 'shape', input: truncate(input) } };
   const year = Number(match[1]);
   const week = Number(match[2]);
-  if (year < MIN_WEEK_YEAR || year > MAX_WEEK_YEAR) return { ok: false, error: `Week year must be from ${MIN_WEEK_YEAR} to ${MAX_WEEK_YEAR}` };
+  if (year < MIN_WEEK_YEAR || year > MAX_WEEK_YEAR) {
+    return { ok: false, error: `Week year must be from ${MIN_WEEK_YEAR} to ${MAX_WEEK_YEAR}`, problem: { kind: 'year', min: MIN_WEEK_YEAR, max: MAX_WEEK_YEAR } };
+  }
   const weeksInYear = getISOWeeksInYear(new Date(Date.UTC(year, 5, 1)));
   if (week < 1 || week > weeksInYear) {
-    return { ok: false, error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}` };
+    return { ok: false, error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}`, problem: { kind: 'week', year, weeks: weeksInYear, week: match[2]! } };
   }
   return { ok: true, key: formatWeekKey(year, week), year, week };
 }
@@ -65,10 +73,6 @@ export interface LocalDay {
   /** Local midnight at the start and end of the day, as UTC epoch milliseconds (23 or 25 h apart on DST days). */
   startMs: number;
   endMs: number;
-  /** "Monday 24 November". */
-  label: string;
-  /** "Mon 24". */
-  shortLabel: string;
 }
 
 /** Shared between callers (memoised, frozen): treat as read-only. */
@@ -162,8 +166,6 @@ function buildWeek(monday: TZDate, timeZone: string): WeekInfo {
         date: isoDate(local),
         startMs: start.getTime(),
         endMs: end.getTime(),
-        label: dayLabel(local),
-        shortLabel: shortDayLabel(local),
       }),
     );
   }

@@ -1,9 +1,10 @@
 /**
- * Wall-clock fields of an instant in an IANA zone, and the few English formats the portal shows
- * ("Monday 24 November", "07:00", "2026-11-24"). Built on one cached Intl.DateTimeFormat per zone
+ * Wall-clock fields of an instant in an IANA zone, and its locale-free forms ("07:00",
+ * "2026-11-24"); words such as "Monday 24 November" are lib/i18n/format.ts's, in the reader's
+ * language. Built on one cached Intl.DateTimeFormat per zone
  * instead of date-fns + @date-fns/tz: a week's grid formats a few hundred instants per request on
  * the server, where TZDate + format cost ~50 µs each, and the browser bundle then needs neither
- * library. The output matches date-fns' en-US patterns (zoned.test.ts compares them).
+ * library. The output matches date-fns' patterns (zoned.test.ts compares them).
  */
 
 export interface WallClock {
@@ -19,22 +20,6 @@ export interface WallClock {
   /** 0 = Monday … 6 = Sunday (the grid's column order). */
   weekday: number;
 }
-
-export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-export const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -128,24 +113,4 @@ export function isoDate(w: Readonly<WallClock>): string {
 /** `HH:mm` */
 export function clock(w: Readonly<WallClock>): string {
   return `${two(w.hour)}:${two(w.minute)}`;
-}
-
-/** `EEEE d MMMM`: "Monday 24 November". */
-export function dayLabel(w: Readonly<WallClock>): string {
-  return `${WEEKDAY_NAMES[w.weekday]} ${w.day} ${MONTH_NAMES[w.month - 1]}`;
-}
-
-/** `EEE d`: "Mon 24". */
-export function shortDayLabel(w: Readonly<WallClock>): string {
-  return `${WEEKDAY_NAMES[w.weekday]!.slice(0, 3)} ${w.day}`;
-}
-
-/** `EEE`: "Mon". */
-export function shortWeekday(w: Readonly<WallClock>): string {
-  return WEEKDAY_NAMES[w.weekday]!.slice(0, 3);
-}
-
-/** `d MMMM yyyy`: "24 November 2026"; without the year when `withYear` is false. */
-export function dayMonth(w: Readonly<WallClock>, withYear: boolean): string {
-  return `${w.day} ${MONTH_NAMES[w.month - 1]}${withYear ? ` ${yyyy(w.year)}` : ''}`;
 }

@@ -10,7 +10,8 @@ import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, ty
 import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
 import { formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot, type WeekInfo } from '@/lib/schedule';
 import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
-import { wallClock, dayLabel } from '@/lib/schedule/zoned';
+import { wallClock } from '@/lib/schedule/zoned';
+import { formatDayLabel } from '@/lib/i18n/format';
 import { getServiceClient, type ServiceClient } from '@/lib/service';
 import { getSystemApiKey } from '@/lib/systems';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -148,7 +149,8 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
       endTime: r.endTime,
       startMs,
       endMs,
-      dayLabel: dayLabel(wallClock(startMs, timeZone)),
+      // TODO(i17 apartment): English until this field goes; the component should format startMs.
+      dayLabel: formatDayLabel(wallClock(startMs, timeZone), 'en'),
       timeLabel: `${formatClock(startMs, timeZone)}–${formatClock(endMs, timeZone)}`,
       bookedBy: origin ? (origin.requestedByName ?? 'a manager') : 'the resident or the booking system',
       bookedThroughPortal: origin !== undefined,

@@ -1,7 +1,9 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { PageError } from '@/components/page-error';
 
 export default function SystemError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return <PageError title="System" reset={reset} />;
+  const t = useTranslations('systems');
+  return <PageError title={t('system')} reset={reset} />;
 }

@@ -1,7 +1,9 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { PageError } from '@/components/page-error';
 
 export default function ResourceError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return <PageError title="Resource" reset={reset} />;
+  const t = useTranslations('systems');
+  return <PageError title={t('resource')} reset={reset} />;
 }

@@ -1,10 +1,12 @@
+import { getTranslations } from 'next-intl/server';
 import { GridSkeleton } from '@/components/skeletons';
 
-export default function Loading() {
+export default async function Loading() {
+  const t = await getTranslations('systems');
   return (
     <div className="flex flex-col gap-4" aria-busy="true">
       <p className="sr-only" role="status">
-        Loading the week…
+        {t('loadingWeek')}
       </p>
       <div className="h-4 w-56 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
       <div className="h-8 w-64 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />

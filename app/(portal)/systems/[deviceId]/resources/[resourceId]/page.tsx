@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound } from 'next/navigation';
 import { BookableResourceWeek } from '@/components/resource-week/bookable-resource-week';
@@ -6,7 +7,7 @@ import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
 import { readUserGroups } from '@/lib/mirror/store';
 import { getReservationDeps, residentSummary } from '@/lib/reservations';
-import { parseWeekKey } from '@/lib/schedule/week';
+import { type WeekKeyProblem, parseWeekKey } from '@/lib/schedule/week';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 import { portalViewDeps } from '@/lib/views/live-deps';
 import { loadResourceWeek } from '@/lib/views/resource-week';
@@ -16,7 +17,24 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export const metadata: Metadata = { title: 'Resource' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('systems');
+  return { title: t('resource') };
+}
+
+type SystemsT = Awaited<ReturnType<typeof getTranslations<'systems'>>>;
+
+/** Why the address's week was refused, in the reader's language. */
+function weekProblemText(problem: WeekKeyProblem, t: SystemsT): string {
+  switch (problem.kind) {
+    case 'shape':
+      return t('invalidWeekReason.shape', { input: problem.input });
+    case 'year':
+      return t('invalidWeekReason.year', { min: String(problem.min), max: String(problem.max) });
+    case 'week':
+      return t('invalidWeekReason.week', { year: String(problem.year), weeks: String(problem.weeks), week: problem.week });
+  }
+}
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -30,7 +48,7 @@ export default async function ResourcePage({ params, searchParams }: Props) {
   const asked = first(query.week);
   // A mistyped week in the URL shows the current week, and says so (never silently).
   const parsedWeek = asked === undefined || asked === '' ? null : parseWeekKey(asked);
-  const invalidWeek = parsedWeek && !parsedWeek.ok ? parsedWeek.error : null;
+  const invalidWeek = parsedWeek && !parsedWeek.ok ? parsedWeek.problem : null;
   const week = parsedWeek?.ok ? parsedWeek.key : undefined;
   const resident = first(query.resident);
   const residentUserId = resident && isUuid(resident) ? resident.toLowerCase() : null;
@@ -42,14 +60,15 @@ export default async function ResourcePage({ params, searchParams }: Props) {
     if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
   }
-  const name = view.resource?.name ?? 'Resource';
+  const t = await getTranslations('systems');
+  const name = view.resource?.name ?? t('resource');
   // The resident a booking is for when the page was opened from the residents page.
   const preselected = residentUserId ? await preselect(system.deviceId, residentUserId) : null;
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs
         parents={[
-          { label: 'Systems', href: '/systems' },
+          { label: t('title'), href: '/systems' },
           { label: system.name, href: `/systems/${system.deviceId}` },
         ]}
         current={name}
@@ -58,12 +77,15 @@ export default async function ResourcePage({ params, searchParams }: Props) {
         <h1 className="text-2xl font-semibold tracking-tight">{name}</h1>
         <p className="text-sm text-slate-700 dark:text-slate-300">
           {view.resource?.description ? `${view.resource.description} · ` : ''}
-          {system.name} · times in {system.timeZone}
+          {t('resourceSubtitle', { system: system.name, zone: system.timeZone })}
         </p>
       </header>
       {invalidWeek ? (
         <p role="alert" className="rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
-          <strong className="font-semibold">Invalid week in the address.</strong> {invalidWeek}. Showing this week instead.
+          {t.rich('invalidWeek', {
+            reason: weekProblemText(invalidWeek, t),
+            strong: (chunks) => <strong className="font-semibold">{chunks}</strong>,
+          })}
         </p>
       ) : null}
       <BookableResourceWeek initial={view} resourceId={resourceId.toLowerCase()} preselected={preselected} />

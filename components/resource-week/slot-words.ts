@@ -1,0 +1,99 @@
+// The week grid's words in the reader's language: slot names, states, the week's label and day
+// headings. Pure functions of a translator and a locale (tested in both languages); the hooks at the
+// bottom bind them to the page's language.
+import { useLocale, useTranslations } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import { formatDayLabel, formatDayMonth, formatShortDay } from '@/lib/i18n/format';
+import type { LocalDay, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
+import { type WallClock, wallClock } from '@/lib/schedule/zoned';
+
+export type SlotT = ReturnType<typeof useTranslations<'slot'>>;
+export type GridT = ReturnType<typeof useTranslations<'grid'>>;
+
+/** "07:00–10:00", or "23:00–02:00 next day" for a slot crossing local midnight. */
+export function slotTimeRange(slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>, t: SlotT): string {
+  const values = { start: slot.startLabel, end: slot.endLabel };
+  return slot.endsNextDay ? t('timeRangeNextDay', values) : t('timeRange', values);
+}
+
+/** "Monday 24 November" / "måndag 24 november": the local day the slot starts on. */
+export function slotDayLabel(slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>, locale: Locale): string {
+  return formatDayLabel(wallClock(slot.startMs, slot.timeZone), locale);
+}
+
+/**
+ * What the slot holds, in words: "free", "booked by apartment 1203" ("was booked by …" once it
+ * has ended), "maintenance 08:00–09:00" (a window covering only part of the slot names its own
+ * times), "used by apartment 1203", "past".
+ */
+export function slotStateText(slot: StatefulSlot, t: SlotT): string {
+  const partial = slot.reservation?.coverage === 'partial' ? ` ${slot.reservation.startLabel}–${slot.reservation.endLabel}` : '';
+  switch (slot.state) {
+    case 'free':
+      return slot.beyondHorizon && !slot.isPast ? t('words.freeBeyondHorizon') : t('words.free');
+    case 'booked': {
+      const owner = slot.ownerLabel ?? t('words.aResident');
+      const text = `${slot.isPast ? t('words.wasBookedBy', { owner }) : t('words.bookedBy', { owner })}${partial}`;
+      return slot.pending?.kind === 'cancel' ? `${text}, ${t('words.cancellationPending')}` : text;
+    }
+    case 'pending':
+      return slot.ownerLabel ? t('words.bookingPendingFor', { owner: slot.ownerLabel }) : t('words.bookingPending');
+    case 'used':
+      return `${t('words.usedBy', { owner: slot.ownerLabel ?? t('words.aResident') })}${partial}`;
+    case 'maintenance':
+      return `${t('words.maintenance')}${partial}`;
+    case 'past':
+      return t('words.past');
+  }
+}
+
+/**
+ * The slot's accessible name: "Monday 24 November, 07:00–10:00, free" / "måndag 24 november,
+ * 07:00–10:00, ledigt". A running slot ends in ", now"; a booked or maintenance slot that has
+ * ended in ", past".
+ */
+export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale): string {
+  const parts = [slotDayLabel(slot, locale), slotTimeRange(slot, t), slotStateText(slot, t)];
+  if (slot.isCurrent) parts.push(t('words.now'));
+  else if (slot.isPast && slot.state !== 'past') parts.push(t('words.past'));
+  return parts.join(', ');
+}
+
+/**
+ * "23–29 November 2026", "30 November – 6 December 2026", "28 December 2026 – 3 January 2027"
+ * (sv "23–29 november 2026", …). Built from the day and month names rather than Intl's formatRange,
+ * whose spacing differs between ICU versions (Node's en-GB gives "23 – 29 November 2026" with thin
+ * spaces), so the server's and the browser's text agree.
+ */
+export function weekRange(first: Readonly<WallClock>, last: Readonly<WallClock>, locale: Locale): string {
+  if (first.year !== last.year) return `${formatDayMonth(first, locale, true)} – ${formatDayMonth(last, locale, true)}`;
+  if (first.month !== last.month) return `${formatDayMonth(first, locale, false)} – ${formatDayMonth(last, locale, true)}`;
+  return `${first.day}–${formatDayMonth(last, locale, true)}`;
+}
+
+/** "Week 48, 23–29 November 2026" / "v. 48, 23–29 november 2026"; spans months and years as needed. */
+export function weekLabel(week: WeekInfo, t: GridT, locale: Locale): string {
+  const first = wallClock(week.days[0]!.startMs, week.timeZone);
+  const last = wallClock(week.days[week.days.length - 1]!.startMs, week.timeZone);
+  return t('weekLabel', { week: week.week, range: weekRange(first, last, locale) });
+}
+
+/** A day column's heading, "Mon 24" / "mån 24", and its long form "Monday 24 November". */
+export function dayHeading(day: Pick<LocalDay, 'startMs'>, timeZone: string, locale: Locale): { short: string; long: string } {
+  const local = wallClock(day.startMs, timeZone);
+  return { short: formatShortDay(local, locale), long: formatDayLabel(local, locale) };
+}
+
+/** The slot words bound to the page's language. */
+export function useSlotWords() {
+  const t = useTranslations('slot');
+  const locale = useLocale();
+  return {
+    t,
+    locale,
+    timeRange: (slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>) => slotTimeRange(slot, t),
+    dayLabel: (slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>) => slotDayLabel(slot, locale),
+    stateText: (slot: StatefulSlot) => slotStateText(slot, t),
+    accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale),
+  };
+}
