@@ -3,6 +3,7 @@ import type { Locale } from '@/i18n/config';
 import { formatWeekdayName } from '@/lib/i18n/format';
 import type { NowStatus } from '@/lib/schedule';
 import { Badge } from './ui/badge';
+import { ownerText } from '@/components/resource-week/slot-words';
 
 const STYLES: Record<NowStatus['kind'], { className: string; icon: string }> = {
   free: {
@@ -27,6 +28,7 @@ export function untilWords(until: NonNullable<NowStatus['until']>, locale: Local
 /** What is happening on a resource now: "Free", "In use until 10:00", "Maintenance until 14:30". */
 export function NowStatusBadge({ status, showOwner = false }: { status: NowStatus; showOwner?: boolean }) {
   const t = useTranslations('overview');
+  const tSlot = useTranslations('slot');
   const locale = useLocale();
   const style = STYLES[status.kind];
   const until = status.until ? untilWords(status.until, locale) : '';
@@ -36,7 +38,7 @@ export function NowStatusBadge({ status, showOwner = false }: { status: NowStatu
       : status.kind === 'maintenance'
         ? t('maintenanceUntil', { until })
         : t('inUseUntil', { until });
-  const owner = showOwner && status.ownerLabel ? ` (${status.ownerLabel})` : '';
+  const owner = showOwner && status.ownerLabel ? ` (${ownerText(status.ownerLabel, tSlot)})` : '';
   return (
     <Badge data-kind={status.kind} size="sm" className={`border ${style.className}`}>
       <span aria-hidden="true">{style.icon}</span>

@@ -102,7 +102,7 @@ describe('NowStatusBadge', () => {
       reservations: [reservation('2027-02-15T06:00:00Z', '2027-02-15T09:00:00Z')],
       now: '2027-02-15T07:00:00Z',
       timeZone: SE,
-      ownerLabel: () => 'apartment 1203',
+      ownerLabel: () => ({ kind: 'apartment', apartment: '1203' }),
     });
     const html = renderToStaticMarkup(withIntl(<NowStatusBadge status={status} showOwner />));
     expect(html).toContain('data-kind="in-use"');

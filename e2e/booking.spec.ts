@@ -13,7 +13,7 @@ interface WeekSlot {
   startTime: string;
   endTime: string;
   state: string;
-  ownerLabel: string | null;
+  ownerLabel: { kind: string; apartment?: string } | null;
   isPast: boolean;
   bookable: boolean;
 }
@@ -51,7 +51,7 @@ async function pickScenario(request: APIRequestContext) {
       let target: { key: string; free: number } | null = null;
       for (let i = 0; i < 5; i += 1) {
         const view = await weekView(request, resident.deviceId, resourceId, week);
-        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel === `apartment ${resident.apartmentId}`).length;
+        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
         const free = view.slots.filter((s) => s.bookable).length;
         if (i >= 1 && !target && free >= 4) target = { key: view.week.key, free };
         week = view.nav.next;

@@ -26,7 +26,7 @@ async function readyWeek(request: APIRequestContext, deviceId: string, resourceI
   for (let i = 0; i < 60; i += 1) {
     const response = await request.get(`/api/systems/${deviceId}/resources/${resourceId}/week${week ? `?week=${week}` : ''}`);
     if (response.status() === 200) {
-      const view = (await response.json()) as { freshness: { status: string }; nav: { next: string }; slots: { startTime: string; endTime: string; bookable: boolean; isPast: boolean; state: string; ownerLabel: string | null }[] };
+      const view = (await response.json()) as { freshness: { status: string }; nav: { next: string }; slots: { startTime: string; endTime: string; bookable: boolean; isPast: boolean; state: string; ownerLabel: { kind: string; apartment?: string } | null }[] };
       if (view.freshness.status === 'ready') return view;
     }
     await new Promise((r) => setTimeout(r, 1000));
@@ -67,7 +67,7 @@ async function seedRequests(request: APIRequestContext): Promise<Scenario> {
       let free: { startTime: string; endTime: string }[] = [];
       for (let i = 0; i < 4; i += 1) {
         const view = await readyWeek(request, resident.deviceId, resourceId, week);
-        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel === `apartment ${resident.apartmentId}`).length;
+        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
         if (i >= 1 && free.length < 3) free = view.slots.filter((s) => s.bookable);
         week = view.nav.next;
       }

@@ -6,7 +6,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { type ReactNode, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import type { StatefulSlot } from '@/lib/schedule';
+import type { Owner, StatefulSlot } from '@/lib/schedule';
 import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
 import { FreshnessNote } from '@/components/freshness-note';
@@ -49,10 +49,10 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
     () =>
       applyOpenRequests(
         data.slots,
-        data.requests.map((r) => ({ ...r, label: r.residentApartment ? t('apartment', { apartment: r.residentApartment }) : (r.residentName ?? null) })),
+        data.requests.map((r) => ({ ...r, label: ownerOfRequest(r) })),
         data.generatedAt,
       ),
-    [data.slots, data.requests, data.generatedAt, t],
+    [data.slots, data.requests, data.generatedAt],
   );
   const router = useRouter();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -133,4 +133,10 @@ export function SlotLegend() {
       ))}
     </ul>
   );
+}
+
+/** Who an open request books for, as the grid's slots say it: the apartment, else the resident's name. */
+function ownerOfRequest(r: { residentApartment?: string | null; residentName?: string | null }): Owner | null {
+  if (r.residentApartment) return { kind: 'apartment', apartment: r.residentApartment };
+  return r.residentName ? { kind: 'name', name: r.residentName } : null;
 }

@@ -10,6 +10,7 @@ import type { StatefulSlot } from '@/lib/schedule';
 import { BOOKING_NOTE_MAX } from '@/lib/views/types';
 import { useReservationRequest } from './reservation-request';
 import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
+import { ownerText } from './slot-words';
 
 export interface SlotActionsProps {
   slot: StatefulSlot;
@@ -127,7 +128,7 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
         ) : null}
         {confirming ? (
           <div role="group" aria-label={t('confirmCancel')} className="flex flex-col gap-2">
-            <p className="text-sm">{t('cancelQuestion', { owner: slot.ownerLabel ?? t('thisResident') })}</p>
+            <p className="text-sm">{t('cancelQuestion', { owner: slot.ownerLabel ? ownerText(slot.ownerLabel, t) : t('thisResident') })}</p>
             <div className="flex flex-wrap justify-end gap-2">
               <Button variant="secondary" onClick={() => setConfirming(false)} disabled={submitting}>
                 {t('keepBooking')}

@@ -1,5 +1,5 @@
 // Pure layout for the slot grid (tested without rendering); its words are in ./slot-words.ts.
-import type { StatefulSlot, WeekInfo } from '@/lib/schedule';
+import type { Owner, StatefulSlot, WeekInfo } from '@/lib/schedule';
 
 export interface PlacedSlot {
   slot: StatefulSlot;
@@ -93,7 +93,7 @@ export function slotGridLayout(
 export type VisibleStateKey = 'free' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past';
 
 /** What a slot shows: its state word (a catalogue key under `slot.state`) and, when booked or used, who holds it. */
-export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; detail: string | null } {
+export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; detail: Owner | string | null } {
   switch (slot.state) {
     case 'free':
       return slot.beyondHorizon && !slot.isPast ? { title: 'notYetBookable', detail: null } : { title: 'free', detail: null };

@@ -150,8 +150,8 @@ describe('slotGridLayout', () => {
     const after = overlayReservations(expandWeek(laundry, week, SE), [reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z'), reservation('2026-11-28T06:00:00Z', '2026-11-28T09:00:00Z')], { now: later, ownerLabel });
     const booked = after.filter((s) => s.state === 'booked');
     expect(booked.map(slotVisibleState)).toEqual([
-      { title: 'wasBooked', detail: 'apartment 1203' },
-      { title: 'booked', detail: 'apartment 1203' },
+      { title: 'wasBooked', detail: { kind: 'apartment', apartment: '1203' } },
+      { title: 'booked', detail: { kind: 'apartment', apartment: '1203' } },
     ]);
     const markup = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={after} now={later} label="Laundry room 1" />));
     const names = buttons(markup).map((b) => b['aria-label']);
@@ -168,7 +168,7 @@ describe('slotGridLayout', () => {
   });
 
   it('words states for the eye', () => {
-    expect(slots.map(slotVisibleState).filter((v) => v.title === 'booked')).toEqual([{ title: 'booked', detail: 'apartment 1203' }]);
+    expect(slots.map(slotVisibleState).filter((v) => v.title === 'booked')).toEqual([{ title: 'booked', detail: { kind: 'apartment', apartment: '1203' } }]);
     const far = overlayReservations(expandWeek(laundry, weekFromKey('2027-W02', SE), SE), [], { now });
     expect(slotVisibleState(far[0]!)).toEqual({ title: 'notYetBookable', detail: null });
   });
@@ -178,9 +178,9 @@ describe('slotGridLayout', () => {
       withIntl(<SlotGrid week={week} slots={slots} now={now} label="Tvättstuga 1, v. 48" horizonEnd={bookingHorizonEnd(now)} />, 'sv'),
     );
     const names = buttons(sv).map((b) => b['aria-label']);
-    expect(names).toContain('torsdag 26 november, 07:00–10:00, bokat av apartment 1203');
+    expect(names).toContain('torsdag 26 november, 07:00–10:00, bokat av lägenhet 1203');
     expect(names).toContain('onsdag 25 november, 10:00–13:00, ledigt, pågår nu');
-    expect(names).toContain('måndag 23 november, 07:00–10:00, använt av apartment 1203, passerat');
+    expect(names).toContain('måndag 23 november, 07:00–10:00, använt av lägenhet 1203, passerat');
     expect(sv).toContain('>ons 25<');
     expect(sv).toContain('<span class="sm:hidden">onsdag 25 november</span>');
     expect(sv).toContain('>I dag<');

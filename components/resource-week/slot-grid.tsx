@@ -8,7 +8,7 @@ import type { SlotState, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { mutedTextClass } from '@/components/ui/styles';
 import { type GridPosition, isGridKey, moveInGrid } from './slot-grid-nav';
 import { type GridColumn, defaultActiveSlotId, defaultPhoneDay, slotGridLayout, slotVisibleState } from './slot-grid-layout';
-import { dayHeading, useSlotWords } from './slot-words';
+import { dayHeading, ownerText, useSlotWords } from './slot-words';
 
 export interface SlotGridProps {
   /** The week shown (days become columns, in the system's time zone). */
@@ -84,6 +84,7 @@ export function SlotGrid({
   const [phoneDay, setPhoneDay] = useState(() => defaultPhoneDay(layout.columns, activeId));
   const switcherId = useId();
   const t = useTranslations('grid');
+  const tSlot = useTranslations('slot');
   const words = useSlotWords();
   const { locale } = words;
 
@@ -242,7 +243,7 @@ export function SlotGrid({
                             {words.t(`state.${visible.title}`)}
                             {slot.isCurrent && <span className="font-semibold uppercase"> · {t('now')}</span>}
                           </span>
-                          {visible.detail && <span className="w-full truncate">{visible.detail}</span>}
+                          {visible.detail && <span className="w-full truncate">{typeof visible.detail === 'string' ? visible.detail : ownerText(visible.detail, tSlot)}</span>}
                         </button>
                       </li>
                     );

@@ -43,6 +43,6 @@ describe('BookingDetails', () => {
         'sv',
       ),
     );
-    expect(text(html)).toBe('|Bokat för|apartment 3001|Hur|Bokat via portalen av en förvaltare den 20 november 2026|');
+    expect(text(html)).toBe('|Bokat för|lägenhet 3001|Hur|Bokat via portalen av en förvaltare den 20 november 2026|');
   });
 });

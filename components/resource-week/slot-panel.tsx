@@ -9,7 +9,7 @@ import { mutedTextClass, termClass } from '@/components/ui/styles';
 import { formatDate, formatDayTime } from '@/lib/i18n/format';
 import type { StatefulSlot } from '@/lib/schedule';
 import type { BookingOrigin } from '@/lib/views/types';
-import { type SlotT, useSlotWords } from './slot-words';
+import { type SlotT, ownerText, useSlotWords } from './slot-words';
 
 export interface SlotPanelProps {
   slot: StatefulSlot | null;
@@ -38,7 +38,7 @@ export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot;
   const t = useTranslations('slot');
   const locale = useLocale();
   if (slot.state !== 'booked' && slot.state !== 'used') return null;
-  const apartment = slot.ownerLabel;
+  const apartment = slot.ownerLabel ? ownerText(slot.ownerLabel, t) : null;
   const name = origin?.residentName ?? null;
   const holder = name && apartment ? `${name}, ${apartment}` : (name ?? apartment);
   // An apartment's booking (owned by its user group): its page is one click away.

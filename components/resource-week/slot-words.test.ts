@@ -49,7 +49,7 @@ describe('slot words', () => {
   const now = Date.parse('2026-11-25T10:00:00Z');
   const slots = overlayReservations(expandWeek(laundry, week, SE), [reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z')], {
     now,
-    ownerLabel: () => 'apartment 1203',
+    ownerLabel: () => ({ kind: 'apartment', apartment: '1203' }),
   });
   const find = (start: string) => slots.find((s) => s.startTime === start)!;
 
@@ -63,7 +63,7 @@ describe('slot words', () => {
     expect(slotAccessibleName(find('2026-11-23T06:00Z'), slotT('sv'), 'sv')).toBe('måndag 23 november, 07:00–10:00, passerat');
     expect(slotAccessibleName(find('2026-11-25T09:00Z'), slotT('sv'), 'sv')).toBe('onsdag 25 november, 10:00–13:00, ledigt, pågår nu');
     expect(slotAccessibleName(find('2026-11-27T06:00Z'), slotT('sv'), 'sv')).toBe('fredag 27 november, 07:00–10:00, ledigt');
-    expect(slotStateText(find('2026-11-26T06:00Z'), slotT('sv'))).toBe('bokat av apartment 1203');
+    expect(slotStateText(find('2026-11-26T06:00Z'), slotT('sv'))).toBe('bokat av lägenhet 1203');
   });
 
   it('says "next day" for a slot crossing midnight', () => {

@@ -4,7 +4,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import type { Locale } from '@/i18n/config';
 import { formatDayLabel, formatDayMonth, formatShortDay } from '@/lib/i18n/format';
-import type { LocalDay, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
+import type { LocalDay, Owner, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { type WallClock, wallClock } from '@/lib/schedule/zoned';
 
 export type SlotT = ReturnType<typeof useTranslations<'slot'>>;
@@ -21,6 +21,18 @@ export function slotDayLabel(slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>, l
   return formatDayLabel(wallClock(slot.startMs, slot.timeZone), locale);
 }
 
+/** Who holds a slot, in words: "lägenhet 1203" / "apartment 1203", a resident's name as it is, "en boende". */
+export function ownerText(owner: Owner, t: SlotT): string {
+  switch (owner.kind) {
+    case 'apartment':
+      return t('owner.apartment', { apartment: owner.apartment });
+    case 'name':
+      return owner.name;
+    default:
+      return t(`owner.${owner.kind}`);
+  }
+}
+
 /**
  * What the slot holds, in words: "free", "booked by apartment 1203" ("was booked by …" once it
  * has ended), "maintenance 08:00–09:00" (a window covering only part of the slot names its own
@@ -32,14 +44,14 @@ export function slotStateText(slot: StatefulSlot, t: SlotT): string {
     case 'free':
       return slot.beyondHorizon && !slot.isPast ? t('words.freeBeyondHorizon') : t('words.free');
     case 'booked': {
-      const owner = slot.ownerLabel ?? t('words.aResident');
+      const owner = slot.ownerLabel ? ownerText(slot.ownerLabel, t) : t('words.aResident');
       const text = `${slot.isPast ? t('words.wasBookedBy', { owner }) : t('words.bookedBy', { owner })}${partial}`;
       return slot.pending?.kind === 'cancel' ? `${text}, ${t('words.cancellationPending')}` : text;
     }
     case 'pending':
-      return slot.ownerLabel ? t('words.bookingPendingFor', { owner: slot.ownerLabel }) : t('words.bookingPending');
+      return slot.ownerLabel ? t('words.bookingPendingFor', { owner: ownerText(slot.ownerLabel, t) }) : t('words.bookingPending');
     case 'used':
-      return `${t('words.usedBy', { owner: slot.ownerLabel ?? t('words.aResident') })}${partial}`;
+      return `${t('words.usedBy', { owner: slot.ownerLabel ? ownerText(slot.ownerLabel, t) : t('words.aResident') })}${partial}`;
     case 'maintenance':
       return `${t('words.maintenance')}${partial}`;
     case 'past':

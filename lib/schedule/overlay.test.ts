@@ -94,7 +94,7 @@ describe('overlayReservations', () => {
 
   it('marks a used booking, and a booking that has ended, as history', () => {
     const used = find(slots, '2026-11-23T06:00Z');
-    expect(used).toMatchObject({ state: 'used', ownerLabel: 'apartment 1203', isPast: true, bookable: false });
+    expect(used).toMatchObject({ state: 'used', ownerLabel: { kind: 'apartment', apartment: '1203' }, isPast: true, bookable: false });
     expect(slotAccessibleName(used)).toBe('Monday 23 November, 07:00–10:00, used by apartment 1203, past');
     const expired = find(slots, '2026-11-23T09:00Z');
     expect(expired).toMatchObject({ state: 'booked', isPast: true });
@@ -139,7 +139,7 @@ describe('overlayReservations', () => {
 
   it('marks a slot booked when a reservation covers only part of it', () => {
     const slot = find(slots, '2026-11-28T12:00Z');
-    expect(slot).toMatchObject({ state: 'booked', ownerLabel: 'Alice Example', bookable: false });
+    expect(slot).toMatchObject({ state: 'booked', ownerLabel: { kind: 'name', name: 'Alice Example' }, bookable: false });
     expect(slotStateText(slot)).toBe('booked by Alice Example 14:00–15:00');
   });
 

@@ -1,7 +1,7 @@
 import { bookingHorizonEnd, isBeyondHorizon, isBookable } from '@/lib/booking-rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
-import { type InstantInput, type OwnerType, type ReservationStatus, type ScheduleReservation, UNKNOWN_OWNER_LABEL, requireMs, toMs } from './types';
+import { type InstantInput, type OwnerType, type ReservationStatus, type Owner, type ScheduleReservation, requireMs, toMs } from './types';
 
 /** 'pending': a booking of the free slot was requested and its outcome has not arrived yet. */
 export type SlotState = 'past' | 'free' | 'booked' | 'maintenance' | 'used' | 'pending';
@@ -19,7 +19,7 @@ export interface SlotReservation {
   startLabel: string;
   endLabel: string;
   /** Who holds it ("apartment 1203"); null for Service windows. */
-  ownerLabel: string | null;
+  ownerLabel: Owner | null;
   /** 'full' when the reservation covers the whole slot, 'partial' when only part of it. */
   coverage: 'full' | 'partial';
 }
@@ -33,7 +33,7 @@ export interface SlotReservation {
 export interface StatefulSlot extends ScheduleSlot {
   state: SlotState;
   /** Holder of the primary reservation when booked or used. */
-  ownerLabel: string | null;
+  ownerLabel: Owner | null;
   /** The reservation that decided the state, or null when free/past. */
   reservation: SlotReservation | null;
   /** Every reservation overlapping the slot, earliest first (more than one means overlap upstream). */
@@ -57,7 +57,7 @@ export interface OverlayOptions {
   /** Days ahead that may be booked (default 28, as the sandbox's bookingHorizonDays). */
   horizonDays?: number;
   /** Names the holder of a User/Group reservation, e.g. "apartment 1203" (see createOwnerLabeler). */
-  ownerLabel?: (reservation: ScheduleReservation) => string | null | undefined;
+  ownerLabel?: (reservation: ScheduleReservation) => Owner | null | undefined;
   /** When given, reservations of other resources are ignored. */
   resourceId?: string;
 }
@@ -192,8 +192,8 @@ function toSlotReservation(r: NormalisedReservation, slot: ScheduleSlot, options
   };
 }
 
-function defaultOwnerLabel(ownerType: OwnerType): string {
-  return ownerType === 'Group' ? 'an apartment' : ownerType === 'Unknown' ? UNKNOWN_OWNER_LABEL : 'a resident';
+function defaultOwnerLabel(ownerType: OwnerType): Owner {
+  return ownerType === 'Group' ? { kind: 'someApartment' } : ownerType === 'Unknown' ? { kind: 'unknownType' } : { kind: 'someResident' };
 }
 
 function rank(r: SlotReservation): number {

@@ -1,4 +1,4 @@
-import { type ScheduleReservation, UNKNOWN_OWNER_LABEL } from './types';
+import type { Owner, ScheduleReservation } from './types';
 
 /** The fields of an upstream UserGroup this module reads. */
 export interface OwnerGroup {
@@ -16,29 +16,30 @@ export interface OwnerUser {
 
 /**
  * Builds the `ownerLabel` callback for overlayReservations: a Group owner with an apartment
- * number reads "apartment 1203"; a User owner reads as their apartment when their group has one
- * (residents book per apartment), else their name; anything unknown reads "a resident".
+ * number is that apartment; a User owner is their apartment when their group has one (residents
+ * book per apartment), else their name; anything unknown is "some resident". Facts, not words.
  */
 export function createOwnerLabeler(data: {
   groups?: readonly OwnerGroup[];
   users?: readonly OwnerUser[];
-}): (reservation: ScheduleReservation) => string {
+}): (reservation: ScheduleReservation) => Owner | null {
   const groups = new Map((data.groups ?? []).map((g) => [g.id, g]));
   const users = new Map((data.users ?? []).map((u) => [u.userId, u]));
-  const groupLabel = (id: string | null | undefined): string | null => {
+  const groupLabel = (id: string | null | undefined): Owner | null => {
     const group = id ? groups.get(id) : undefined;
     if (!group) return null;
-    if (group.apartmentId) return `apartment ${group.apartmentId}`;
-    return group.name ? group.name : null;
+    if (group.apartmentId) return { kind: 'apartment', apartment: group.apartmentId };
+    return group.name ? { kind: 'name', name: group.name } : null;
   };
   return (reservation) => {
-    if (reservation.ownerType === 'Service') return 'maintenance';
+    // Maintenance is said by the slot's state, not by an owner.
+    if (reservation.ownerType === 'Service') return null;
     // Not guessed at: the booking is shown as held, by an owner of a kind the portal does not know.
-    if (reservation.ownerType === 'Unknown') return UNKNOWN_OWNER_LABEL;
+    if (reservation.ownerType === 'Unknown') return { kind: 'unknownType' };
     if (reservation.ownerType === 'Group') {
-      return groupLabel(reservation.ownerId) ?? groupLabel(users.get(reservation.userId ?? '')?.userGroupId) ?? 'an apartment';
+      return groupLabel(reservation.ownerId) ?? groupLabel(users.get(reservation.userId ?? '')?.userGroupId) ?? { kind: 'someApartment' };
     }
     const user = users.get(reservation.ownerId ?? '') ?? users.get(reservation.userId ?? '');
-    return groupLabel(user?.userGroupId) ?? (user?.name ? user.name : null) ?? 'a resident';
+    return groupLabel(user?.userGroupId) ?? (user?.name ? { kind: 'name', name: user.name } : null) ?? { kind: 'someResident' };
   };
 }

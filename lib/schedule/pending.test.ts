@@ -10,19 +10,19 @@ const slots = () =>
   overlayReservations(expandRange(laundry, from, from + 86_400_000, 'UTC'), [reservation('2030-01-07T09:00:00Z', '2030-01-07T12:00:00Z', { id: 'r-1' })], {
     now,
     horizonEnd: from + 30 * 86_400_000,
-    ownerLabel: () => 'apartment 7',
+    ownerLabel: () => ({ kind: 'apartment', apartment: '7' }),
   });
 
 const request = (over: Partial<SlotRequest>): SlotRequest => ({
-  id: 'q-1', kind: 'create', status: 'pending', startTime: '2030-01-07T06:00:00.000Z', endTime: '2030-01-07T09:00:00.000Z', reservationId: null, label: 'apartment 1203', ...over,
+  id: 'q-1', kind: 'create', status: 'pending', startTime: '2030-01-07T06:00:00.000Z', endTime: '2030-01-07T09:00:00.000Z', reservationId: null, label: { kind: 'apartment', apartment: '1203' }, ...over,
 });
 
 it('shows an open booking as pending, a succeeded one as booked, and ignores a failed one', () => {
   const base = slots();
   expect(base[0]?.state).toBe('free');
   const pending = applyOpenRequests(base, [request({})], now)[0];
-  expect(pending).toMatchObject({ state: 'pending', bookable: false, ownerLabel: 'apartment 1203', pending: { requestId: 'q-1', kind: 'create' } });
-  expect(applyOpenRequests(base, [request({ status: 'succeeded' })], now)[0]).toMatchObject({ state: 'booked', ownerLabel: 'apartment 1203', pending: null });
+  expect(pending).toMatchObject({ state: 'pending', bookable: false, ownerLabel: { kind: 'apartment', apartment: '1203' }, pending: { requestId: 'q-1', kind: 'create' } });
+  expect(applyOpenRequests(base, [request({ status: 'succeeded' })], now)[0]).toMatchObject({ state: 'booked', ownerLabel: { kind: 'apartment', apartment: '1203' }, pending: null });
   expect(applyOpenRequests(base, [request({ status: 'failed' })], now)[0]).toEqual(base[0]);
   // Other slots are untouched.
   expect(applyOpenRequests(base, [request({})], now).slice(2)).toEqual(base.slice(2));

@@ -1,5 +1,6 @@
 import { isBookable } from '@/lib/booking-rules';
 import type { StatefulSlot } from './overlay';
+import type { Owner } from './types';
 
 /** The fields of a portal request (lib/events RequestView) this module reads. */
 export interface SlotRequest {
@@ -9,8 +10,8 @@ export interface SlotRequest {
   startTime: string | null;
   endTime: string | null;
   reservationId: string | null;
-  /** Who the booking is for, in words ("apartment 1203"). */
-  label?: string | null;
+  /** Who the booking is for (an apartment, a name). */
+  label?: Owner | null;
 }
 
 /**

@@ -31,7 +31,7 @@ describe('currentStatus', () => {
       kind: 'in-use',
       until: { clock: '16:00', weekday: null },
       untilMs: at('2026-11-25T15:00:00Z'),
-      ownerLabel: 'apartment 1203',
+      ownerLabel: { kind: 'apartment', apartment: '1203' },
     });
     // A gap (a free slot) ends the chain.
     expect(status(list.slice(0, 1), '2026-11-25T10:00:00Z').until).toEqual({ clock: '13:00', weekday: null });
@@ -44,7 +44,7 @@ describe('currentStatus', () => {
       reservation('2026-11-25T12:00:00Z', '2026-11-25T15:00:00Z', { ownerId: 'g2008' }),
       reservation('2026-11-25T15:00:00Z', '2026-11-25T18:00:00Z', { ownerId: 'g2008' }),
     ];
-    expect(status(list, '2026-11-25T10:06:00Z')).toMatchObject({ kind: 'in-use', until: { clock: '13:00', weekday: null }, ownerLabel: 'apartment 1203' });
+    expect(status(list, '2026-11-25T10:06:00Z')).toMatchObject({ kind: 'in-use', until: { clock: '13:00', weekday: null }, ownerLabel: { kind: 'apartment', apartment: '1203' } });
     // The next apartment's two bookings in a row do merge.
     expect(status(list, '2026-11-25T12:30:00Z')).toMatchObject({ until: { clock: '19:00', weekday: null }, untilMs: at('2026-11-25T18:00:00Z') });
     // A user-owned booking followed by another user's is not a continuation either.

@@ -1,6 +1,6 @@
 import { expandRange } from './expand';
 import { type OverlayOptions, type SlotReservation, type StatefulSlot, overlayReservations } from './overlay';
-import { type InstantInput, type ScheduleBasis, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
+import { type InstantInput, type Owner, type ScheduleBasis, type ScheduleReservation, type WeekScheduleInput, requireMs } from './types';
 import { clock, isoDate, wallClock } from './zoned';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +18,7 @@ export interface NowStatus {
    */
   until: { clock: string; weekday: number | null } | null;
   /** Holder of the running booking, e.g. "apartment 1203". */
-  ownerLabel: string | null;
+  ownerLabel: Owner | null;
   /** The slot running now, if any. */
   slot: StatefulSlot | null;
 }

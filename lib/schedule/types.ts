@@ -22,8 +22,17 @@ export const MAX_SLOT_MINUTES = MINUTES_PER_DAY;
 /** 'Unknown': a value the service sent that the interface does not list; such a booking still occupies its slot. */
 export const ownerTypeSchema = z.enum(['User', 'Group', 'Service', 'Unknown']);
 export type OwnerType = z.infer<typeof ownerTypeSchema>;
-/** Holder shown for a reservation whose owner type is 'Unknown'. */
-export const UNKNOWN_OWNER_LABEL = 'unknown owner type';
+/**
+ * Who holds a slot, as facts rather than words (each reader's language words them): an apartment
+ * number, a resident's name, or one of the unnamed kinds — an apartment or a resident the portal
+ * cannot name, or an owner of a type the interface does not list.
+ */
+export type Owner =
+  | { kind: 'apartment'; apartment: string }
+  | { kind: 'name'; name: string }
+  | { kind: 'someApartment' }
+  | { kind: 'someResident' }
+  | { kind: 'unknownType' };
 
 /** 'Unknown' (e.g. `Released` upstream) reads as booked: never as free. */
 export const reservationStatusSchema = z.enum(['Unused', 'Used', 'Unknown']);

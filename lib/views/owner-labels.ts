@@ -4,7 +4,7 @@ import type { Database } from '@/lib/db';
 import { equalsAnyUuid } from '@/lib/db/raw';
 import { mirrorReservations, mirrorState } from '@/lib/db/schema';
 import type { MirrorUserGroup } from '@/lib/mirror/types';
-import { createOwnerLabeler, type ScheduleReservation } from '@/lib/schedule';
+import { createOwnerLabeler, type Owner, type ScheduleReservation } from '@/lib/schedule';
 
 /**
  * Owner labels for a set of reservations, from the mirror only: a Group owner is its apartment;
@@ -17,7 +17,7 @@ export async function ownerLabelsFor(
   deviceId: string,
   reservations: readonly ScheduleReservation[],
   groupById: ReadonlyMap<string, MirrorUserGroup>,
-): Promise<(reservation: ScheduleReservation) => string> {
+): Promise<(reservation: ScheduleReservation) => Owner | null> {
   const groupIds = new Set<string>();
   const userIds = new Set<string>();
   for (const r of reservations) {

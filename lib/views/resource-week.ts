@@ -14,6 +14,7 @@ import {
   type ScheduleReservation,
   type ScheduleSlot,
   type WeekInfo,
+  type Owner,
 } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
@@ -32,7 +33,7 @@ const DAY_MS = 86_400_000;
  */
 interface WeekEntry {
   slots: readonly ScheduleSlot[];
-  reservations?: { version: number; list: readonly MirrorReservation[]; ownerLabel: (r: ScheduleReservation) => string };
+  reservations?: { version: number; list: readonly MirrorReservation[]; ownerLabel: (r: ScheduleReservation) => Owner | null };
 }
 const WEEKS_PER_SNAPSHOT = 256;
 const weekEntries = new WeakMap<MirrorSnapshot, Map<string, WeekEntry>>();
