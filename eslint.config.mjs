@@ -6,7 +6,7 @@ import { portalPlugin } from './eslint/no-literal-ui-string.mjs';
 
 // What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
 const browserSafeOnly = {
-  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/reasons$|residents/search$)',
+  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/reasons$|residents/search$|i18n/(format|message)$)',
   allowTypeImports: true,
   message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/residents/search, and types).',
 };

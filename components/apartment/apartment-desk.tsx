@@ -21,7 +21,7 @@ import { formatDayLabel, formatDayTime } from '@/lib/i18n/format';
 import { wallClock } from '@/lib/schedule/zoned';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
-import { PAST_WEEKS, type ApartmentBooking, type ApartmentView, type NextFreeView } from '@/lib/views/apartment-types';
+import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
 
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
@@ -273,9 +273,9 @@ function Past({ view }: { view: ApartmentView }) {
   const { locale } = useWords();
   const { timeZone } = view.system;
   return (
-    <Section id="past-heading" title={t('past.heading', { weeks: PAST_WEEKS })}>
+    <Section id="past-heading" title={t('past.heading', { weeks: view.pastWeeks })}>
       {view.past.length === 0 ? (
-        <p className={mutedTextClass}>{t('past.none', { weeks: PAST_WEEKS })}</p>
+        <p className={mutedTextClass}>{t('past.none', { weeks: view.pastWeeks })}</p>
       ) : (
         <ul className="flex flex-col gap-1">
           {view.past.map((b) => (

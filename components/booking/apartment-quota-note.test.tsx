@@ -21,6 +21,7 @@ function view(held: number): ApartmentView {
     rooms: [{ resourceId: 'R1', name: 'Tvättstuga 1', kind: 'laundry', allowed: true, held, quota: 2, atQuota: held >= 2 }],
     upcoming: [],
     past: [],
+    pastWeeks: 8,
     open: [],
     history: [],
     historyLimit: 50,

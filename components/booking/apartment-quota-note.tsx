@@ -7,7 +7,6 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import { useLocale, useTranslations } from 'next-intl';
 import { apartmentTitleText } from '@/components/apartment/apartment-title';
-import type { Locale } from '@/i18n/config';
 import { formatDayTime } from '@/lib/i18n/format';
 import type { ApartmentView } from '@/lib/views/apartment-types';
 
@@ -49,7 +48,7 @@ export function ApartmentQuotaNote({ deviceId, groupId, resourceId, slotStartMs,
 /** The note itself, from an apartment view read afresh: nothing for a room the view does not list. */
 export function QuotaNoteText({ view, resourceId, slotStartMs }: { view: ApartmentView | undefined; resourceId: string; slotStartMs?: number }) {
   const t = useTranslations();
-  const locale = useLocale() as Locale;
+  const locale = useLocale();
   const room = view?.rooms.find((r) => r.resourceId === resourceId);
   if (!view || !room) return null;
   const usage = t('quota.usage', { held: room.held, quota: room.quota, room: room.name, roomKnown: room.name ? 'yes' : 'no' });

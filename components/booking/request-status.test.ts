@@ -1,6 +1,15 @@
+import { createTranslator } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import { catalogues } from '@/tests/intl';
 import { describe, expect, it } from 'vitest';
 import { requestStatusLine, requestStatusText } from './request-status';
-import { wordsFor } from './test-words';
+import type { Words } from './words';
+
+
+/** The wording functions' translator and language, as a component of that language has them. */
+function wordsFor(locale: Locale = 'en'): Words {
+  return { t: createTranslator({ locale, messages: catalogues[locale] }), locale };
+}
 
 const en = wordsFor('en');
 

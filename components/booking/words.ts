@@ -12,7 +12,7 @@ export interface Words {
 }
 
 export function useWords(): Words {
-  return { t: useTranslations(), locale: useLocale() as Locale };
+  return { t: useTranslations(), locale: useLocale() };
 }
 
 type LooseTranslate = (key: string, values?: Record<string, string | number>) => string;

@@ -58,8 +58,9 @@ export interface ApartmentView {
   authorizationsKnown: boolean;
   rooms: ApartmentRoom[];
   upcoming: ApartmentBooking[];
-  /** The last eight weeks, newest first. */
+  /** The last `pastWeeks` weeks, newest first. */
   past: ApartmentBooking[];
+  pastWeeks: number;
   /** Booking and cancellation requests still waiting for their outcome. */
   open: RequestView[];
   /** The portal's requests for the apartment, newest first (capped). */

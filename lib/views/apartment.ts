@@ -169,6 +169,7 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
     rooms,
     upcoming: holdings.bookings.map(toBooking),
     past: pastBookings.map(toBooking).sort((a, b) => b.startMs - a.startMs),
+    pastWeeks: PAST_WEEKS,
     open,
     history,
     historyLimit: HISTORY_LIMIT,
