@@ -1,10 +1,12 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useMemo, useState } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import { apartmentLabel, parseResidentQuery, residentName } from '@/lib/residents/search';
+import { parseResidentQuery } from '@/lib/residents/search';
+import { apartmentWords, residentWords, systemWords } from './resident-words';
 import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit, type ResidentSearchResult } from '@/lib/views/types';
 import { errorTextClass, inputClass, mutedTextClass } from './ui/styles';
 
@@ -30,7 +32,6 @@ interface Option {
   resident: ResidentHit;
 }
 
-const groupLabel = (hit: ApartmentHit) => `${hit.groupId === null ? 'No apartment' : `Apartment ${apartmentLabel(hit)}`}, ${hit.systemName || 'Unnamed system'}`;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -56,6 +57,7 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
   const statusId = useId();
   const optionPrefix = useId();
 
+  const t = useTranslations('residents');
   const typed = parseResidentQuery(text);
   const debounced = useDebounced(typed.ok ? typed.query : '', RESIDENT_SEARCH_DEBOUNCE_MS);
   const search = useQuery({
@@ -130,14 +132,15 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
   const residentCount = options.length;
   const apartmentCount = result?.apartments.length ?? 0;
   let status = '';
-  if (!typed.ok) status = typed.message;
-  else if (debounced !== '' && search.isError) status = `The search failed: ${search.error.message}`;
+  if (!typed.ok) status = t('query', { problem: typed.problem, max: RESIDENT_QUERY_MAX_LENGTH });
+  else if (debounced !== '' && search.isError) status = t('status.failed', { error: search.error.message });
   else if (result && debounced !== '') {
     status =
       residentCount === 0
-        ? `No residents found for “${debounced}”.`
-        : `${residentCount} resident${residentCount === 1 ? '' : 's'} in ${apartmentCount} apartment${apartmentCount === 1 ? '' : 's'}${result.truncated ? ' (more not shown: type more to narrow the search)' : ''}.`;
+        ? t('status.none', { q: debounced })
+        : t('status.found', { residents: residentCount, apartments: apartmentCount, truncated: result.truncated ? 'yes' : 'no' });
   }
+  const groupLabel = (hit: ApartmentHit) => t('groupLabel', { apartment: apartmentWords(hit, t), system: systemWords(hit, t) });
 
   return (
     <div className="relative flex w-full flex-col gap-1">
@@ -181,7 +184,7 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
       <div
         id={listId}
         role="listbox"
-        aria-label={`Residents found${debounced ? ` for “${debounced}”` : ''}`}
+        aria-label={t('listLabel', { q: debounced, hasQuery: debounced ? 'yes' : 'no' })}
         hidden={!expanded}
         className="absolute left-0 right-0 top-full z-20 mt-1 max-h-80 overflow-auto rounded-md border border-slate-300 bg-white py-1 text-sm shadow-lg dark:border-slate-600 dark:bg-slate-900"
       >
@@ -212,8 +215,8 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
                           selected ? 'bg-brand-50 text-slate-900 dark:bg-slate-700 dark:text-slate-50' : 'text-slate-900 dark:text-slate-100'
                         }`}
                       >
-                        <span className="font-medium">{residentName(resident)}</span>{' '}
-                        <span className="break-all text-slate-700 dark:text-slate-300">{resident.email || 'No e-mail address'}</span>
+                        <span className="font-medium">{residentWords(resident, t)}</span>{' '}
+                        <span className="break-all text-slate-700 dark:text-slate-300">{resident.email || t('noEmail')}</span>
                       </div>
                     );
                   })}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { apartmentHref } from '@/lib/residents/search';
 import { ResidentCombobox } from './resident-combobox';
 import { Button } from './ui/button';
@@ -16,20 +17,21 @@ export interface ResidentSearchProps {
  */
 export function ResidentSearch({ initialQuery }: ResidentSearchProps) {
   const router = useRouter();
+  const t = useTranslations('residents');
   return (
-    <form method="get" action="/residents" role="search" aria-label="Residents" className="flex flex-col gap-2 sm:flex-row sm:items-start">
+    <form method="get" action="/residents" role="search" aria-label={t('search.formLabel')} className="flex flex-col gap-2 sm:flex-row sm:items-start">
       <div className="w-full sm:max-w-md">
         <ResidentCombobox
-          label="Find a resident"
-          hint="Name, apartment, e-mail or reference id, in every system you manage."
-          placeholder="e.g. Persson, LGH 1001 or REF-01-123456"
+          label={t('search.label')}
+          hint={t('search.hint')}
+          placeholder={t('search.placeholder')}
           name="q"
           defaultValue={initialQuery}
           onPick={(hit) => router.push(apartmentHref(hit))}
         />
       </div>
       <Button type="submit" className="min-h-11 sm:mt-6">
-        Search
+        {t('search.submit')}
       </Button>
     </form>
   );

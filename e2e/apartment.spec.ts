@@ -3,13 +3,17 @@ import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, firstSystem, sandboxFixtures, test } from './utils';
 
 interface ApartmentApi {
-  title: string;
+  title: { kind: 'apartment' | 'name' | 'unnamed'; apartment: string; name: string };
+  system: { timeZone: string };
   residents: { userId: string; name: string }[];
   rooms: { resourceId: string; name: string; held: number; quota: number; allowed: boolean | null }[];
 }
 interface NextFreeApi {
-  slots: { resourceId: string; resourceName: string; dayLabel: string; startLabel: string; endLabel: string; startTime: string }[];
+  slots: { resourceId: string; resourceName: string; startMs: number; startLabel: string; endLabel: string; startTime: string }[];
 }
+
+/** The day as the page words it for an English reader: "Monday 24 November" in the system's zone. */
+const dayLabel = (ms: number, timeZone: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(ms);
 
 test('the resident desk: an apartment, its next free slot booked and cancelled live', async ({ page, signedInAs }) => {
   test.setTimeout(180_000);
@@ -24,7 +28,7 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
     const view = (await (await page.request.get(`/api/systems/${system.deviceId}/apartments/${groupId}`)).json()) as ApartmentApi;
     const next = (await (await page.request.get(`/api/systems/${system.deviceId}/apartments/${groupId}/next-free`)).json()) as NextFreeApi;
     const slot = next.slots[0];
-    if (view.residents.length > 0 && slot && /^Apartment /.test(view.title)) {
+    if (view.residents.length > 0 && slot && view.title.kind === 'apartment') {
       chosen = { groupId, view, slot };
       break;
     }
@@ -33,7 +37,7 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
   const { groupId, view, slot } = chosen;
 
   await page.goto(`/systems/${system.deviceId}/apartments/${groupId}`);
-  await expect(page.getByRole('heading', { level: 1, name: view.title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `Apartment ${view.title.apartment}` })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: system.name })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Residents' })).toBeVisible();
   if (view.residents[0]?.name) await expect(page.getByText(view.residents[0].name, { exact: true }).first()).toBeVisible();
@@ -42,14 +46,15 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
   await expectNoSeriousA11yViolations(page, 'the apartment page');
 
   // Book the first next free slot: pending at once, then booked live.
-  const when = `${slot.dayLabel} ${slot.startLabel}–${slot.endLabel}`;
+  const day = dayLabel(slot.startMs, view.system.timeZone);
+  const when = `${day} ${slot.startLabel}–${slot.endLabel}`;
   await page.getByRole('list', { name: 'Free slots' }).getByRole('button', { name: `Book ${when} in ${slot.resourceName}` }).click();
   const outcomes = page.getByRole('list', { name: 'Booking outcomes' });
   await expect(outcomes.getByText(/^Booking .*: (sending…|sent — waiting|booked\.)/).first()).toBeVisible();
   await expect(outcomes.getByText(/^Booking .*: booked\.$/).first()).toBeVisible({ timeout: 30_000 });
 
   // It is in the upcoming list, booked by the demo manager; cancel it, confirmed, and see it cancelled live.
-  const label = `${slot.dayLabel}, ${slot.startLabel}–${slot.endLabel} in ${slot.resourceName}`;
+  const label = `${day}, ${slot.startLabel}–${slot.endLabel} in ${slot.resourceName}`;
   const cancel = page.getByRole('button', { name: `Cancel ${label}` });
   await expect(cancel).toBeVisible({ timeout: 15_000 });
   await cancel.click();

@@ -2,10 +2,12 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import { NextFreeSlots } from '@/components/booking/next-free-slots';
 import { OutcomeNotices, requestWhat, useOutcomeNotices } from '@/components/booking/outcome-notices';
 import { requestStatusLine, requestStatusText } from '@/components/booking/request-status';
+import { useWords } from '@/components/booking/words';
 import { FreshnessNote } from '@/components/freshness-note';
 import { QueryError } from '@/components/query-error';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
@@ -15,18 +17,18 @@ import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import { formatDayTime } from '@/lib/schedule/labels';
+import { formatDayLabel, formatDayTime } from '@/lib/i18n/format';
+import { wallClock } from '@/lib/schedule/zoned';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
 
-const KIND_WORDS: Record<ResourceKind, string> = { laundry: 'Laundry room', drying: 'Drying room', other: 'Other room' };
-const DAY_PART_WORDS: Record<DayPart, string> = { morning: 'Morning (before 12)', afternoon: 'Afternoon (12–17)', evening: 'Evening (from 17)' };
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
   const { deviceId, timeZone } = initial.system;
   const groupId = initial.group.id;
   const client = useQueryClient();
+  const t = useTranslations('apartment');
   const query = useQuery({
     queryKey: queryKeys.apartment(deviceId, groupId),
     queryFn: ({ signal }) => fetchJson<ApartmentView>(`/api/systems/${deviceId}/apartments/${groupId}`, { signal }),
@@ -49,8 +51,8 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
       <FreshnessNote freshness={data.freshness} timeZone={timeZone} />
       {query.isError ? (
         <QueryError
-          title="Could not update this apartment"
-          message={`${query.error.message} What is shown is from the last successful load.`}
+          title={t('updateFailed')}
+          message={t('updateFailedDetail', { error: query.error.message })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />
@@ -80,19 +82,20 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 function Residents({ view }: { view: ApartmentView }) {
+  const t = useTranslations('apartment');
   return (
-    <Section id="residents-heading" title="Residents">
+    <Section id="residents-heading" title={t('residents.heading')}>
       {!view.residentsKnown ? (
-        <p className={mutedTextClass}>The reservation service gives no list of users for this system, so the residents are not known here.</p>
+        <p className={mutedTextClass}>{t('residents.unknown')}</p>
       ) : view.residents.length === 0 ? (
-        <p className={mutedTextClass}>No residents are registered in this apartment.</p>
+        <p className={mutedTextClass}>{t('residents.none')}</p>
       ) : (
         <ul className="flex flex-col gap-2">
           {view.residents.map((r) => (
             <li key={r.userId}>
               <Card className="flex flex-col gap-0.5 py-2">
-                <span className="font-medium">{r.name || 'Name not given'}</span>
-                <span className={`${mutedTextClass} break-all`}>{r.email || 'No e-mail address'}</span>
+                <span className="font-medium">{r.name || t('residents.noName')}</span>
+                <span className={`${mutedTextClass} break-all`}>{r.email || t('residents.noEmail')}</span>
               </Card>
             </li>
           ))}
@@ -103,28 +106,25 @@ function Residents({ view }: { view: ApartmentView }) {
 }
 
 function Rooms({ view }: { view: ApartmentView }) {
+  const t = useTranslations();
   const shown = view.authorizationsKnown ? view.rooms.filter((r) => r.allowed) : view.rooms;
   return (
-    <Section id="rooms-heading" title="May book">
-      {!view.authorizationsKnown ? (
-        <p className={mutedTextClass}>The reservation service did not say which rooms this apartment may book; it checks that itself when a booking is sent. All rooms are listed.</p>
-      ) : null}
+    <Section id="rooms-heading" title={t('apartment.rooms.heading')}>
+      {!view.authorizationsKnown ? <p className={mutedTextClass}>{t('apartment.rooms.unknown')}</p> : null}
       {shown.length === 0 ? (
-        <p className={mutedTextClass}>This apartment may not book any room.</p>
+        <p className={mutedTextClass}>{t('apartment.rooms.none')}</p>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Quota per room">
+        <ul className="flex flex-col gap-2" aria-label={t('apartment.rooms.quotaLabel')}>
           {shown.map((r) => (
             <li key={r.resourceId}>
               <Card className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <span>
                   <Link className="font-medium underline-offset-2 hover:underline" href={`/systems/${view.system.deviceId}/resources/${r.resourceId}`}>
-                    {r.name || 'Unnamed room'}
+                    {r.name || t('apartment.unnamedRoom')}
                   </Link>{' '}
-                  <span className={mutedTextClass}>· {KIND_WORDS[r.kind]}</span>
+                  <span className={mutedTextClass}>· {t('apartment.kind', { kind: r.kind })}</span>
                 </span>
-                <Badge tone={r.atQuota ? 'danger' : 'neutral'}>
-                  {r.held} of {r.quota} future bookings{r.atQuota ? ' — at the quota' : ''}
-                </Badge>
+                <Badge tone={r.atQuota ? 'danger' : 'neutral'}>{t('quota.badge', { held: r.held, quota: r.quota, atQuota: r.atQuota ? 'yes' : 'no' })}</Badge>
               </Card>
             </li>
           ))}
@@ -145,31 +145,32 @@ function NextFree({ view, initial }: { view: ApartmentView; initial: NextFreeVie
   const [resident, setResident] = useState<string>('');
   const search = new URLSearchParams({ ...(kind ? { kind } : {}), ...(dayPart ? { dayPart } : {}) }).toString();
   const chosen = resident || view.residents[0]?.userId || '';
+  const t = useTranslations('apartment');
   return (
-    <Section id="next-free-heading" title="Next free slots">
+    <Section id="next-free-heading" title={t('nextFree.heading')}>
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex min-w-40 flex-col gap-1">
           <label htmlFor={kindId} className={labelClass}>
-            Room kind
+            {t('nextFree.kind')}
           </label>
           <select id={kindId} className={inputClass} value={kind} onChange={(e) => setKind(e.target.value as ResourceKind | '')}>
-            <option value="">Any room</option>
+            <option value="">{t('nextFree.anyKind')}</option>
             {RESOURCE_KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_WORDS[k]}
+                {t('kind', { kind: k })}
               </option>
             ))}
           </select>
         </div>
         <div className="flex min-w-40 flex-col gap-1">
           <label htmlFor={partId} className={labelClass}>
-            Time of day
+            {t('nextFree.dayPart')}
           </label>
           <select id={partId} className={inputClass} value={dayPart} onChange={(e) => setDayPart(e.target.value as DayPart | '')}>
-            <option value="">Any time</option>
+            <option value="">{t('nextFree.anyTime')}</option>
             {DAY_PARTS.map((p) => (
               <option key={p} value={p}>
-                {DAY_PART_WORDS[p]}
+                {t('nextFree.part', { part: p })}
               </option>
             ))}
           </select>
@@ -177,35 +178,36 @@ function NextFree({ view, initial }: { view: ApartmentView; initial: NextFreeVie
         {view.residents.length > 1 ? (
           <div className="flex min-w-40 flex-col gap-1">
             <label htmlFor={residentId} className={labelClass}>
-              Book for
+              {t('nextFree.bookFor')}
             </label>
             <select id={residentId} className={inputClass} value={chosen} onChange={(e) => setResident(e.target.value)}>
               {view.residents.map((r) => (
                 <option key={r.userId} value={r.userId}>
-                  {r.name || r.email || 'Unnamed resident'}
+                  {r.name || r.email || t('residents.unnamed')}
                 </option>
               ))}
             </select>
           </div>
         ) : view.residents[0] ? (
-          <p className={mutedTextClass}>Booking for {view.residents[0].name || view.residents[0].email || 'the resident'}.</p>
+          <p className={mutedTextClass}>{t('nextFree.bookingFor', { name: view.residents[0].name || view.residents[0].email || t('nextFree.theResident') })}</p>
         ) : null}
       </div>
       <NextFreeSlots deviceId={deviceId} groupId={groupId} residentUserId={chosen || null} search={search} initial={initial} timeZone={timeZone} showOutcomes={false} />
-      <p className={mutedTextClass}>Times in {timeZone}.</p>
+      <p className={mutedTextClass}>{t('timesIn', { timeZone })}</p>
     </Section>
   );
 }
 
 function Upcoming({ view }: { view: ApartmentView }) {
+  const t = useTranslations('apartment');
   return (
-    <Section id="upcoming-heading" title="Upcoming bookings">
+    <Section id="upcoming-heading" title={t('upcoming.heading')}>
       {view.upcoming.length === 0 ? (
-        <p className={mutedTextClass}>No upcoming bookings.</p>
+        <p className={mutedTextClass}>{t('upcoming.none')}</p>
       ) : (
         <ul className="flex flex-col gap-2">
           {view.upcoming.map((b) => (
-            <UpcomingBooking key={b.reservationId} booking={b} deviceId={view.system.deviceId} cancelling={view.open.some((r) => r.kind === 'cancel' && r.reservationId === b.reservationId)} />
+            <UpcomingBooking key={b.reservationId} booking={b} deviceId={view.system.deviceId} timeZone={view.system.timeZone} cancelling={view.open.some((r) => r.kind === 'cancel' && r.reservationId === b.reservationId)} />
           ))}
         </ul>
       )}
@@ -213,40 +215,46 @@ function Upcoming({ view }: { view: ApartmentView }) {
   );
 }
 
-function UpcomingBooking({ booking: b, deviceId, cancelling }: { booking: ApartmentBooking; deviceId: string; cancelling: boolean }) {
+function UpcomingBooking({ booking: b, deviceId, timeZone, cancelling }: { booking: ApartmentBooking; deviceId: string; timeZone: string; cancelling: boolean }) {
   const [confirming, setConfirming] = useState(false);
   const cancel = useReservationRequest({ onAccepted: () => setConfirming(false) });
-  const label = `${b.dayLabel}, ${b.timeLabel} in ${b.resourceName}`;
+  const t = useTranslations('apartment');
+  const { locale } = useWords();
+  const day = formatDayLabel(wallClock(b.startMs, timeZone), locale);
+  const room = b.resourceName || t('unnamedRoom');
+  const label = t('upcoming.label', { day, time: b.timeLabel, room });
   return (
     <li>
       <Card className="flex flex-col gap-2 py-2">
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span>
-            <span className="font-medium">
-              {b.dayLabel}, {b.timeLabel}
-            </span>{' '}
-            <span className={mutedTextClass}>· {b.resourceName}</span>
+            <span className="font-medium">{t('upcoming.when', { day, time: b.timeLabel })}</span> <span className={mutedTextClass}>· {room}</span>
           </span>
           {cancelling ? (
-            <Badge tone="neutral">Cancelling…</Badge>
+            <Badge tone="neutral">{t('upcoming.cancelling')}</Badge>
           ) : b.cancellable && !confirming ? (
-            <Button variant="secondary" aria-label={`Cancel ${label}`} onClick={() => setConfirming(true)}>
-              Cancel
+            <Button variant="secondary" aria-label={t('upcoming.cancelLabel', { label })} onClick={() => setConfirming(true)}>
+              {t('upcoming.cancel')}
             </Button>
           ) : null}
         </div>
         <p className={mutedTextClass}>
-          Booked by {b.bookedBy}
-          {b.residentName ? ` for ${b.residentName}` : ''}.
+          {t('upcoming.bookedBy', {
+            by: b.bookedThroughPortal ? 'manager' : 'elsewhere',
+            manager: b.bookedByName ?? '',
+            managerKnown: b.bookedByName ? 'yes' : 'no',
+            resident: b.residentName ?? '',
+            residentKnown: b.residentName ? 'yes' : 'no',
+          })}
         </p>
         {confirming && !cancelling ? (
-          <div role="group" aria-label={`Confirm cancelling ${label}`} className="flex flex-wrap items-center gap-2">
-            <span className="text-sm">Cancel this booking?</span>
+          <div role="group" aria-label={t('upcoming.confirmLabel', { label })} className="flex flex-wrap items-center gap-2">
+            <span className="text-sm">{t('upcoming.confirm')}</span>
             <Button variant="primary" disabled={cancel.pending} onClick={() => cancel.send({ kind: 'cancel', deviceId, reservationId: b.reservationId })}>
-              Yes, cancel it
+              {t('upcoming.yes')}
             </Button>
             <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Keep it
+              {t('upcoming.keep')}
             </Button>
           </div>
         ) : null}
@@ -261,20 +269,21 @@ function UpcomingBooking({ booking: b, deviceId, cancelling }: { booking: Apartm
 }
 
 function Past({ view }: { view: ApartmentView }) {
+  const t = useTranslations('apartment');
+  const { locale } = useWords();
+  const { timeZone } = view.system;
   return (
-    <Section id="past-heading" title="Past 8 weeks">
+    <Section id="past-heading" title={t('past.heading', { weeks: view.pastWeeks })}>
       {view.past.length === 0 ? (
-        <p className={mutedTextClass}>No bookings in the last eight weeks.</p>
+        <p className={mutedTextClass}>{t('past.none', { weeks: view.pastWeeks })}</p>
       ) : (
         <ul className="flex flex-col gap-1">
           {view.past.map((b) => (
             <li key={b.reservationId} className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
               <span>
-                {b.dayLabel}, {b.timeLabel} · {b.resourceName}
+                {t('upcoming.when', { day: formatDayLabel(wallClock(b.startMs, timeZone), locale), time: b.timeLabel })} · {b.resourceName || t('unnamedRoom')}
               </span>
-              <Badge tone={b.status === 'Used' ? 'success' : b.status === 'Unused' ? 'danger' : 'neutral'}>
-                {b.status === 'Used' ? 'Used' : b.status === 'Unused' ? 'Unused (no-show)' : 'Status unknown'}
-              </Badge>
+              <Badge tone={b.status === 'Used' ? 'success' : b.status === 'Unused' ? 'danger' : 'neutral'}>{t('past.status', { status: b.status })}</Badge>
             </li>
           ))}
         </ul>
@@ -284,25 +293,32 @@ function Past({ view }: { view: ApartmentView }) {
 }
 
 function History({ view }: { view: ApartmentView }) {
+  const words = useWords();
+  const t = useTranslations('apartment');
+  const { timeZone } = view.system;
   return (
-    <Section id="history-heading" title="Requests from the portal">
+    <Section id="history-heading" title={t('history.heading')}>
       {view.history.length === 0 ? (
-        <p className={mutedTextClass}>The portal has made no requests for this apartment.</p>
+        <p className={mutedTextClass}>{t('history.none')}</p>
       ) : (
         <ul className="flex flex-col gap-1">
           {view.history.map((r) => (
             <li key={r.id} className="flex flex-col gap-0.5 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
               <span>
-                <Badge tone={requestStatusText(r).tone}>{requestStatusLine(r)}</Badge> {requestWhat(r, view.system.timeZone, { room: true })}
+                <Badge tone={requestStatusText(r, words).tone}>{requestStatusLine(r, words)}</Badge> {requestWhat(r, timeZone, { room: true }, words)}
               </span>
               <span className={mutedTextClass}>
-                Asked by {r.requestedByName ?? 'a manager'} on {formatDayTime(Date.parse(r.createdAt), view.system.timeZone)}
+                {t('history.askedBy', {
+                  name: r.requestedByName ?? '',
+                  nameKnown: r.requestedByName ? 'yes' : 'no',
+                  when: formatDayTime(Date.parse(r.createdAt), timeZone, words.locale),
+                })}
               </span>
             </li>
           ))}
         </ul>
       )}
-      {view.history.length >= view.historyLimit ? <p className={mutedTextClass}>The newest {view.historyLimit} are shown; the Requests page has them all.</p> : null}
+      {view.history.length >= view.historyLimit ? <p className={mutedTextClass}>{t('history.capped', { count: view.historyLimit })}</p> : null}
     </Section>
   );
 }

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { Locale } from '@/i18n/config';
 import { queryKeys } from '@/lib/client/query-keys';
+import { withIntl } from '@/tests/intl';
 import type { ApartmentView } from '@/lib/views/apartment-types';
 import { ApartmentQuotaNote, QuotaNoteText } from './apartment-quota-note';
 
@@ -12,13 +14,14 @@ function view(held: number): ApartmentView {
   return {
     system: { deviceId: DEVICE, name: 'Björkgatan 3', timeZone: 'Europe/Stockholm', bookingQuota: 2, bookingHorizonDays: 28 },
     group: { id: GROUP, name: '', apartmentId: '1203', referenceId: '' },
-    title: 'Apartment 1203',
+    title: { kind: 'apartment', apartment: '1203', name: '' },
     residents: [],
     residentsKnown: true,
     authorizationsKnown: true,
-    rooms: [{ resourceId: 'R1', name: 'Tvättstuga 1', kind: 'laundry', allowed: true, held, quota: 2, atQuota: held >= 2, usage: `${held} of 2 future bookings in Tvättstuga 1` }],
+    rooms: [{ resourceId: 'R1', name: 'Tvättstuga 1', kind: 'laundry', allowed: true, held, quota: 2, atQuota: held >= 2 }],
     upcoming: [],
     past: [],
+    pastWeeks: 8,
     open: [],
     history: [],
     historyLimit: 50,
@@ -27,8 +30,8 @@ function view(held: number): ApartmentView {
   };
 }
 
-function render(held: number, resourceId = 'R1') {
-  return renderToStaticMarkup(<QuotaNoteText view={view(held)} resourceId={resourceId} slotStartMs={Date.UTC(2026, 10, 26, 6)} />);
+function render(held: number, resourceId = 'R1', locale: Locale = 'en') {
+  return renderToStaticMarkup(withIntl(<QuotaNoteText view={view(held)} resourceId={resourceId} slotStartMs={Date.UTC(2026, 10, 26, 6)} />, locale));
 }
 
 describe('the apartment quota note', () => {
@@ -41,7 +44,12 @@ describe('the apartment quota note', () => {
     const html = render(2);
     expect(html).toContain('role="alert"');
     expect(html).toContain('Apartment 1203: 2 of 2 future bookings in Tvättstuga 1.');
-    expect(html).toMatch(/a booking of .*26.* would be refused/);
+    expect(html).toMatch(/a booking of Thursday 26 November.* would be refused/);
+  });
+
+  it('speaks Swedish to a Swedish reader', () => {
+    expect(render(1, 'R1', 'sv')).toContain('Lägenhet 1203: 1 av 2 kommande bokningar i Tvättstuga 1.');
+    expect(render(2, 'R1', 'sv')).toMatch(/en bokning av torsdag 26 november kl\. 07:00 skulle avvisas/);
   });
 
   it('says nothing about a room it does not know', () => {
@@ -52,9 +60,11 @@ describe('the apartment quota note', () => {
     const client = new QueryClient();
     client.setQueryData(queryKeys.apartment(DEVICE, GROUP), view(1));
     const html = renderToStaticMarkup(
-      <QueryClientProvider client={client}>
-        <ApartmentQuotaNote deviceId={DEVICE} groupId={GROUP} resourceId="R1" />
-      </QueryClientProvider>,
+      withIntl(
+        <QueryClientProvider client={client}>
+          <ApartmentQuotaNote deviceId={DEVICE} groupId={GROUP} resourceId="R1" />
+        </QueryClientProvider>,
+      ),
     );
     expect(html).toBe('');
   });

@@ -5,7 +5,9 @@ import { useEffect } from 'react';
 import { mutedTextClass } from '@/components/ui/styles';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
-import { formatDayTime } from '@/lib/schedule/labels';
+import { useLocale, useTranslations } from 'next-intl';
+import { apartmentTitleText } from '@/components/apartment/apartment-title';
+import { formatDayTime } from '@/lib/i18n/format';
 import type { ApartmentView } from '@/lib/views/apartment-types';
 
 export interface ApartmentQuotaNoteProps {
@@ -19,7 +21,7 @@ export interface ApartmentQuotaNoteProps {
 }
 
 /**
- * "Apartment 1203: 1 of 2 future bookings in Tvättstuga 1", and a warning at the quota: for the
+ * "Apartment 1203: 1 of 2 future bookings in Tvättstuga 1." ("Lägenhet 1203: 1 av 2 kommande bokningar i Tvättstuga 1."), and a warning at the quota: for the
  * slot dialog, beside the chosen resident. Reads the apartment page's query (shared cache, kept
  * current by that page's live refetches); says nothing while it loads or when it cannot load, since
  * the server checks the quota again anyway.
@@ -45,14 +47,17 @@ export function ApartmentQuotaNote({ deviceId, groupId, resourceId, slotStartMs,
 
 /** The note itself, from an apartment view read afresh: nothing for a room the view does not list. */
 export function QuotaNoteText({ view, resourceId, slotStartMs }: { view: ApartmentView | undefined; resourceId: string; slotStartMs?: number }) {
+  const t = useTranslations();
+  const locale = useLocale();
   const room = view?.rooms.find((r) => r.resourceId === resourceId);
   if (!view || !room) return null;
-  const line = `${view.title}: ${room.usage}`;
-  if (!room.atQuota) return <p className={mutedTextClass}>{line}.</p>;
-  const slot = slotStartMs === undefined ? 'another slot' : formatDayTime(slotStartMs, view.system.timeZone);
+  const usage = t('quota.usage', { held: room.held, quota: room.quota, room: room.name, roomKnown: room.name ? 'yes' : 'no' });
+  const line = t('quota.line', { title: apartmentTitleText(view.title, t), usage });
+  if (!room.atQuota) return <p className={mutedTextClass}>{line}</p>;
+  const slot = slotStartMs === undefined ? t('quota.anotherSlot') : formatDayTime(slotStartMs, view.system.timeZone, locale);
   return (
     <p role="alert" className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
-      <strong className="font-semibold">{line}.</strong> The apartment is at its quota: a booking of {slot} would be refused. Cancel one of its upcoming bookings first.
+      <strong className="font-semibold">{line}</strong> {t('quota.atQuota', { slot })}
     </p>
   );
 }

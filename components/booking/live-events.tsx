@@ -1,6 +1,7 @@
 'use client';
 
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useTranslations } from 'next-intl';
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from 'react';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
@@ -155,6 +156,7 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
   const client = useQueryClient();
   const listeners = useRef(new Set<Listener>());
   const [ended, setEnded] = useState(false);
+  const t = useTranslations('booking');
   const value = useRef<LiveEventsValue>({
     subscribe: (listener) => {
       listeners.current.add(listener);
@@ -184,7 +186,10 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
     <LiveEventsContext.Provider value={value.current}>
       {ended && (
         <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
-          You were signed out, so live updates stopped. <a href="/sign-in" className="font-medium underline">Sign in again</a>
+          {t('live.signedOut')}{' '}
+          <a href="/sign-in" className="font-medium underline">
+            {t('live.signInAgain')}
+          </a>
         </p>
       )}
       {children}

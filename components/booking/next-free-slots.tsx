@@ -9,7 +9,10 @@ import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { NextFreeView } from '@/lib/views/apartment-types';
+import { formatDayLabel, formatList } from '@/lib/i18n/format';
+import { wallClock } from '@/lib/schedule/zoned';
 import { noticeText, useOutcomeNotices } from './outcome-notices';
+import { useWords } from './words';
 
 export interface NextFreeSlotsProps {
   deviceId: string;
@@ -52,6 +55,8 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
   const booking = useReservationRequest({ onAccepted: (request) => setMine((ids) => [...ids, request.id]) });
   const made = useOutcomeNotices((request) => mine.includes(request.id));
   const slots = data?.slots ?? [];
+  const words = useWords();
+  const { t, locale } = words;
   return (
     <div className="flex flex-col gap-2">
       {result.isError ? <p className={errorTextClass}>{result.error.message}</p> : null}
@@ -61,43 +66,44 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
         </p>
       ) : null}
       {showOutcomes && made.length > 0 ? (
-        <ul aria-label="Bookings made here" aria-live="polite" className="flex flex-col gap-1 text-sm">
+        <ul aria-label={t('nextFree.madeHere')} aria-live="polite" className="flex flex-col gap-1 text-sm">
           {made.map((r) => (
-            <li key={r.id}>{noticeText(r, timeZone, { room: true })}</li>
+            <li key={r.id}>{noticeText(r, timeZone, { room: true }, words)}</li>
           ))}
         </ul>
       ) : null}
-      {data && data.atQuota.length > 0 ? <p className={mutedTextClass}>Left out, at the quota: {data.atQuota.join(', ')}.</p> : null}
-      {!residentUserId ? <p className={mutedTextClass}>No resident of this apartment is known, so no booking can be made from here.</p> : null}
+      {data && data.atQuota.length > 0 ? <p className={mutedTextClass}>{t('nextFree.leftOut', { rooms: formatList(data.atQuota, locale) })}</p> : null}
+      {!residentUserId ? <p className={mutedTextClass}>{t('nextFree.noResident')}</p> : null}
       {!data && !result.isError ? (
-        <p className={mutedTextClass}>Looking for free slots…</p>
+        <p className={mutedTextClass}>{t('nextFree.looking')}</p>
       ) : slots.length === 0 ? (
-        <p className={mutedTextClass}>No free slot within the booking horizon matches.</p>
+        <p className={mutedTextClass}>{t('nextFree.none')}</p>
       ) : (
-        <ul className="flex flex-col gap-2" aria-label="Free slots">
-          {slots.map((s) => (
+        <ul className="flex flex-col gap-2" aria-label={t('nextFree.listLabel')}>
+          {slots.map((s) => {
+            const day = formatDayLabel(wallClock(s.startMs, timeZone), locale);
+            const room = s.resourceName || t('nextFree.unnamedRoom');
+            return (
             <li key={`${s.resourceId}|${s.startTime}`}>
               <Card className="flex flex-wrap items-center justify-between gap-2 py-2">
                 <span>
-                  <span className="font-medium">
-                    {s.dayLabel}, {s.startLabel}–{s.endLabel}
-                    {s.endsNextDay ? ' (next day)' : ''}
-                  </span>{' '}
-                  <span className={mutedTextClass}>· {s.resourceName || 'Unnamed room'}</span>
+                  <span className="font-medium">{t('nextFree.slot', { day, start: s.startLabel, end: s.endLabel, nextDay: s.endsNextDay ? 'yes' : 'no' })}</span>{' '}
+                  <span className={mutedTextClass}>· {room}</span>
                 </span>
                 <Button
                   variant="secondary"
                   disabled={!residentUserId || booking.pending}
-                  aria-label={`Book ${s.dayLabel} ${s.startLabel}–${s.endLabel} in ${s.resourceName || 'the room'}`}
+                  aria-label={t('nextFree.bookLabel', { day, start: s.startLabel, end: s.endLabel, room })}
                   onClick={() =>
                     residentUserId && booking.send({ kind: 'book', deviceId, resourceId: s.resourceId, residentUserId, startTime: s.startTime, endTime: s.endTime })
                   }
                 >
-                  Book
+                  {t('nextFree.book')}
                 </Button>
               </Card>
             </li>
-          ))}
+            );
+          })}
         </ul>
       )}
     </div>

@@ -3,41 +3,43 @@
 import { useState } from 'react';
 import { useRequestUpdates } from '@/components/booking/live-events';
 import type { RequestView } from '@/lib/events/types';
-import { formatClock, formatDayTime } from '@/lib/schedule/labels';
+import { reasonText, requestWhen, residentWords, useWords, type Words } from './words';
 
 const MAX_NOTICES = 5;
 
-/** "Mon 24 Nov 07:00–10:00", or "a slot" for a request that names no time. */
-export function requestWhen(r: Pick<RequestView, 'startTime' | 'endTime'>, timeZone: string): string {
-  return r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), timeZone)}–${formatClock(Date.parse(r.endTime), timeZone)}` : 'a slot';
-}
+export { requestWhen };
 
 /**
- * What a request is, in words: "Booking Mon 24 Nov 07:00–10:00 for apartment 1203", with the room
- * ("in Tvättstuga 1") where the place shows several rooms, the resident where it shows several.
+ * What a request is, in words: "Booking Monday 24 November, 07:00–10:00 for apartment 1203", with
+ * the room ("in Tvättstuga 1") where the place shows several rooms, the resident where it shows several.
  */
-export function requestWhat(r: RequestView, timeZone: string, show: { room?: boolean; resident?: boolean }): string {
-  const room = show.room && r.resourceName ? ` in ${r.resourceName}` : '';
-  const who = r.residentApartment ? `apartment ${r.residentApartment}` : (r.residentName ?? 'a resident');
-  const resident = show.resident ? (r.kind === 'create' ? ` for ${who}` : ` of ${who}`) : '';
-  return `${r.kind === 'create' ? 'Booking' : 'Cancelling'} ${requestWhen(r, timeZone)}${room}${resident}`;
+export function requestWhat(r: RequestView, timeZone: string, show: { room?: boolean; resident?: boolean }, words: Words): string {
+  return words.t('outcomes.what', {
+    kind: r.kind,
+    when: requestWhen(r, timeZone, words),
+    roomShown: show.room && r.resourceName ? 'yes' : 'no',
+    room: r.resourceName ?? '',
+    residentShown: show.resident ? 'yes' : 'no',
+    resident: residentWords(r, words),
+  });
 }
 
 /** A live notice: what, then how it stands now. The portal never guesses: pending until the truth arrives. */
-export function noticeText(r: RequestView, timeZone: string, show: { room?: boolean; resident?: boolean }): string {
-  const what = requestWhat(r, timeZone, show);
+export function noticeText(r: RequestView, timeZone: string, show: { room?: boolean; resident?: boolean }, words: Words): string {
+  const what = requestWhat(r, timeZone, show, words);
+  const { t } = words;
   switch (r.status) {
     case 'sending':
-      return `${what}: sending…`;
+      return t('outcomes.notice.sending', { what });
     case 'pending':
       // Sent; the answer was lost (or not here yet).
-      return r.outcomeUnknown
-        ? `${what}: sent — waiting for the service's answer (checking the service's bookings)…`
-        : `${what}: sent — waiting for the service's answer…`;
+      return r.outcomeUnknown ? t('outcomes.notice.unknown', { what }) : t('outcomes.notice.pending', { what });
     case 'succeeded':
-      return `${what}: ${r.kind === 'create' ? 'booked' : 'cancelled'}.`;
-    case 'failed':
-      return `${what}: ${r.kind === 'create' ? 'not booked' : 'not cancelled'}. ${r.reason ?? ''}`.trim();
+      return t('outcomes.notice.succeeded', { what, kind: r.kind });
+    case 'failed': {
+      const reason = reasonText(r.reason, words);
+      return reason ? t('outcomes.notice.failedBecause', { what, kind: r.kind, reason }) : t('outcomes.notice.failed', { what, kind: r.kind });
+    }
   }
 }
 
@@ -67,11 +69,12 @@ export function useOutcomeNotices(accept: (r: RequestView) => boolean, onNotice?
 
 /** The list of live notices ("Booking outcomes"), announced politely. */
 export function OutcomeNotices({ notices, timeZone, show }: { notices: readonly RequestView[]; timeZone: string; show: { room?: boolean; resident?: boolean } }) {
+  const words = useWords();
   return (
-    <ul aria-label="Booking outcomes" aria-live="polite" className="flex flex-col gap-1 empty:hidden">
+    <ul aria-label={words.t('outcomes.listLabel')} aria-live="polite" className="flex flex-col gap-1 empty:hidden">
       {notices.map((r) => (
         <li key={r.id} className={`rounded-md border px-3 py-2 text-sm ${noticeClass(r)}`}>
-          {noticeText(r, timeZone, show)}
+          {noticeText(r, timeZone, show, words)}
         </li>
       ))}
     </ul>

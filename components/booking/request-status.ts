@@ -1,4 +1,5 @@
 import type { RequestView } from '@/lib/events/types';
+import { reasonText, type Words } from './words';
 
 export type RequestStatusTone = 'neutral' | 'success' | 'danger';
 
@@ -9,31 +10,34 @@ export interface RequestStatusText {
   tone: RequestStatusTone;
 }
 
+type StatusOf = Pick<RequestView, 'kind' | 'status' | 'reason' | 'outcomeUnknown'>;
+
 /**
  * One wording per state and kind, so "done" never stands for both a booking and a cancellation:
  * Booked / Cancelled, Failed: <reason>, Pending, Outcome unknown — checking with the service.
  */
-export function requestStatusText(request: Pick<RequestView, 'kind' | 'status' | 'reason' | 'outcomeUnknown'>): RequestStatusText {
+export function requestStatusText(request: StatusOf, words: Words): RequestStatusText {
+  const { t } = words;
   switch (request.status) {
     case 'sending':
-      return { label: 'Sending', detail: null, tone: 'neutral' };
+      return { label: t('booking.status.sending'), detail: null, tone: 'neutral' };
     case 'pending':
       return request.outcomeUnknown
-        ? { label: 'Outcome unknown — checking with the service', detail: null, tone: 'neutral' }
-        : { label: 'Pending', detail: "Waiting for the service's answer.", tone: 'neutral' };
+        ? { label: t('booking.status.unknown'), detail: null, tone: 'neutral' }
+        : { label: t('booking.status.pending'), detail: t('booking.status.pendingDetail'), tone: 'neutral' };
     case 'succeeded':
-      return { label: request.kind === 'cancel' ? 'Cancelled' : 'Booked', detail: null, tone: 'success' };
+      return { label: t('booking.status.succeeded', { kind: request.kind }), detail: null, tone: 'success' };
     case 'failed':
       return {
-        label: 'Failed',
-        detail: request.reason ?? (request.kind === 'cancel' ? 'The booking was not cancelled.' : 'The booking was not made.'),
+        label: t('booking.status.failed'),
+        detail: reasonText(request.reason, words) ?? t('booking.status.notDone', { kind: request.kind }),
         tone: 'danger',
       };
   }
 }
 
 /** The state in one line, as the list's rows and cards show it ("Failed: <reason>"). */
-export function requestStatusLine(request: Pick<RequestView, 'kind' | 'status' | 'reason' | 'outcomeUnknown'>): string {
-  const { label, detail } = requestStatusText(request);
-  return request.status === 'failed' && detail ? `${label}: ${detail}` : label;
+export function requestStatusLine(request: StatusOf, words: Words): string {
+  const { label, detail } = requestStatusText(request, words);
+  return request.status === 'failed' && detail ? words.t('booking.status.line', { label, detail }) : label;
 }

@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { Locale } from '@/i18n/config';
 import type { RequestView } from '@/lib/events/types';
+import { withIntl } from '@/tests/intl';
 import { Results } from './requests-list';
 
 const DEVICE = '00000000-0000-4000-8000-000000000001';
@@ -31,7 +33,8 @@ function request(patch: Partial<RequestView> & { note?: string | null } = {}): R
   };
 }
 
-const render = (requests: RequestView[]) => renderToStaticMarkup(<Results systems={systems} filters={{}} requests={requests} paged={false} />);
+const render = (requests: RequestView[], locale: Locale = 'en') =>
+  renderToStaticMarkup(withIntl(<Results systems={systems} filters={{}} requests={requests} paged={false} />, locale));
 
 describe('Results', () => {
   it('shows a booking note when the request carries one, in the cards and the table', () => {
@@ -48,7 +51,7 @@ describe('Results', () => {
     const html = render([
       request({ id: '00000000-0000-4000-8000-000000000001' }),
       request({ id: '00000000-0000-4000-8000-000000000002', kind: 'cancel' }),
-      request({ id: '00000000-0000-4000-8000-000000000003', status: 'failed', reason: 'Apartment 1203 already has 2 future bookings in Laundry room 1.' }),
+      request({ id: '00000000-0000-4000-8000-000000000003', status: 'failed', reason: { key: 'outcomes.reason.quotaExceeded', values: { who: 'apartment', apartment: '1203', quota: 2, room: 'Laundry room 1', roomKnown: 'yes' } } }),
       request({ id: '00000000-0000-4000-8000-000000000004', status: 'pending', outcomeUnknown: true }),
     ]);
     expect(html.match(/>Booked</g)).toHaveLength(2);
@@ -57,5 +60,16 @@ describe('Results', () => {
     expect(html.match(/>Outcome unknown — checking with the service</g)).toHaveLength(2);
     expect(html).not.toContain('Done');
     expect(html).toContain('Only requests for Anna Berg');
+  });
+
+  it('speaks Swedish to a Swedish reader, the reason and the dates too', () => {
+    const html = render(
+      [request({ status: 'failed', reason: { key: 'outcomes.reason.quotaExceeded', values: { who: 'apartment', apartment: '1203', quota: 2, room: 'Laundry room 1', roomKnown: 'yes' } } })],
+      'sv',
+    );
+    expect(html).toContain('Lägenhet 1203 har redan 2 kommande bokningar i Laundry room 1.');
+    expect(html).toContain('>Misslyckades<');
+    expect(html).toContain('torsdag 26 november kl. 07:00–10:00');
+    expect(html).toContain('Endast förfrågningar för Anna Berg');
   });
 });

@@ -3,25 +3,26 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { type FormEvent, useId } from 'react';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import {
   hasFilters,
-  REQUEST_STATUS_FILTER_LABELS,
   REQUEST_STATUS_FILTERS,
   REQUESTS_SEARCH_MAX_LENGTH,
   requestsSearch,
   type RequestFilters,
 } from '@/lib/client/request-filters';
 import type { RequestView } from '@/lib/events/types';
-import { formatClock, formatDayTime } from '@/lib/schedule/labels';
+import { formatClock, formatDayTime } from '@/lib/i18n/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass, termClass } from '@/components/ui/styles';
 import type { RequestsPageData } from './live-events';
 import { requestStatusText } from './request-status';
+import { useWords, type Words } from './words';
 
 /** A request as listed; `note` arrives once bookings carry one (optional until then). */
 type ListedRequest = RequestView & { note?: string | null };
@@ -62,15 +63,16 @@ export function RequestsList({ systems, filters, search, initial, error, paged, 
   const parsed = filters as RequestFilters;
   const page = query.data;
   const residentName = parsed.resident ? page?.requests.find((r) => r.residentUserId === parsed.resident)?.residentName : null;
+  const t = useTranslations('requests');
   return (
     <div className="flex flex-col gap-4">
       <FiltersForm systems={systems} filters={filters} dateZone={dateZone} pageSize={pageSize} residentName={residentName ?? null} />
       {error !== null ? (
         <div role="alert" className="flex flex-col items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
-          <p className="font-semibold">These filters cannot be used</p>
+          <p className="font-semibold">{t('refused')}</p>
           <p className="text-sm">{error}</p>
           <Link href="/requests" className="text-sm font-medium underline underline-offset-2">
-            Clear the filters
+            {t('clearTheFilters')}
           </Link>
         </div>
       ) : query.isError ? (
@@ -78,7 +80,7 @@ export function RequestsList({ systems, filters, search, initial, error, paged, 
           {query.error.message}
         </p>
       ) : !page ? (
-        <p className={mutedTextClass}>Loading…</p>
+        <p className={mutedTextClass}>{t('loading')}</p>
       ) : (
         <>
           <Results systems={systems} filters={parsed} requests={page.requests} paged={paged} />
@@ -97,6 +99,7 @@ function FiltersForm({
   residentName,
 }: Pick<RequestsListProps, 'systems' | 'filters' | 'dateZone' | 'pageSize'> & { residentName: string | null }) {
   const router = useRouter();
+  const t = useTranslations('requests');
   const ids = { q: useId(), system: useId(), status: useId(), from: useId(), to: useId(), qHint: useId(), dateHint: useId() };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -110,11 +113,11 @@ function FiltersForm({
     router.push(`/requests${requestsSearch(next as RequestFilters, {}, pageSize)}`);
   };
   return (
-    <form role="search" aria-label="Filter requests" action="/requests" method="get" onSubmit={submit} className="flex flex-col gap-3" noValidate>
+    <form role="search" aria-label={t('filter.label')} action="/requests" method="get" onSubmit={submit} className="flex flex-col gap-3" noValidate>
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <div className="flex flex-col gap-1 sm:col-span-2">
           <label htmlFor={ids.q} className={labelClass}>
-            Search
+            {t('filter.search')}
           </label>
           <input
             id={ids.q}
@@ -127,15 +130,15 @@ function FiltersForm({
             className={inputClass}
           />
           <p id={ids.qHint} className="text-xs text-slate-600 dark:text-slate-400">
-            Resident name, apartment, room, who asked or the note.
+            {t('filter.searchHint')}
           </p>
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.system} className={labelClass}>
-            System
+            {t('filter.system')}
           </label>
           <select id={ids.system} name="deviceId" defaultValue={filters.deviceId ?? ''} className={inputClass}>
-            <option value="">All systems</option>
+            <option value="">{t('filter.allSystems')}</option>
             {systems.map((s) => (
               <option key={s.deviceId} value={s.deviceId}>
                 {s.name}
@@ -145,13 +148,13 @@ function FiltersForm({
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.status} className={labelClass}>
-            Status
+            {t('filter.status')}
           </label>
           <select id={ids.status} name="status" defaultValue={filters.status ?? ''} className={inputClass}>
-            <option value="">Any status</option>
+            <option value="">{t('filter.anyStatus')}</option>
             {REQUEST_STATUS_FILTERS.map((s) => (
               <option key={s} value={s}>
-                {REQUEST_STATUS_FILTER_LABELS[s]}
+                {t('filter.statusOption', { status: s })}
               </option>
             ))}
             {/* A value the server refused stays selectable, so the form shows what was asked. */}
@@ -160,36 +163,34 @@ function FiltersForm({
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.from} className={labelClass}>
-            Made from
+            {t('filter.from')}
           </label>
           <input id={ids.from} name="from" type="date" defaultValue={filters.from ?? ''} aria-describedby={ids.dateHint} className={inputClass} />
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={ids.to} className={labelClass}>
-            Made until
+            {t('filter.to')}
           </label>
           <input id={ids.to} name="to" type="date" defaultValue={filters.to ?? ''} aria-describedby={ids.dateHint} className={inputClass} />
         </div>
         <p id={ids.dateHint} className="text-xs text-slate-600 sm:col-span-2 sm:self-end dark:text-slate-400">
-          Days the requests were made, both included, in {dateZone} time.
+          {t('filter.dateHint', { timeZone: dateZone })}
         </p>
       </div>
       {filters.resident ? (
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <input type="hidden" name="resident" value={filters.resident} />
-          <span>
-            Only requests for <strong>{residentName ?? 'the chosen resident'}</strong>
-          </span>
+          <span>{t.rich('filter.onlyFor', { name: residentName ?? t('filter.chosenResident'), strong: (c) => <strong>{c}</strong> })}</span>
           <Link href={`/requests${requestsSearch({ ...(filters as RequestFilters), resident: undefined })}`} className={LINK}>
-            Show all residents
+            {t('filter.allResidents')}
           </Link>
         </div>
       ) : null}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit">Apply filters</Button>
+        <Button type="submit">{t('filter.apply')}</Button>
         {hasFilters(filters as RequestFilters) ? (
           <Link href="/requests" className={LINK}>
-            Clear filters
+            {t('filter.clear')}
           </Link>
         ) : null}
       </div>
@@ -200,20 +201,22 @@ function FiltersForm({
 /** The list itself: one card per request on phones, a table from 768 px. */
 export function Results({ systems, filters, requests, paged }: { systems: RequestsListProps['systems']; filters: RequestFilters; requests: ListedRequest[]; paged: boolean }) {
   const byId = new Map(systems.map((s) => [s.deviceId, s]));
+  const words = useWords();
+  const t = useTranslations('requests');
   if (requests.length === 0) {
     return (
       <p className={mutedTextClass} role="status">
-        {hasFilters(filters) ? 'No requests match these filters.' : paged ? 'No more requests.' : 'No requests yet.'}
+        {hasFilters(filters) ? t('empty.filtered') : paged ? t('empty.noMore') : t('empty.none')}
       </p>
     );
   }
-  const rows = requests.map((r) => describe(r, byId.get(r.deviceId), filters));
+  const rows = requests.map((r) => describe(r, byId.get(r.deviceId), filters, words));
   return (
     <>
       {/* Phones: one card per request, every field on its own line (nothing to scroll sideways). */}
-      <ul aria-label="Requests" className="flex flex-col gap-3 md:hidden">
+      <ul aria-label={t('listLabel')} className="flex flex-col gap-3 md:hidden">
         {rows.map((row) => (
-          <Card as="li" key={row.id} aria-label={`${row.what}, ${row.status.label}`} className="flex flex-col gap-2 break-words">
+          <Card as="li" key={row.id} aria-label={t('cardLabel', { what: row.what, status: row.status.label })} className="flex flex-col gap-2 break-words">
             <div className="flex flex-wrap items-start justify-between gap-2">
               <span className="font-semibold">{row.what}</span>
               <StatusBadge status={row.status} />
@@ -221,33 +224,30 @@ export function Results({ systems, filters, requests, paged }: { systems: Reques
             <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
               {row.status.detail ? (
                 <>
-                  <dt className={termClass}>{row.failed ? 'Why' : 'State'}</dt>
+                  <dt className={termClass}>{row.failed ? t('field.why') : t('field.state')}</dt>
                   <dd>{row.status.detail}</dd>
                 </>
               ) : null}
-              <dt className={termClass}>System</dt>
+              <dt className={termClass}>{t('field.system')}</dt>
               <dd>{row.systemName}</dd>
-              <dt className={termClass}>For</dt>
-              <dd>
-                {row.forWhom}
-                {row.apartment ? `, apartment ${row.apartment}` : ''}
-              </dd>
-              <dt className={termClass}>Slot</dt>
+              <dt className={termClass}>{t('field.for')}</dt>
+              <dd>{row.apartment ? t('forWithApartment', { name: row.forWhom, apartment: row.apartment }) : row.forWhom}</dd>
+              <dt className={termClass}>{t('field.slot')}</dt>
               <dd>{row.slot}</dd>
-              <dt className={termClass}>Asked by</dt>
+              <dt className={termClass}>{t('field.askedBy')}</dt>
               <dd>{row.askedBy}</dd>
-              <dt className={termClass}>When</dt>
+              <dt className={termClass}>{t('field.when')}</dt>
               <dd>{row.when}</dd>
               {row.note ? (
                 <>
-                  <dt className={termClass}>Note</dt>
+                  <dt className={termClass}>{t('field.note')}</dt>
                   <dd className="whitespace-pre-line">{row.note}</dd>
                 </>
               ) : null}
             </dl>
             {row.residentHref ? (
               <Link href={row.residentHref} className={`${LINK} self-start text-sm`}>
-                Only requests for {row.forWhom}
+                {t('onlyForLink', { name: row.forWhom })}
               </Link>
             ) : null}
           </Card>
@@ -255,15 +255,15 @@ export function Results({ systems, filters, requests, paged }: { systems: Reques
       </ul>
       <div className="hidden md:block">
         <table className="w-full table-fixed text-left text-sm">
-          <caption className="sr-only">Recent requests</caption>
+          <caption className="sr-only">{t('caption')}</caption>
           <thead>
             <tr className="border-b border-slate-300 dark:border-slate-700">
-              <th scope="col" className={`${CELL} w-[22%]`}>Status</th>
-              <th scope="col" className={`${CELL} w-[20%]`}>What</th>
-              <th scope="col" className={`${CELL} w-[16%]`}>For</th>
-              <th scope="col" className={`${CELL} w-[16%]`}>Slot</th>
-              <th scope="col" className={`${CELL} w-[12%]`}>Asked by</th>
-              <th scope="col" className={`${CELL} w-[14%]`}>When</th>
+              <th scope="col" className={`${CELL} w-[22%]`}>{t('field.status')}</th>
+              <th scope="col" className={`${CELL} w-[20%]`}>{t('field.what')}</th>
+              <th scope="col" className={`${CELL} w-[16%]`}>{t('field.for')}</th>
+              <th scope="col" className={`${CELL} w-[16%]`}>{t('field.slot')}</th>
+              <th scope="col" className={`${CELL} w-[12%]`}>{t('field.askedBy')}</th>
+              <th scope="col" className={`${CELL} w-[14%]`}>{t('field.when')}</th>
             </tr>
           </thead>
           <tbody>
@@ -276,18 +276,18 @@ export function Results({ systems, filters, requests, paged }: { systems: Reques
                 <td className={CELL}>
                   {row.what}
                   <span className={SUBLINE}>{row.systemName}</span>
-                  {row.note ? <span className={`${SUBLINE} whitespace-pre-line`}>Note: {row.note}</span> : null}
+                  {row.note ? <span className={`${SUBLINE} whitespace-pre-line`}>{t('noteLine', { note: row.note })}</span> : null}
                 </td>
                 <td className={CELL}>
                   {row.residentHref ? (
                     <Link href={row.residentHref} className={LINK}>
                       {row.forWhom}
-                      <span className="sr-only"> (only their requests)</span>
+                      <span className="sr-only"> {t('onlyTheirs')}</span>
                     </Link>
                   ) : (
                     row.forWhom
                   )}
-                  {row.apartment ? <span className={SUBLINE}>apartment {row.apartment}</span> : null}
+                  {row.apartment ? <span className={SUBLINE}>{t('apartmentLine', { apartment: row.apartment })}</span> : null}
                 </td>
                 <td className={CELL}>{row.slot}</td>
                 <td className={CELL}>{row.askedBy}</td>
@@ -310,42 +310,44 @@ function StatusBadge({ status }: { status: ReturnType<typeof requestStatusText> 
 }
 
 /** A request in the words both layouts show. */
-function describe(r: ListedRequest, system: RequestsListProps['systems'][number] | undefined, filters: RequestFilters) {
+function describe(r: ListedRequest, system: RequestsListProps['systems'][number] | undefined, filters: RequestFilters, words: Words) {
+  const { t, locale } = words;
   const tz = system?.timeZone ?? 'UTC';
   const note = typeof r.note === 'string' && r.note.trim() !== '' ? r.note.trim() : null;
   return {
     id: r.id,
-    status: requestStatusText(r),
+    status: requestStatusText(r, words),
     failed: r.status === 'failed',
-    what: `${r.kind === 'create' ? 'Booking of' : 'Cancellation in'} ${r.resourceName ?? 'a room'}`,
+    what: t('requests.what', { kind: r.kind, room: r.resourceName ?? '', roomKnown: r.resourceName ? 'yes' : 'no' }),
     systemName: system?.name ?? '',
-    forWhom: r.residentName ?? 'a resident',
+    forWhom: r.residentName ?? t('requests.aResident'),
     apartment: r.residentApartment ?? null,
     residentHref: r.residentUserId && filters.resident !== r.residentUserId ? `/requests${requestsSearch({ ...filters, resident: r.residentUserId })}` : null,
-    slot: r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz)}–${formatClock(Date.parse(r.endTime), tz)}` : '—',
-    askedBy: r.requestedByName ?? 'someone',
-    when: formatDayTime(Date.parse(r.createdAt), tz),
+    slot: r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz, locale)}–${formatClock(Date.parse(r.endTime), tz)}` : '—',
+    askedBy: r.requestedByName ?? t('requests.someone'),
+    when: formatDayTime(Date.parse(r.createdAt), tz, locale),
     note,
   };
 }
 
 function Pager({ filters, page, paged, pageSize }: { filters: RequestFilters; page: RequestsPageData; paged: boolean; pageSize: number | undefined }) {
+  const t = useTranslations('requests');
   if (!paged && !page.older) return null;
   return (
-    <nav aria-label="Pages of requests" className="flex flex-wrap items-center gap-2">
+    <nav aria-label={t('pager.label')} className="flex flex-wrap items-center gap-2">
       {paged ? (
         <Link href={`/requests${requestsSearch(filters, {}, pageSize)}`} className={PAGE_LINK}>
-          Newest requests
+          {t('pager.newest')}
         </Link>
       ) : null}
       {page.newer ? (
         <Link href={`/requests${requestsSearch(filters, { after: page.newer }, pageSize)}`} className={PAGE_LINK}>
-          Newer requests
+          {t('pager.newer')}
         </Link>
       ) : null}
       {page.older ? (
         <Link href={`/requests${requestsSearch(filters, { before: page.older }, pageSize)}`} className={PAGE_LINK}>
-          Older requests
+          {t('pager.older')}
         </Link>
       ) : null}
     </nav>

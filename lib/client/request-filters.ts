@@ -1,17 +1,9 @@
 // Browser-safe: the Requests page's filters, as the URL and GET /api/requests carry them. The
 // server parses them (lib/views/request-filters.ts); the page builds its links with these.
 
-/** What the status filter offers; each value matches what the list says about a request. */
+/** What the status filter offers; each value matches what the list says about a request (worded by requests.filter.statusOption). */
 export const REQUEST_STATUS_FILTERS = ['pending', 'unknown', 'booked', 'cancelled', 'failed'] as const;
 export type RequestStatusFilter = (typeof REQUEST_STATUS_FILTERS)[number];
-
-export const REQUEST_STATUS_FILTER_LABELS: Record<RequestStatusFilter, string> = {
-  pending: 'Pending (not settled yet)',
-  unknown: 'Outcome unknown',
-  booked: 'Booked',
-  cancelled: 'Cancelled',
-  failed: 'Failed',
-};
 
 export const REQUESTS_SEARCH_MAX_LENGTH = 100;
 export const REQUESTS_PAGE_SIZE_DEFAULT = 50;

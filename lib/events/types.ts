@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+/**
+ * A sentence for a person, not yet in a language (lib/i18n/message.ts): events are broadcast to
+ * readers of every language, so each renders it in their own.
+ */
+export const messageSchema = z.object({
+  key: z.string(),
+  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type MessageData = z.infer<typeof messageSchema>;
+
 /** What a browser may know of a booking request: no credentials, nothing upstream-internal. */
 export const requestViewSchema = z.object({
   id: z.uuid(),
@@ -26,8 +36,8 @@ export const requestViewSchema = z.object({
   resourceName: z.string().nullish(),
   /** The manager's note on a booking made on a resident's behalf; null without one (absent on older events). */
   note: z.string().nullish(),
-  /** Why it failed, in plain words (lib/reservations/reasons.ts); null unless failed. */
-  reason: z.string().nullish(),
+  /** Why it failed, as a message to render in the reader's language (lib/reservations/reasons.ts); null unless failed. */
+  reason: messageSchema.nullish(),
 });
 export type RequestView = z.infer<typeof requestViewSchema>;
 

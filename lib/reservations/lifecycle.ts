@@ -5,7 +5,7 @@ import type { Database } from '@/lib/db';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { equalsAnyUuid } from '@/lib/db/raw';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
-import type { PortalEvent, RequestView } from '@/lib/events/types';
+import type { MessageData, PortalEvent, RequestView } from '@/lib/events/types';
 import type { BookingOrigin } from '@/lib/views/types';
 import { applyReservationChange } from '@/lib/mirror/store';
 import { describeOutcomeError } from './reasons';
@@ -54,7 +54,8 @@ export function toRequestView(row: RequestRow): RequestView {
     residentApartment,
     resourceName,
     note: row.note,
-    reason: row.status === 'failed' ? describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) : null,
+    // A Message, not words: events carry it to readers of every language.
+    reason: row.status === 'failed' ? (describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) as MessageData) : null,
   };
 }
 

@@ -1,5 +1,11 @@
-// Pure and browser-safe: turns an upstream outcome code into a sentence a manager can act on.
+// Pure and browser-safe: turns an upstream outcome code into a sentence a manager can act on, as
+// a Message (lib/i18n/message.ts): made on the server, broadcast to readers of any language, and
+// rendered by each reader's component (renderReasonValues adds the slot in the reader's words).
 
+import type { Locale } from '@/i18n/config';
+import { formatClock, formatDayLabel } from '@/lib/i18n/format';
+import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
+import { wallClock } from '@/lib/schedule/zoned';
 import { OUTCOME_ERROR_CODES, type OutcomeErrorCode } from '@/lib/service/error-codes';
 
 export { OUTCOME_ERROR_CODES, type OutcomeErrorCode };
@@ -15,17 +21,17 @@ export interface ReasonContext {
   /** Apartment of the resident's group, if known ("1203"). */
   residentApartment?: string | null;
   resourceName?: string | null;
-  /** Slot, already in words ("Monday 24 November, 07:00–10:00"), if known. */
-  slotLabel?: string | null;
+  /** The slot, if known: each reader's component words its day in their language. */
+  slot?: { startMs: number; endMs: number; timeZone: string } | null;
   /** The upstream's own description (used for numbers it states, such as the quota). */
   errorDescription?: string | null;
 }
 
-/** "Apartment 1203", "Anna Berg", or "The resident". */
-export function residentLabel(ctx: Pick<ReasonContext, 'residentName' | 'residentApartment'>): string {
-  if (ctx.residentApartment) return `Apartment ${ctx.residentApartment}`;
-  if (ctx.residentName) return ctx.residentName;
-  return 'The resident';
+/** Who a reason names: "Apartment 1203", "Anna Berg" or "The resident" (messages select on `who`). */
+export function residentLabel(ctx: Pick<ReasonContext, 'residentName' | 'residentApartment'>): { who: 'apartment' | 'name' | 'unknown'; apartment: string; name: string } {
+  const apartment = ctx.residentApartment?.trim() ?? '';
+  const name = ctx.residentName?.trim() ?? '';
+  return { who: apartment ? 'apartment' : name ? 'name' : 'unknown', apartment, name };
 }
 
 const quotaOf = (description: string | null | undefined): number | null => {
@@ -34,51 +40,66 @@ const quotaOf = (description: string | null | undefined): number | null => {
 };
 
 /**
- * The reason in plain words, e.g. QuotaExceeded → "Apartment 1203 already has 2 future bookings
- * in Laundry room 1." Unknown codes fall back to the upstream's description, then a generic line.
+ * The reason as a Message, e.g. QuotaExceeded → "Apartment 1203 already has 2 future bookings in
+ * Laundry room 1." / "Lägenhet 1203 har redan 2 kommande bokningar i Laundry room 1." Unknown
+ * codes quote the upstream's description, then a generic line.
  */
-export function describeOutcomeError(code: string | null | undefined, ctx: ReasonContext): string {
-  const who = residentLabel(ctx);
-  const room = ctx.resourceName ?? 'this room';
-  const slot = ctx.slotLabel ? `the slot ${ctx.slotLabel}` : 'this slot';
+export function describeOutcomeError(code: string | null | undefined, ctx: ReasonContext): Message {
+  const room = ctx.resourceName?.trim() ?? '';
+  const base: MessageValues = {
+    ...residentLabel(ctx),
+    room,
+    roomKnown: room ? 'yes' : 'no',
+    kind: ctx.kind,
+    slotKnown: ctx.slot ? 'yes' : 'no',
+    ...(ctx.slot ? { slotStartMs: ctx.slot.startMs, slotEndMs: ctx.slot.endMs, timeZone: ctx.slot.timeZone } : {}),
+  };
+  const description = ctx.errorDescription?.trim() || null;
   switch (code) {
     case 'SlotUnavailable':
-      return `${capitalise(slot)} in ${room} is already booked by someone else.`;
+      return msg('outcomes.reason.slotUnavailable', base);
     case 'InvalidTimeSlot':
-      return `${capitalise(slot)} is not one of the booking times of ${room}.`;
+      return msg('outcomes.reason.invalidTimeSlot', base);
     case 'QuotaExceeded': {
       const quota = quotaOf(ctx.errorDescription);
-      return quota === null
-        ? `${who} already has the most future bookings allowed in ${room}.`
-        : `${who} already has ${quota} future booking${quota === 1 ? '' : 's'} in ${room}.`;
+      return quota === null ? msg('outcomes.reason.quotaExceededUnknown', base) : msg('outcomes.reason.quotaExceeded', { ...base, quota });
     }
     case 'OutsideBookingWindow':
-      return `${capitalise(slot)} is too far ahead: ${room} cannot be booked that far in advance yet.`;
+      return msg('outcomes.reason.outsideBookingWindow', base);
     case 'InPast':
-      return `${capitalise(slot)} has already started, so it can no longer be ${ctx.kind === 'cancel' ? 'cancelled' : 'booked'}.`;
+      return msg('outcomes.reason.inPast', base);
     case 'UserNotAuthorized':
-      return `${who} is not allowed to book ${room}.`;
+      return msg('outcomes.reason.userNotAuthorized', base);
     case 'UserNotFound':
-      return `${who} is no longer a resident of this system.`;
+      return msg('outcomes.reason.userNotFound', base);
     case 'ResourceNotFound':
-      return `${capitalise(room)} no longer exists in this system.`;
+      return msg('outcomes.reason.resourceNotFound', base);
     case 'ReservationNotFound':
-      return 'The booking no longer exists; it may have been cancelled already.';
+      return msg('outcomes.reason.reservationNotFound');
     case 'NotCancellable':
-      return 'This booking can no longer be cancelled: it has started, or it is a maintenance window.';
+      return msg('outcomes.reason.notCancellable');
     case 'InternalError':
-      return 'The reservation service failed to process the request. Please try again.';
+      return msg('outcomes.reason.internalError');
     case NO_OUTCOME:
-      return ctx.kind === 'cancel'
-        ? 'No outcome arrived; the booking was not cancelled.'
-        : 'No outcome arrived; the booking was not made.';
+      return msg('outcomes.reason.noOutcome', { kind: ctx.kind });
     case NOT_SENT:
-      return ctx.errorDescription ?? 'The request could not be sent to the reservation service.';
+      return description ? msg('outcomes.reason.notSentBecause', { detail: description }) : msg('outcomes.reason.notSent');
     default:
-      return ctx.errorDescription ?? 'The reservation service refused the request.';
+      return description ? msg('outcomes.reason.upstream', { detail: description }) : msg('outcomes.reason.refused');
   }
 }
 
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/**
+ * A reason's values as a reader renders them: the slot of the reason (kept as instants and the
+ * system's zone) becomes `slot`, "Monday 24 November 07:00–10:00" in the reader's language.
+ */
+export function renderReasonValues(values: Readonly<Record<string, string | number>> | undefined, locale: Locale): Record<string, string | number> {
+  const out: Record<string, string | number> = { ...values };
+  const { slotStartMs, slotEndMs, timeZone } = out;
+  if (typeof slotStartMs === 'number' && typeof slotEndMs === 'number' && typeof timeZone === 'string') {
+    out.slot = `${formatDayLabel(wallClock(slotStartMs, timeZone), locale)} ${formatClock(slotStartMs, timeZone)}–${formatClock(slotEndMs, timeZone)}`;
+  } else {
+    out.slot = '';
+  }
+  return out;
 }

@@ -329,7 +329,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const outcome = published.filter((e) => e.data.id === fourth.id).at(-1)?.data;
     expect(outcome?.status).toBe('failed');
     expect(outcome?.errorCode).toBe('QuotaExceeded');
-    expect(outcome?.reason).toBe(`Apartment ${s.resident.apartmentId} already has 3 future bookings in ${s.resource.name}.`);
+    expect(outcome?.reason).toMatchObject({ key: 'outcomes.reason.quotaExceeded', values: { who: 'apartment', apartment: s.resident.apartmentId, quota: 3, room: s.resource.name } });
   });
 
   it('a failed send is stored with its reason and answered the same to a repeated key', async () => {
@@ -467,7 +467,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(await reconcilePending(deps(), { afterSeconds: 3600, unknownAfterSeconds: 0 })).toEqual([]);
     expect((await ctx().handle.sql.query('SELECT status FROM reservation_requests WHERE id = $1', [request.id])).rows[0]?.status).toBe('pending');
     const events = await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 });
-    expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'failed', reason: 'No outcome arrived; the booking was not made.' });
+    expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'failed', reason: { key: 'outcomes.reason.noOutcome', values: { kind: 'create' } } });
   });
 
   it('answers a definite refusal (429) as not sent at once, with the reason', async () => {
@@ -504,7 +504,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const byId = new Map(events.map((e) => [e.data.id, e.data]));
     expect(byId.get(made.id)).toMatchObject({ status: 'succeeded' });
     expect(byId.get(made.id)?.reservationId).toBeTruthy();
-    expect(byId.get(lost.id)).toMatchObject({ status: 'failed', reason: 'No outcome arrived; the booking was not made.' });
+    expect(byId.get(lost.id)).toMatchObject({ status: 'failed', reason: { key: 'outcomes.reason.noOutcome', values: { kind: 'create' } } });
     const slot = s.free[0];
     const mirrored = await readReservations(ctx().handle.db, deviceId, { from: new Date(slot?.startMs ?? 0), to: new Date(slot?.endMs ?? 0), resourceId: s.resource.id });
     expect(mirrored.map((r) => r.id)).toEqual([byId.get(made.id)?.reservationId]);

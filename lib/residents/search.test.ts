@@ -47,10 +47,10 @@ describe('query limits', () => {
     expect(parseResidentQuery('   ')).toEqual({ ok: true, query: '' });
     expect(parseResidentQuery('%_\\\'";--')).toEqual({ ok: true, query: '%_\\\'";--' });
     expect(parseResidentQuery('x'.repeat(254))).toMatchObject({ ok: true });
-    expect(parseResidentQuery('x'.repeat(255))).toEqual({ ok: false, message: RESIDENT_QUERY_TOO_LONG });
-    expect(parseResidentQuery('anna\u0000')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL });
-    expect(parseResidentQuery('anna\n')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL });
-    expect(parseResidentQuery('anna\u0085')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL });
+    expect(parseResidentQuery('x'.repeat(255))).toEqual({ ok: false, message: RESIDENT_QUERY_TOO_LONG, problem: 'tooLong' });
+    expect(parseResidentQuery('anna\u0000')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL, problem: 'control' });
+    expect(parseResidentQuery('anna\n')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL, problem: 'control' });
+    expect(parseResidentQuery('anna\u0085')).toEqual({ ok: false, message: RESIDENT_QUERY_CONTROL, problem: 'control' });
   });
 
   it('finds nothing for an empty or blank query', () => {
@@ -176,9 +176,9 @@ describe('ranking and limits', () => {
 
 describe('labels', () => {
   it('says something for empty labels', () => {
-    expect(apartmentLabel({ apartmentId: ' ', groupName: '', groupId: 'g' })).toBe('Unnamed apartment');
-    expect(apartmentLabel({ apartmentId: '', groupName: 'Lokal', groupId: 'g' })).toBe('Lokal');
-    expect(apartmentLabel({ apartmentId: '', groupName: '', groupId: null })).toBe('No apartment');
-    expect(residentName({ name: '  ' })).toBe('Unnamed resident');
+    expect(apartmentLabel({ apartmentId: ' ', groupName: '', groupId: 'g' })).toEqual({ kind: 'unnamed', label: '' });
+    expect(apartmentLabel({ apartmentId: '', groupName: 'Lokal', groupId: 'g' })).toEqual({ kind: 'apartment', label: 'Lokal' });
+    expect(apartmentLabel({ apartmentId: '', groupName: '', groupId: null })).toEqual({ kind: 'none', label: '' });
+    expect(residentName({ name: '  ' })).toBe('');
   });
 });

@@ -12,14 +12,14 @@ export const RESIDENT_QUERY_TOO_LONG = `The search may be at most ${RESIDENT_QUE
 export const RESIDENT_QUERY_CONTROL = 'The search must not contain control characters (such as NUL, a tab or a line break).';
 
 /** A query the search can run ('' means "nothing typed": an empty result, not an error) or why not. */
-export type ParsedResidentQuery = { ok: true; query: string } | { ok: false; message: string };
+export type ParsedResidentQuery = { ok: true; query: string } | { ok: false; message: string; problem: 'control' | 'tooLong' };
 
 /** Any string up to the limit is a query; control characters and over-long ones are refused. */
 export function parseResidentQuery(raw: string | null | undefined): ParsedResidentQuery {
   const text = raw ?? '';
   // Checked before trimming: a trailing line break is a control character, not whitespace to drop.
-  if (hasControlCharacters(text)) return { ok: false, message: RESIDENT_QUERY_CONTROL };
-  if (text.length > RESIDENT_QUERY_MAX_LENGTH) return { ok: false, message: RESIDENT_QUERY_TOO_LONG };
+  if (hasControlCharacters(text)) return { ok: false, message: RESIDENT_QUERY_CONTROL, problem: 'control' };
+  if (text.length > RESIDENT_QUERY_MAX_LENGTH) return { ok: false, message: RESIDENT_QUERY_TOO_LONG, problem: 'tooLong' };
   return { ok: true, query: text.trim() };
 }
 
@@ -234,16 +234,19 @@ export function searchResidentIndex(index: ResidentIndex, system: { deviceId: st
   return rankHits(searchIndex(index, system, prepareQuery(query)), limit);
 }
 
-/** Words for a hit's apartment, as lists and labels say it ("LGH 1001", else the group's name, else none). */
-export function apartmentLabel(hit: Pick<ApartmentHit, 'apartmentId' | 'groupName' | 'groupId'>): string {
-  if (hit.apartmentId.trim() !== '') return hit.apartmentId.trim();
-  if (hit.groupName.trim() !== '') return hit.groupName.trim();
-  return hit.groupId ? 'Unnamed apartment' : 'No apartment';
+/**
+ * What names a hit's apartment, as lists and labels say it: its number ("LGH 1001"), else the
+ * group's name, else unnamed, or no apartment at all (the components word each in the reader's language).
+ */
+export function apartmentLabel(hit: Pick<ApartmentHit, 'apartmentId' | 'groupName' | 'groupId'>): { kind: 'apartment' | 'unnamed' | 'none'; label: string } {
+  if (hit.apartmentId.trim() !== '') return { kind: 'apartment', label: hit.apartmentId.trim() };
+  if (hit.groupName.trim() !== '') return { kind: 'apartment', label: hit.groupName.trim() };
+  return { kind: hit.groupId ? 'unnamed' : 'none', label: '' };
 }
 
-/** A resident's name as shown ("Unnamed resident" when the service gave none). */
+/** A resident's name as shown; '' when the service gave none (shown as "Unnamed resident"). */
 export function residentName(resident: Pick<ResidentHit, 'name'>): string {
-  return resident.name.trim() || 'Unnamed resident';
+  return resident.name.trim();
 }
 
 /** Where a found resident leads: their apartment's page, or the system's page for one in no group. */

@@ -4,8 +4,6 @@ import { isWithinQuota } from '@/lib/booking-rules/within-quota';
 import { expandRange, type ScheduleSlot } from './expand';
 import type { ResourceKind } from './resource-kind';
 import type { ScheduleBasis, WeekScheduleInput } from './types';
-import { formatDayLabel } from '@/lib/i18n/format';
-import { wallClock } from './zoned';
 
 /**
  * "The next free slots for this apartment": pure and browser-safe. Walks forward from now a day at
@@ -71,9 +69,8 @@ export interface FreeSlot {
   endTime: string;
   startMs: number;
   endMs: number;
-  /** Local date and labels in the system's zone. */
+  /** Local date and clock labels in the system's zone (the day is worded by the reader's language). */
   date: string;
-  dayLabel: string;
   startLabel: string;
   endLabel: string;
   endsNextDay: boolean;
@@ -115,12 +112,6 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
   const cursors = new Map(eligible.map((r) => [r.id, new BusyCursor(busyBy.get(r.id) ?? [])]));
 
   const found: FreeSlot[] = [];
-  const dayLabels = new Map<string, string>();
-  const dayLabelOf = (date: string, ms: number): string => {
-    let label = dayLabels.get(date);
-    if (label === undefined) dayLabels.set(date, (label = formatDayLabel(wallClock(ms, timeZone), 'en')));
-    return label;
-  };
   // Slots must end by the horizon, so none starting at or after it can qualify.
   for (let from = nowMs; from < horizonEndMs && found.length < count; from += DAY_MS) {
     const to = Math.min(from + DAY_MS, horizonEndMs);
@@ -141,8 +132,6 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
           startMs: slot.startMs,
           endMs: slot.endMs,
           date: slot.date,
-          // TODO(i17 next-free): English until this field goes; the component should format startMs.
-          dayLabel: dayLabelOf(slot.date, slot.startMs),
           startLabel: slot.startLabel,
           endLabel: slot.endLabel,
           endsNextDay: slot.endsNextDay,

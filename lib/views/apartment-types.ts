@@ -24,23 +24,21 @@ export interface ApartmentRoom {
   held: number;
   quota: number;
   atQuota: boolean;
-  /** "1 of 2 future bookings in Tvättstuga 1". */
-  usage: string;
 }
 
 export interface ApartmentBooking {
   reservationId: string;
   resourceId: string;
+  /** Empty when the room has no name upstream (the page words that). */
   resourceName: string;
   startTime: string;
   endTime: string;
   startMs: number;
   endMs: number;
-  /** "Monday 24 November" and "07:00–10:00" in the system's zone. */
-  dayLabel: string;
+  /** "07:00–10:00" in the system's zone (the page words the day from startMs in the reader's language). */
   timeLabel: string;
-  /** Who made it: the manager's name for a portal booking, else "the resident or the booking system". */
-  bookedBy: string;
+  /** The manager's name for a portal booking (null when not recorded); see bookedThroughPortal. */
+  bookedByName: string | null;
   bookedThroughPortal: boolean;
   residentName: string | null;
   /** Upstream 'Used' / 'Unused'; 'Unknown' for a value the interface does not list. */
@@ -51,8 +49,8 @@ export interface ApartmentBooking {
 export interface ApartmentView {
   system: { deviceId: string; name: string; timeZone: string; bookingQuota: number; bookingHorizonDays: number };
   group: { id: string; name: string; apartmentId: string; referenceId: string };
-  /** "Apartment 1203", else the group's name, else "Unnamed apartment". */
-  title: string;
+  /** What names the apartment: its number, else the group's name, else nothing (the page words each). */
+  title: ApartmentTitle;
   residents: ApartmentResident[];
   /** False when the portal holds no user list for the system (the service has none): residents then unknown. */
   residentsKnown: boolean;
@@ -60,8 +58,9 @@ export interface ApartmentView {
   authorizationsKnown: boolean;
   rooms: ApartmentRoom[];
   upcoming: ApartmentBooking[];
-  /** The last eight weeks, newest first. */
+  /** The last `pastWeeks` weeks, newest first. */
   past: ApartmentBooking[];
+  pastWeeks: number;
   /** Booking and cancellation requests still waiting for their outcome. */
   open: RequestView[];
   /** The portal's requests for the apartment, newest first (capped). */
@@ -71,8 +70,18 @@ export interface ApartmentView {
   generatedAt: number;
 }
 
+/** An apartment's name in parts: `{ apartment: '1203' }` reads "Apartment 1203" / "Lägenhet 1203". */
+export interface ApartmentTitle {
+  kind: 'apartment' | 'name' | 'unnamed';
+  apartment: string;
+  name: string;
+}
+
+/** A free slot as the page gets it: the day is worded by the page, in the reader's language. */
+export type NextFreeSlot = FreeSlot;
+
 export interface NextFreeView {
-  slots: FreeSlot[];
+  slots: NextFreeSlot[];
   kind: ResourceKind | null;
   dayPart: DayPart | null;
   count: number;

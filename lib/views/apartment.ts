@@ -1,6 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
-import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted, quotaUsage } from '@/lib/booking-rules';
+import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations, readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
@@ -10,8 +10,6 @@ import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, ty
 import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
 import { formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot, type WeekInfo } from '@/lib/schedule';
 import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
-import { wallClock } from '@/lib/schedule/zoned';
-import { formatDayLabel } from '@/lib/i18n/format';
 import { getServiceClient, type ServiceClient } from '@/lib/service';
 import { getSystemApiKey } from '@/lib/systems';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -20,7 +18,7 @@ import { log } from '@/lib/log';
 import { systemMirror, type ViewDeps } from './freshness';
 import { weekSlotsOf } from './week-slots';
 import { portalViewDeps } from './live-deps';
-import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentView, type NextFreeView } from './apartment-types';
+import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentTitle, type ApartmentView, type NextFreeView } from './apartment-types';
 
 const DAY_MS = 86_400_000;
 
@@ -36,11 +34,11 @@ export async function portalApartmentDeps(): Promise<ApartmentDeps> {
   return { ...view, client, apiKeyFor: getSystemApiKey };
 }
 
-/** "Apartment 1203", else the group's name, else "Unnamed apartment" (labels may be empty upstream). */
-export function apartmentTitle(group: { apartmentId: string; name: string }): string {
-  if (group.apartmentId.trim()) return `Apartment ${group.apartmentId.trim()}`;
-  if (group.name.trim()) return group.name.trim();
-  return 'Unnamed apartment';
+/** The apartment's number, else the group's name, else unnamed (labels may be empty upstream); pages word it. */
+export function apartmentTitle(group: { apartmentId: string; name: string }): ApartmentTitle {
+  const apartment = group.apartmentId.trim();
+  const name = group.name.trim();
+  return { kind: apartment ? 'apartment' : name ? 'name' : 'unnamed', apartment, name };
 }
 
 interface Loaded {
@@ -130,7 +128,7 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
   const quota = system.bookingQuota;
   const rooms: ApartmentRoom[] = snapshot.resources.map((r) => {
     const n = held.get(r.id) ?? 0;
-    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota, usage: quotaUsage(n, quota, r.name || 'this room') };
+    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota };
   });
 
   const pastBookings = past.filter((r) => r.ownerType !== 'Service' && Date.parse(r.endTime) <= nowMs);
@@ -144,15 +142,13 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
     return {
       reservationId: r.id,
       resourceId: r.resourceId,
-      resourceName: resource?.name || 'Unnamed room',
+      resourceName: resource?.name ?? '',
       startTime: r.startTime,
       endTime: r.endTime,
       startMs,
       endMs,
-      // TODO(i17 apartment): English until this field goes; the component should format startMs.
-      dayLabel: formatDayLabel(wallClock(startMs, timeZone), 'en'),
       timeLabel: `${formatClock(startMs, timeZone)}–${formatClock(endMs, timeZone)}`,
-      bookedBy: origin ? (origin.requestedByName ?? 'a manager') : 'the resident or the booking system',
+      bookedByName: origin?.requestedByName ?? null,
       bookedThroughPortal: origin !== undefined,
       residentName: (r.userId ? nameOf.get(r.userId) : undefined) || origin?.residentName || null,
       status: statusOf(r.status),
@@ -173,6 +169,7 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
     rooms,
     upcoming: holdings.bookings.map(toBooking),
     past: pastBookings.map(toBooking).sort((a, b) => b.startMs - a.startMs),
+    pastWeeks: PAST_WEEKS,
     open,
     history,
     historyLimit: HISTORY_LIMIT,

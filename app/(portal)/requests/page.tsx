@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { getTranslations } from 'next-intl/server';
 import { RequestsList } from '@/components/booking/requests-list';
 import { isApiError } from '@/lib/api/errors';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
@@ -9,7 +10,10 @@ import { getDb } from '@/lib/db';
 import { parseRequestsQuery, toSearchParams } from '@/lib/views/request-filters';
 import { readRequestsFor, requestsTimeZone, type RequestsPageView } from '@/lib/views/requests';
 
-export const metadata: Metadata = { title: 'Requests' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('requests');
+  return { title: t('pageTitle') };
+}
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -60,25 +64,27 @@ export default async function RequestsPage({ searchParams }: Props) {
   );
 }
 
-function Heading() {
+async function Heading() {
+  const t = await getTranslations('requests');
   return (
     <header className="flex flex-col gap-1">
-      <h1 className="text-2xl font-semibold tracking-tight">Requests</h1>
-      <p className="text-sm text-slate-700 dark:text-slate-300">Bookings and cancellations made through the portal, newest first, updated as their outcomes arrive.</p>
+      <h1 className="text-2xl font-semibold tracking-tight">{t('pageTitle')}</h1>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t('intro')}</p>
     </header>
   );
 }
 
 /** A system filter the user may not see: said plainly, never widened to every system. */
-function NoAccess() {
+async function NoAccess() {
+  const t = await getTranslations('requests');
   return (
     <div className="flex flex-col gap-4">
       <Heading />
       <div role="alert" className="flex flex-col items-start gap-2 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
-        <h2 className="font-semibold">You don&apos;t have access to that system</h2>
-        <p className="text-sm">It is not one of the systems assigned to you, or it no longer exists. Nothing of it is shown.</p>
+        <h2 className="font-semibold">{t('noAccess.heading')}</h2>
+        <p className="text-sm">{t('noAccess.detail')}</p>
         <Link href="/requests" className="text-sm font-medium underline underline-offset-2">
-          Show the requests of your systems
+          {t('noAccess.link')}
         </Link>
       </div>
     </div>

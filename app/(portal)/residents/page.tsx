@@ -1,23 +1,28 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { ResidentResults } from '@/components/resident-results';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
 import { searchResidentsFor } from '@/lib/views/live-deps';
 import { parseResidentQuery } from '@/lib/views/residents';
-import type { ResidentSearchResult } from '@/lib/views/types';
+import { RESIDENT_QUERY_MAX_LENGTH, type ResidentSearchResult } from '@/lib/views/types';
 
-export const metadata: Metadata = { title: 'Residents' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('residents');
+  return { title: t('pageTitle') };
+}
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function ResidentsPage({ searchParams }: Props) {
   const user = await requirePageUser('/residents');
+  const t = await getTranslations('residents');
   const raw = (await searchParams).q;
   const parsed = parseResidentQuery(Array.isArray(raw) ? raw[0] : raw);
   const q = parsed.ok ? parsed.query : '';
   let result: ResidentSearchResult | null = null;
-  let error: string | null = parsed.ok ? null : parsed.message;
+  let error: string | null = parsed.ok ? null : t('query', { problem: parsed.problem, max: RESIDENT_QUERY_MAX_LENGTH });
   if (q !== '') {
     try {
       result = await searchResidentsFor(user, q);
@@ -30,13 +35,13 @@ export default async function ResidentsPage({ searchParams }: Props) {
   return (
     <div className="flex flex-col gap-4">
       <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">Residents</h1>
-        <p className="text-sm text-slate-700 dark:text-slate-300">Look up a resident and open their apartment.</p>
+        <h1 className="text-2xl font-semibold tracking-tight">{t('pageTitle')}</h1>
+        <p className="text-sm text-slate-700 dark:text-slate-300">{t('intro')}</p>
       </header>
       <ResidentSearch key={q} initialQuery={q} />
       {error ? (
         <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
-          <p className="font-semibold">The search failed</p>
+          <p className="font-semibold">{t('searchFailed')}</p>
           <p className="text-sm">{error}</p>
         </div>
       ) : null}

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { ApartmentDesk } from '@/components/apartment/apartment-desk';
+import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { isApiError } from '@/lib/api/errors';
 import { requirePageUser } from '@/lib/auth/session';
@@ -9,7 +11,10 @@ import { isUuid, pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string; groupId: string }> };
 
-export const metadata: Metadata = { title: 'Apartment' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('apartment');
+  return { title: t('pageTitle') };
+}
 
 export default async function ApartmentPage({ params }: Props) {
   const { deviceId, groupId } = await params;
@@ -21,20 +26,28 @@ export default async function ApartmentPage({ params }: Props) {
     if (isApiError(error) && error.code === 'not_found') notFound();
     throw error;
   });
+  const t = await getTranslations();
+  const title = apartmentTitleText(view.title, t);
+  const groupName = view.group.name.trim();
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs
         parents={[
-          { label: 'Systems', href: '/systems' },
+          { label: t('shell.systems'), href: '/systems' },
           { label: system.name, href: `/systems/${system.deviceId}` },
         ]}
-        current={view.title}
+        current={title}
       />
       <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{view.title}</h1>
+        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          {view.group.name && view.group.name !== view.title ? `${view.group.name} · ` : ''}
-          {system.name} · at most {view.system.bookingQuota} future booking{view.system.bookingQuota === 1 ? '' : 's'} per room · times in {system.timeZone}
+          {t('apartment.subtitle', {
+            group: groupName,
+            groupShown: groupName && groupName !== title ? 'yes' : 'no',
+            system: system.name,
+            quota: view.system.bookingQuota,
+            timeZone: system.timeZone,
+          })}
         </p>
       </header>
       <ApartmentDesk initial={view} initialNextFree={nextFree} />

@@ -1,0 +1,39 @@
+import { useLocale, useTranslations } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import type { RequestView } from '@/lib/events/types';
+import { formatClock, formatDayLabel } from '@/lib/i18n/format';
+import { renderReasonValues } from '@/lib/reservations/reasons';
+import { wallClock } from '@/lib/schedule/zoned';
+
+/** The reader's translator (whole catalogue) and language: what the pure wording functions here take. */
+export interface Words {
+  t: ReturnType<typeof useTranslations<never>>;
+  locale: Locale;
+}
+
+export function useWords(): Words {
+  return { t: useTranslations(), locale: useLocale() };
+}
+
+type LooseTranslate = (key: string, values?: Record<string, string | number>) => string;
+
+/** A request's reason in the reader's language; an event from before reasons were messages keeps its words. */
+export function reasonText(reason: RequestView['reason'] | string, { t, locale }: Words): string | null {
+  if (!reason) return null;
+  if (typeof reason === 'string') return reason;
+  // Keys are checked where the reason is made (lib/reservations/reasons.ts).
+  return (t as unknown as LooseTranslate)(reason.key, renderReasonValues(reason.values, locale));
+}
+
+/** Who a request is for, mid-sentence: "apartment 1203", "Anna Berg", "a resident". */
+export function residentWords(r: Pick<RequestView, 'residentApartment' | 'residentName'>, { t }: Words): string {
+  if (r.residentApartment) return t('outcomes.resident.apartment', { apartment: r.residentApartment });
+  return r.residentName ?? t('outcomes.resident.unknown');
+}
+
+/** "Monday 24 November, 07:00–10:00" in the reader's language, or "a slot" for a request that names no time. */
+export function requestWhen(r: Pick<RequestView, 'startTime' | 'endTime'>, timeZone: string, { t, locale }: Words): string {
+  if (!r.startTime || !r.endTime) return t('outcomes.aSlot');
+  const start = Date.parse(r.startTime);
+  return t('outcomes.when', { day: formatDayLabel(wallClock(start, timeZone), locale), start: formatClock(start, timeZone), end: formatClock(Date.parse(r.endTime), timeZone) });
+}
