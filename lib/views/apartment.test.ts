@@ -145,7 +145,7 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
     }).catch((e: unknown) => e);
     // The same slot is taken; a different free one is refused by the quota.
     expect(refused).toBeInstanceOf(ApiError);
-    const anyFree = (await loadNextFree({ ...deps() }, { ...system, bookingQuota: 3 }, chosen.groupId, { count: 20 })).slots.find((s) => s.resourceId === chosen.resourceId)!;
+    const anyFree = (await loadNextFree({ ...deps() }, { ...system, bookingQuota: 3 }, chosen.groupId, { kind, count: 20 })).slots.find((s) => s.resourceId === chosen.resourceId)!;
     const quotaRefusal = await requestBooking(reservationDeps(), {
       requester: manager,
       system,
