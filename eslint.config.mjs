@@ -119,8 +119,8 @@ export default tseslint.config(
   },
   {
     // What people read comes from messages/*.json in their language (README "Languages").
-    files: ['app/**/*.tsx', 'components/**/*.tsx'],
-    ignores: ['**/*.test.tsx', 'app/sandbox/**'],
+    files: ['app/**/*.tsx', 'components/**/*.tsx', 'components/**/*.ts'],
+    ignores: ['**/*.test.tsx', '**/*.test.ts', 'app/sandbox/**'],
     plugins: { portal: portalPlugin },
     rules: { 'portal/no-literal-ui-string': 'error' },
   },

@@ -7,6 +7,7 @@
  */
 
 const LETTER = /\p{L}/u;
+const PROSE = /\s|^\p{Lu}|[.!?…:]$/u;
 
 /** Attributes whose value is read by people (aria-* that reference ids are not among them). */
 const READ_ATTRIBUTES = new Set([
@@ -101,7 +102,12 @@ export const noLiteralUiString = {
       Property(node) {
         const key = node.key.type === 'Identifier' ? node.key.name : node.key.type === 'Literal' ? node.key.value : undefined;
         if (!READ_PROPERTIES.has(key) || node.parent.type !== 'ObjectExpression') return;
-        reportLiterals(node.value);
+        // Outside JSX a lone lower-case word is as likely a catalogue key ({ title: 'wasBooked' })
+        // as a word: only prose counts here (a space, a capital first letter, end punctuation).
+        for (const literal of literalStrings(node.value)) {
+          const text = textOf(literal);
+          if (hasWords(text) && PROSE.test(text)) report(literal, text);
+        }
       },
     };
   },

@@ -20,6 +20,7 @@ tester.run('no-literal-ui-string', noLiteralUiString, {
     { code: `const A = () => <p>{' '}{'—'}{value ?? '–'}</p>;` },
     { code: `const items = [{ href: '/systems', label: t('systems') }];` },
     { code: `const A = () => <input type="search" name="q" autoComplete="off" />;` },
+    { code: `const state = { title: 'wasBooked', detail: null };` },
   ],
   invalid: [
     { code: `const A = () => <p>Sign out</p>;`, errors: [{ messageId: 'literal' }] },
@@ -30,6 +31,7 @@ tester.run('no-literal-ui-string', noLiteralUiString, {
     { code: `const A = () => <p>{error && 'Could not save'}</p>;`, errors: [{ messageId: 'literal' }] },
     { code: `const items = [{ href: '/systems', label: 'Systems' }];`, errors: [{ messageId: 'literal' }] },
     { code: `const A = () => <img alt="Laundry room" src="/x.png" />;`, errors: [{ messageId: 'literal' }] },
+    { code: `const status = { label: 'Pending', detail: "Waiting for the service's answer." };`, errors: [{ messageId: 'literal' }] },
     { code: `const A = () => <p>måndag</p>;`, errors: [{ messageId: 'literal' }] },
   ],
 });
