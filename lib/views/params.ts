@@ -1,14 +1,15 @@
 import 'server-only';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { weekKeySchema } from '@/lib/schedule';
 
 const uuid = z.uuid();
 
 /** A UUID path parameter, or a 400 naming it. */
-export function parseIdParam(value: string | undefined, what: string): string {
+export function parseIdParam(value: string | undefined, what: 'system' | 'resource' | 'apartment'): string {
   const parsed = uuid.safeParse(value);
-  if (!parsed.success) throw new ApiError('bad_request', `The ${what} id in the path must be a UUID.`);
+  if (!parsed.success) throw new ApiError('bad_request', msg('errors.pathIdNotUuid', { what }));
   return parsed.data.toLowerCase();
 }
 
@@ -16,6 +17,6 @@ export function parseIdParam(value: string | undefined, what: string): string {
 export function parseWeekParam(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
   const parsed = weekKeySchema.safeParse(value);
-  if (!parsed.success) throw new ApiError('bad_request', `Invalid week: ${parsed.error.issues[0]?.message ?? 'malformed'}.`);
+  if (!parsed.success) throw new ApiError('bad_request', msg('errors.invalidWeek'));
   return parsed.data;
 }
