@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
-import { weekKeySchema } from '@/lib/schedule';
+import { parseWeekKey } from '@/lib/schedule/week';
 
 const uuid = z.uuid();
 
@@ -16,7 +16,7 @@ export function parseIdParam(value: string | undefined, what: 'system' | 'resour
 /** The optional `week` search parameter (YYYY-Www), or a 400 saying what is wrong. */
 export function parseWeekParam(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined || value === '') return undefined;
-  const parsed = weekKeySchema.safeParse(value);
-  if (!parsed.success) throw new ApiError('bad_request', msg('errors.invalidWeek'));
-  return parsed.data;
+  const parsed = parseWeekKey(value);
+  if (!parsed.ok) throw new ApiError('bad_request', parsed.problem);
+  return parsed.key;
 }
