@@ -7,6 +7,7 @@ import { queryKeys } from '@/lib/client/query-keys';
 import { apartmentLabel, parseResidentQuery, residentName } from '@/lib/residents/search';
 import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit, type ResidentSearchResult } from '@/lib/views/types';
 import { errorTextClass, inputClass, mutedTextClass } from './ui/styles';
+import { useErrorText } from '@/components/use-error-text';
 
 /** Typing pauses this long before a search is sent (each keystroke would be a request otherwise). */
 export const RESIDENT_SEARCH_DEBOUNCE_MS = 150;
@@ -47,6 +48,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * the residents, Enter picks, Escape closes; a polite status says how many were found.
  */
 export function ResidentCombobox({ label, hint, placeholder, deviceId, name, defaultValue = '', onPick }: ResidentComboboxProps) {
+  const errorText = useErrorText();
   const [text, setText] = useState(defaultValue);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -130,8 +132,8 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
   const residentCount = options.length;
   const apartmentCount = result?.apartments.length ?? 0;
   let status = '';
-  if (!typed.ok) status = typed.message;
-  else if (debounced !== '' && search.isError) status = `The search failed: ${search.error.message}`;
+  if (!typed.ok) status = errorText(typed.message);
+  else if (debounced !== '' && search.isError) status = `The search failed: ${errorText(search.error)}`;
   else if (result && debounced !== '') {
     status =
       residentCount === 0

@@ -11,9 +11,11 @@ import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
 import { Card } from './ui/card';
 import { mutedTextClass } from './ui/styles';
+import { useErrorText } from '@/components/use-error-text';
 
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
+  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const query = useQuery({
     queryKey: queryKeys.systemOverview(deviceId),
@@ -31,7 +33,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
       {query.isError ? (
         <QueryError
           title="Could not update this system"
-          message={`${query.error.message} The figures below are from the last successful load.`}
+          message={`${errorText(query.error)} The figures below are from the last successful load.`}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

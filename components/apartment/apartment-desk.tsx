@@ -19,11 +19,13 @@ import { formatDayTime } from '@/lib/schedule/labels';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
+import { useErrorText } from '@/components/use-error-text';
 
 const KIND_WORDS: Record<ResourceKind, string> = { laundry: 'Laundry room', drying: 'Drying room', other: 'Other room' };
 const DAY_PART_WORDS: Record<DayPart, string> = { morning: 'Morning (before 12)', afternoon: 'Afternoon (12–17)', evening: 'Evening (from 17)' };
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
+  const errorText = useErrorText();
   const { deviceId, timeZone } = initial.system;
   const groupId = initial.group.id;
   const client = useQueryClient();
@@ -50,7 +52,7 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
       {query.isError ? (
         <QueryError
           title="Could not update this apartment"
-          message={`${query.error.message} What is shown is from the last successful load.`}
+          message={`${errorText(query.error)} What is shown is from the last successful load.`}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

@@ -10,6 +10,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import type { NextFreeView } from '@/lib/views/apartment-types';
 import { noticeText, useOutcomeNotices } from './outcome-notices';
+import { useErrorText } from '@/components/use-error-text';
 
 export interface NextFreeSlotsProps {
   deviceId: string;
@@ -33,6 +34,7 @@ export interface NextFreeSlotsProps {
  * here stand, live. Shared by the apartment page and the slot dialog.
  */
 export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', count, initial, timeZone, showOutcomes = true }: NextFreeSlotsProps) {
+  const errorText = useErrorText();
   const params = new URLSearchParams(search);
   if (count !== undefined) params.set('count', String(count));
   const query = params.toString();
@@ -54,7 +56,7 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
   const slots = data?.slots ?? [];
   return (
     <div className="flex flex-col gap-2">
-      {result.isError ? <p className={errorTextClass}>{result.error.message}</p> : null}
+      {result.isError ? <p className={errorTextClass}>{errorText(result.error)}</p> : null}
       {booking.error ? (
         <p role="alert" className={errorTextClass}>
           {booking.error}

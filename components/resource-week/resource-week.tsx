@@ -15,6 +15,7 @@ import { QueryError } from '@/components/query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
+import { useErrorText } from '@/components/use-error-text';
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -30,6 +31,7 @@ export interface ResourceWeekProps {
  * and the slot panel that Enter or a click opens. All slot-open handling lives here.
  */
 export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotActions }: ResourceWeekProps) {
+  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const weekKey = initial.week.key;
   const query = useQuery({
@@ -77,7 +79,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
       {query.isError ? (
         <QueryError
           title="Could not update the slots"
-          message={`${query.error.message} The slots below are from the last successful load.`}
+          message={`${errorText(query.error)} The slots below are from the last successful load.`}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

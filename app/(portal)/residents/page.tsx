@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { ResidentResults } from '@/components/resident-results';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
+import { getRequestLocale } from '@/lib/i18n/request-locale';
+import { renderMessage } from '@/lib/i18n/server';
 import { requirePageUser } from '@/lib/auth/session';
 import { searchResidentsFor } from '@/lib/views/live-deps';
 import { parseResidentQuery } from '@/lib/views/residents';
@@ -17,13 +19,14 @@ export default async function ResidentsPage({ searchParams }: Props) {
   const parsed = parseResidentQuery(Array.isArray(raw) ? raw[0] : raw);
   const q = parsed.ok ? parsed.query : '';
   let result: ResidentSearchResult | null = null;
-  let error: string | null = parsed.ok ? null : parsed.message;
+  const locale = await getRequestLocale();
+  let error: string | null = parsed.ok ? null : await renderMessage(locale, parsed.message);
   if (q !== '') {
     try {
       result = await searchResidentsFor(user, q);
     } catch (caught) {
       // The same words a route handler would answer (service errors become plain sentences).
-      const body = (await handleApiError(caught).json()) as { error: { message: string } };
+      const body = (await (await handleApiError(caught, locale)).json()) as { error: { message: string } };
       error = body.error.message;
     }
   }
