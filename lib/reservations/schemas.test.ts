@@ -19,7 +19,7 @@ describe('bookingInputSchema: the booking note', () => {
     const refusal = async (note: unknown) => {
       const parsed = bookingInputSchema.safeParse({ ...base, note });
       expect(parsed.success).toBe(false);
-      const answer = handleApiError(parsed.error);
+      const answer = await handleApiError(parsed.error);
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
       return ((await answer.json()) as { error: { message: string } }).error.message;

@@ -21,7 +21,7 @@ describe('parseWeekParam', () => {
       } catch (error) {
         thrown = error;
       }
-      const answer = handleApiError(thrown);
+      const answer = await handleApiError(thrown);
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(why);
     }
