@@ -10,7 +10,7 @@ import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/o
 import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
 import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
 import { resolveLocale } from '@/lib/i18n/negotiate';
-import { renderMessage } from '@/lib/i18n/server';
+import { renderMessage } from './render';
 import { clip, localizeZodError } from './validation';
 
 /** Every error a route handler may answer, with its HTTP status. */
