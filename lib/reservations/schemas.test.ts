@@ -24,9 +24,11 @@ describe('bookingInputSchema: the booking note', () => {
       expect(answer.status).toBeLessThan(500);
       return ((await answer.json()) as { error: { message: string } }).error.message;
     };
-    expect(await refusal('x'.repeat(BOOKING_NOTE_MAX + 1))).toMatch(/note must be at most 500 characters/);
-    expect(await refusal('first line\nsecond')).toMatch(/note must not contain control characters/);
-    expect(await refusal('nul\u0000')).toMatch(/note must not contain control characters/);
-    expect(await refusal(42)).toMatch(/note must be text/);
+    expect(await refusal('x'.repeat(BOOKING_NOTE_MAX + 1))).toMatch(/note: must be at most 500 characters/);
+    expect(await refusal('first line\nsecond')).toMatch(/note: must not contain control characters/);
+    expect(await refusal('nul\u0000')).toMatch(/note: must not contain control characters/);
+    expect(await refusal(42)).toMatch(/note: must be text/);
+    const sv = await handleApiError(bookingInputSchema.safeParse({ ...base, note: 'x'.repeat(BOOKING_NOTE_MAX + 1) }).error, 'sv');
+    expect(((await sv.json()) as { error: { message: string } }).error.message).toBe('Ogiltiga uppgifter: note: får vara högst 500 tecken');
   });
 });
