@@ -5,7 +5,6 @@ import { useRef, useState } from 'react';
 import { useAnnounceRequest } from '@/components/booking/live-events';
 import { fetchJson, HttpError } from '@/lib/client/fetch-json';
 import { IntentKeys } from '@/lib/client/idempotency';
-import { msg } from '@/lib/i18n/message';
 import type { RequestView } from '@/lib/events/types';
 import { useErrorText } from '@/components/use-error-text';
 
@@ -43,7 +42,7 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
           { method: 'DELETE', idempotencyKey },
         );
   // A 2xx without the request is no answer we can trust (code null): a retry keeps the key.
-  if (!answer?.request) throw new HttpError(200, msg('errors.answerWithoutRequest'));
+  if (!answer?.request) throw new HttpError(200, { key: 'errors.answerWithoutRequest' });
   return answer.request;
 }
 
