@@ -28,7 +28,7 @@ export async function runAction(work: () => Promise<string>): Promise<ActionStat
       const lines = await Promise.all(
         error.issues.slice(0, 20).map(async (i) => {
           const text = clip(await renderMessage(locale, issueMessage(i)));
-          return i.path.length ? `${clip(i.path.map(String).join('.'))}: ${text}` : text;
+          return i.path.length ? `${clip(i.path.map(String).join('.'))} ${text}` : text;
         }),
       );
       return { error: lines.join('; ') };

@@ -11,8 +11,8 @@ describe('parseWeekParam', () => {
 
   it('answers a week that does not exist with a 400 saying why', async () => {
     for (const [week, why] of [
-      ['2026-W99', '2026 has weeks 01 to 53.'],
-      ['2025-W53', '2025 has weeks 01 to 52.'],
+      ['2026-W99', 'Week 2026 has weeks 01 to 53.'],
+      ['2025-W53', 'Week 2025 has weeks 01 to 52.'],
       ['next week', 'The week must be written like 2026-W48.'],
     ] as const) {
       let thrown: unknown;
