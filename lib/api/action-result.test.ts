@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { msg } from '@/lib/i18n/message';
 import { ApiError } from './errors';
 
-const locale = vi.hoisted(() => ({ value: 'sv' as 'sv' | 'en' }));
+const locale = vi.hoisted(() => ({ value: 'sv' }));
 vi.mock('@/lib/i18n/request-locale', () => ({ getRequestLocale: () => Promise.resolve(locale.value) }));
 
 const { runAction } = await import('./action-result');
