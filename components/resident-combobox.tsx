@@ -9,6 +9,7 @@ import { parseResidentQuery } from '@/lib/residents/search';
 import { apartmentWords, residentWords, systemWords } from './resident-words';
 import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit, type ResidentSearchResult } from '@/lib/views/types';
 import { errorTextClass, inputClass, mutedTextClass } from './ui/styles';
+import { useErrorText } from '@/components/use-error-text';
 
 /** Typing pauses this long before a search is sent (each keystroke would be a request otherwise). */
 export const RESIDENT_SEARCH_DEBOUNCE_MS = 150;
@@ -48,6 +49,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * the residents, Enter picks, Escape closes; a polite status says how many were found.
  */
 export function ResidentCombobox({ label, hint, placeholder, deviceId, name, defaultValue = '', onPick }: ResidentComboboxProps) {
+  const errorText = useErrorText();
   const [text, setText] = useState(defaultValue);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -133,7 +135,7 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
   const apartmentCount = result?.apartments.length ?? 0;
   let status = '';
   if (!typed.ok) status = t('query', { problem: typed.problem, max: RESIDENT_QUERY_MAX_LENGTH });
-  else if (debounced !== '' && search.isError) status = t('status.failed', { error: search.error.message });
+  else if (debounced !== '' && search.isError) status = t('status.failed', { error: errorText(search.error) });
   else if (result && debounced !== '') {
     status =
       residentCount === 0

@@ -12,9 +12,11 @@ import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
 import { Card } from './ui/card';
 import { mutedTextClass } from './ui/styles';
+import { useErrorText } from '@/components/use-error-text';
 
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
+  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const query = useQuery({
     queryKey: queryKeys.systemOverview(deviceId),
@@ -33,7 +35,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
       {query.isError ? (
         <QueryError
           title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: query.error.message })}
+          message={t('updateFailedDetail', { error: errorText(query.error) })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

@@ -134,7 +134,7 @@ test('a manager books for a resident, sees pending then booked live in two brows
     expect(refused.status()).toBe(422);
     const refusal = ((await refused.json()) as { error: { message: string } }).error.message;
     expect(refusal).toContain(`Apartment ${resident.apartmentId} already holds 2 of 2 future bookings in`);
-    expect(refusal).toContain('the service would refuse a third.');
+    expect(refusal).toContain('the service would refuse another.');
     await thirdDialog.getByRole('button', { name: 'Close' }).last().click();
     await expect(thirdDialog).toBeHidden();
     await expect(slotAt(page, third)).toHaveAccessibleName(`${third}, free`);

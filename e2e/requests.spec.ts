@@ -88,7 +88,7 @@ async function seedRequests(request: APIRequestContext): Promise<Scenario> {
       const over = await bookSlot(free[2]!);
       expect(over.status()).toBe(422);
       expect(((await over.json()) as { error: { message: string } }).error.message).toBe(
-        `Apartment ${resident.apartmentId} already holds 2 of 2 future bookings in ${made[0]?.resourceName ?? ''}; the service would refuse a third.`,
+        `Apartment ${resident.apartmentId} already holds 2 of 2 future bookings in ${made[0]?.resourceName ?? ''}; the service would refuse another.`,
       );
       const booked = made.find((r) => r.kind === 'create' && r.status === 'succeeded');
       if (!booked?.reservationId) throw new Error('no booking succeeded');

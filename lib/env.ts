@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { FALLBACK_LOCALE, LOCALES, isLocale, type Locale } from '@/i18n/config';
+import { FALLBACK_LOCALE, LOCALES, isLocale } from '@/i18n/config';
 import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-address';
 
 /**
@@ -34,8 +34,7 @@ export const envSchema = z
     PORTAL_DEFAULT_LOCALE: z
       .string()
       .refine(isLocale, `must be one of ${LOCALES.join(', ')}`)
-      .default(FALLBACK_LOCALE)
-      .transform((v) => v as Locale),
+      .default(FALLBACK_LOCALE),
 
     // Database
     DATABASE_URL: z

@@ -22,9 +22,11 @@ import { wallClock } from '@/lib/schedule/zoned';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
+import { useErrorText } from '@/components/use-error-text';
 
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
+  const errorText = useErrorText();
   const { deviceId, timeZone } = initial.system;
   const groupId = initial.group.id;
   const client = useQueryClient();
@@ -52,7 +54,7 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
       {query.isError ? (
         <QueryError
           title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: query.error.message })}
+          message={t('updateFailedDetail', { error: errorText(query.error) })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

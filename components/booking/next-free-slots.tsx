@@ -13,6 +13,7 @@ import { formatDayLabel, formatList } from '@/lib/i18n/format';
 import { wallClock } from '@/lib/schedule/zoned';
 import { noticeText, useOutcomeNotices } from './outcome-notices';
 import { useWords } from './words';
+import { useErrorText } from '@/components/use-error-text';
 
 export interface NextFreeSlotsProps {
   deviceId: string;
@@ -36,6 +37,7 @@ export interface NextFreeSlotsProps {
  * here stand, live. Shared by the apartment page and the slot dialog.
  */
 export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', count, initial, timeZone, showOutcomes = true }: NextFreeSlotsProps) {
+  const errorText = useErrorText();
   const params = new URLSearchParams(search);
   if (count !== undefined) params.set('count', String(count));
   const query = params.toString();
@@ -59,7 +61,7 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
   const { t, locale } = words;
   return (
     <div className="flex flex-col gap-2">
-      {result.isError ? <p className={errorTextClass}>{result.error.message}</p> : null}
+      {result.isError ? <p className={errorTextClass}>{errorText(result.error)}</p> : null}
       {booking.error ? (
         <p role="alert" className={errorTextClass}>
           {booking.error}

@@ -23,6 +23,7 @@ import { errorTextClass, inputClass, labelClass, mutedTextClass, termClass } fro
 import type { RequestsPageData } from './live-events';
 import { requestStatusText } from './request-status';
 import { useWords, type Words } from './words';
+import { useErrorText } from '@/components/use-error-text';
 
 /** A request as listed; `note` arrives once bookings carry one (optional until then). */
 type ListedRequest = RequestView & { note?: string | null };
@@ -54,6 +55,7 @@ export interface RequestsListProps {
 
 /** The Requests page: filters kept in the URL, a page of requests newest first, updated live. */
 export function RequestsList({ systems, filters, search, initial, error, paged, dateZone, pageSize }: RequestsListProps) {
+  const errorText = useErrorText();
   const query = useQuery({
     queryKey: queryKeys.requests(search),
     queryFn: ({ signal }) => fetchJson<RequestsPageData>(`/api/requests${search}`, { signal }),
@@ -77,7 +79,7 @@ export function RequestsList({ systems, filters, search, initial, error, paged, 
         </div>
       ) : query.isError ? (
         <p role="alert" className={errorTextClass}>
-          {query.error.message}
+          {errorText(query.error)}
         </p>
       ) : !page ? (
         <p className={mutedTextClass}>{t('loading')}</p>

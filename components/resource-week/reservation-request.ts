@@ -6,6 +6,7 @@ import { useAnnounceRequest } from '@/components/booking/live-events';
 import { fetchJson, HttpError } from '@/lib/client/fetch-json';
 import { IntentKeys } from '@/lib/client/idempotency';
 import type { RequestView } from '@/lib/events/types';
+import { useErrorText } from '@/components/use-error-text';
 
 /** What the manager asks for in the slot dialog. */
 export type ReservationIntent =
@@ -41,7 +42,7 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
           { method: 'DELETE', idempotencyKey },
         );
   // A 2xx without the request is no answer we can trust (code null): a retry keeps the key.
-  if (!answer?.request) throw new HttpError(200, 'The portal answered, but without the request; try again.');
+  if (!answer?.request) throw new HttpError(200, { key: 'errors.answerWithoutRequest' });
   return answer.request;
 }
 
@@ -52,6 +53,7 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
  * request is announced like a live event (the grid shows it pending at once) and `onAccepted` runs.
  */
 export function useReservationRequest({ onAccepted }: { onAccepted: (request: RequestView) => void }) {
+  const errorText = useErrorText();
   const announce = useAnnounceRequest();
   const [keys] = useState(() => new IntentKeys());
   // isPending reaches the button one render later; a second click of a double click comes sooner.
@@ -75,6 +77,6 @@ export function useReservationRequest({ onAccepted }: { onAccepted: (request: Re
     },
     pending: mutation.isPending,
     /** The last attempt's failure, in the portal's words. */
-    error: mutation.error ? mutation.error.message : null,
+    error: mutation.error ? errorText(mutation.error) : null,
   };
 }

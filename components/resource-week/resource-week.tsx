@@ -16,6 +16,7 @@ import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
 import { weekLabel } from './slot-words';
+import { useErrorText } from '@/components/use-error-text';
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -31,6 +32,7 @@ export interface ResourceWeekProps {
  * and the slot panel that Enter or a click opens. All slot-open handling lives here.
  */
 export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotActions }: ResourceWeekProps) {
+  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const weekKey = initial.week.key;
   const query = useQuery({
@@ -80,7 +82,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
       {query.isError ? (
         <QueryError
           title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: query.error.message })}
+          message={t('updateFailedDetail', { error: errorText(query.error) })}
           onRetry={() => void query.refetch()}
           retrying={query.isFetching}
         />

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { createUser, notifyAccessChange, setManagerSystems, setPassword, type UserRecord } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { recordAudit, type Actor } from './audit';
@@ -50,7 +51,7 @@ async function lockAccount(tx: Tx, userId: string): Promise<Pick<UserRecord, 'id
     .where(eq(users.id, userId))
     .for('update')
     .limit(1);
-  if (!row) throw new ApiError('not_found', 'No such account.');
+  if (!row) throw new ApiError('not_found', msg('errors.noSuchAccount'));
   return row;
 }
 
@@ -58,18 +59,18 @@ async function lockAccount(tx: Tx, userId: string): Promise<Pick<UserRecord, 'id
  * Refuses to take away the last active admin: nobody could then manage the portal from the web.
  * The other active admins are locked, so two admins removing each other at once cannot both succeed.
  */
-async function assertAnotherActiveAdmin(tx: Tx, target: { id: string; role: UserRole; deactivatedAt: Date | null }, verb: string): Promise<void> {
+async function assertAnotherActiveAdmin(tx: Tx, target: { id: string; role: UserRole; deactivatedAt: Date | null }, verb: 'deactivate' | 'delete'): Promise<void> {
   if (target.role !== 'admin' || target.deactivatedAt !== null) return;
   const others = await tx
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.role, 'admin'), isNull(users.deactivatedAt), ne(users.id, target.id)))
     .for('update');
-  if (others.length === 0) throw new ApiError('conflict', `You cannot ${verb} the last active admin; create or reactivate another admin first.`);
+  if (others.length === 0) throw new ApiError('conflict', msg('errors.lastActiveAdmin', { verb }));
 }
 
-function assertNotSelf(actor: Actor, userId: string, verb: string): void {
-  if (actor.id === userId) throw new ApiError('conflict', `You cannot ${verb} your own account; ask another admin.`);
+function assertNotSelf(actor: Actor, userId: string, verb: 'deactivate' | 'delete'): void {
+  if (actor.id === userId) throw new ApiError('conflict', msg('errors.ownAccount', { verb }));
 }
 
 /**
@@ -80,7 +81,7 @@ export async function deactivateAccount(db: Database, actor: Actor, userId: stri
   assertNotSelf(actor, userId, 'deactivate');
   return db.transaction(async (tx) => {
     const target = await lockAccount(tx, userId);
-    if (target.deactivatedAt !== null) throw new ApiError('conflict', `${target.name} is already deactivated.`);
+    if (target.deactivatedAt !== null) throw new ApiError('conflict', msg('errors.alreadyDeactivated', { name: target.name }));
     await assertAnotherActiveAdmin(tx, target, 'deactivate');
     await tx
       .update(users)
@@ -96,7 +97,7 @@ export async function deactivateAccount(db: Database, actor: Actor, userId: stri
 export async function reactivateAccount(db: Database, actor: Actor, userId: string): Promise<SessionUser> {
   return db.transaction(async (tx) => {
     const target = await lockAccount(tx, userId);
-    if (target.deactivatedAt === null) throw new ApiError('conflict', `${target.name} is already active.`);
+    if (target.deactivatedAt === null) throw new ApiError('conflict', msg('errors.alreadyActive', { name: target.name }));
     await tx.update(users).set({ deactivatedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
     await recordAudit(tx, actor, { action: 'account.reactivate', targetType: 'account', targetId: target.id, targetName: target.name, detail: { email: target.email, role: target.role } });
     return { id: target.id, email: target.email, name: target.name, role: target.role };
@@ -122,7 +123,7 @@ export async function deleteAccount(db: Database, actor: Actor, userId: string):
 /** A manager's account, or 404 (admins have no systems or managed passwords here). */
 async function managerOf(tx: Tx, userId: string) {
   const target = await lockAccount(tx, userId);
-  if (target.role !== 'manager') throw new ApiError('not_found', 'No such manager.');
+  if (target.role !== 'manager') throw new ApiError('not_found', msg('errors.noSuchManager'));
   return target;
 }
 

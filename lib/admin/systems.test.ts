@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { renderApiError, type ApiError } from '@/lib/api/errors';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
@@ -98,10 +99,10 @@ describeWithDb('admin system actions', (ctx) => {
     managerId = manager.id;
     await setManagerSystems(db(), managerId, [a, b]);
     await db().insert(reservationRequests).values({ kind: 'create', deviceId: a, requestedBy: managerId, requestedByName: 'Max', status: 'pending' });
-    await expect(disconnectSystem(db(), admin, a)).rejects.toMatchObject({
-      code: 'conflict',
-      message: "Ekhagen has 1 booking request still waiting for the service's answer. Disconnect it once it is settled; nothing was changed.",
-    });
+    const refused = (await disconnectSystem(db(), admin, a).catch((e: unknown) => e)) as ApiError;
+    expect(refused).toMatchObject({ code: 'conflict', reason: 'disconnectWhileWaiting' });
+    expect(await renderApiError(refused, 'en')).toBe("Ekhagen has 1 booking request still waiting for the service's answer. Disconnect it once it is settled; nothing was changed.");
+    expect(await renderApiError(refused, 'sv')).toBe('Ekhagen har 1 bokningsförfrågan som fortfarande väntar på svar från tjänsten. Koppla från systemet när den är klar; inget ändrades.');
     expect(await db().select().from(systems).where(eq(systems.deviceId, a))).toHaveLength(1);
     expect((await listAudit(db(), 1)).entries[0]?.action).not.toBe('system.disconnect');
   });

@@ -3,6 +3,7 @@ import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { notifyAccessChange } from '@/lib/auth/users';
 import { deleteMirrorOf, readResources } from '@/lib/mirror/store';
 import { guessResourceKind, type ResourceKind } from '@/lib/schedule/resource-kind';
@@ -35,9 +36,9 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
 export async function setResourceKind(db: Database, actor: Actor, deviceId: string, resourceId: string, kind: ResourceKind | null): Promise<{ resourceName: string; kind: ResourceKind; guessed: boolean }> {
   return db.transaction(async (tx) => {
     const system = await getSystem(tx, deviceId);
-    if (!system) throw new ApiError('not_found', 'No such system.');
+    if (!system) throw new ApiError('not_found', msg('errors.noSuchSystem'));
     const resource = (await readResources(tx, deviceId)).find((r) => r.id === resourceId.toLowerCase());
-    if (!resource) throw new ApiError('not_found', `${system.name} has no such room (it may not have loaded yet).`);
+    if (!resource) throw new ApiError('not_found', msg('errors.noSuchRoom', { system: system.name }));
     const guess = guessResourceKind(resource.name, resource.description);
     const before = (await readResourceKinds(tx, deviceId)).get(resource.id) ?? null;
     if (before === kind) return { resourceName: resource.name, kind: kind ?? guess, guessed: kind === null };
@@ -71,17 +72,14 @@ export async function disconnectSystem(db: Database, actor: Actor, deviceId: str
   return db.transaction(async (tx) => {
     const [row] = await tx.select({ connectionId: systems.connectionId }).from(systems).where(eq(systems.deviceId, deviceId)).for('update').limit(1);
     const system = row ? await getSystem(tx, deviceId) : undefined;
-    if (!row || !system) throw new ApiError('not_found', 'No such system.');
+    if (!row || !system) throw new ApiError('not_found', msg('errors.noSuchSystem'));
     const [open] = await tx
       .select({ n: count() })
       .from(reservationRequests)
       .where(and(eq(reservationRequests.deviceId, deviceId), inArray(reservationRequests.status, ['sending', 'pending'])));
     const waiting = open?.n ?? 0;
     if (waiting > 0) {
-      throw new ApiError(
-        'conflict',
-        `${system.name} has ${waiting} booking request${waiting === 1 ? '' : 's'} still waiting for the service's answer. Disconnect it once ${waiting === 1 ? 'it is' : 'they are'} settled; nothing was changed.`,
-      );
+      throw new ApiError('conflict', msg('errors.disconnectWhileWaiting', { system: system.name, count: waiting }));
     }
     const managers = await tx.select({ userId: managerSystems.userId }).from(managerSystems).where(eq(managerSystems.deviceId, deviceId));
     await deleteMirrorOf(tx, deviceId);

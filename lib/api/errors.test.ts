@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { msg } from '@/lib/i18n/message';
 import { ApiError, errorResponse, handleApiError, isApiError, readJson, withErrors } from './errors';
 
 const jsonRequest = (body: string, type = 'application/json') =>
@@ -8,7 +9,7 @@ const jsonRequest = (body: string, type = 'application/json') =>
 describe('handleApiError', () => {
   it('turns a zod error into 422 naming the field', async () => {
     const result = z.object({ userId: z.uuid() }).safeParse({ userId: 'nope' });
-    const response = handleApiError(result.error);
+    const response = await handleApiError(result.error);
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: { message: string; issues: { path: string }[] } };
     expect(body.error.message).toContain('userId');
@@ -16,13 +17,13 @@ describe('handleApiError', () => {
   });
 
   it('answers an ApiError with its status and message', async () => {
-    const response = handleApiError(new ApiError('forbidden', 'You may not see this system.'));
+    const response = await handleApiError(new ApiError('forbidden', msg('errors.noSystemAccess')));
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: { code: 'forbidden', message: 'You may not see this system.' } });
+    expect(await response.json()).toEqual({ error: { code: 'forbidden', reason: 'noSystemAccess', message: 'You do not have access to this system.' } });
   });
 
   it('hides the detail of an unknown error behind a generic 500', async () => {
-    const response = handleApiError(new Error('password=hunter2 leaked in a driver message'));
+    const response = await handleApiError(new Error('password=hunter2 leaked in a driver message'));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('hunter2');
   });
@@ -57,17 +58,90 @@ describe('handleApiError', () => {
   it('recognises an ApiError from another copy of the module', async () => {
     vi.resetModules();
     const other = await import('./errors');
-    const foreign = new other.ApiError('conflict', 'Taken.');
+    const foreign = new other.ApiError('conflict', msg('errors.crossSite'));
     expect(foreign).not.toBeInstanceOf(ApiError);
     expect(isApiError(foreign)).toBe(true);
-    expect(handleApiError(foreign).status).toBe(409);
+    expect((await handleApiError(foreign)).status).toBe(409);
   });
 
   it('lists at most 20 validation issues, however many there are', async () => {
     const result = z.object({}).strict().safeParse(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i])));
-    const response = handleApiError(result.error);
+    const response = await handleApiError(result.error);
     expect(response.status).toBe(422);
     expect((await response.text()).length).toBeLessThan(5_000);
+  });
+});
+
+describe('error answers in the caller\'s language', () => {
+  const refusal = () => {
+    throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+  };
+  const ask = (headers: Record<string, string>, handler: () => Response = refusal) =>
+    withErrors(handler)(new Request('http://portal.test/api/x', { headers }), {});
+  const body = async (response: Response) => ((await response.json()) as { error: { code: string; reason: string; message: string; issues?: { path: string; message: string }[] } }).error;
+
+  it('answers Swedish to Accept-Language: sv and English to en, with the same code, reason and headers', async () => {
+    const sv = await ask({ 'accept-language': 'sv-SE,sv;q=0.9,en;q=0.5' });
+    const en = await ask({ 'accept-language': 'en-GB' });
+    expect(await body(sv)).toEqual({ code: 'service_unavailable', reason: 'stillLoading', message: 'Systemets uppgifter läses fortfarande in. Försök igen om en stund.' });
+    expect(await body(en)).toEqual({ code: 'service_unavailable', reason: 'stillLoading', message: "This system's data is still loading. Please try again in a moment." });
+    expect(sv.headers.get('retry-after')).toBe('5');
+    expect(en.status).toBe(503);
+  });
+
+  it('prefers the portal-locale cookie to Accept-Language, and falls back to PORTAL_DEFAULT_LOCALE (en in tests)', async () => {
+    expect((await body(await ask({ cookie: 'a=1; portal-locale=sv', 'accept-language': 'en' }))).message).toMatch(/^Systemets uppgifter/);
+    expect((await body(await ask({ cookie: 'portal-locale=en', 'accept-language': 'sv' }))).message).toMatch(/^This system's data/);
+    expect((await body(await ask({ cookie: 'portal-locale=de' }))).message).toMatch(/^This system's data/);
+    expect((await body(await ask({}))).message).toMatch(/^This system's data/);
+    expect((await body(await ask({ 'accept-language': 'nb, de' }))).message).toMatch(/^This system's data/);
+  });
+
+  it('localizes zod issues and the summary, with limits, and keeps a stable reason', async () => {
+    const schema = z.object({ name: z.string().max(3), userId: z.uuid(), count: z.number() }).strict();
+    const fail = () => Response.json(schema.parse({ name: 'abcdef', userId: 'nope', extra: 1 }));
+    const sv = await body(await ask({ 'accept-language': 'sv' }, fail));
+    const en = await body(await ask({ 'accept-language': 'en' }, fail));
+    expect(sv.reason).toBe('invalidInput');
+    expect(en.reason).toBe('invalidInput');
+    expect(sv.issues).toEqual([
+      { path: 'name', message: 'får vara högst 3 tecken' },
+      { path: 'userId', message: 'måste vara ett UUID' },
+      { path: 'count', message: 'måste anges' },
+      { path: '', message: 'okänt fält: extra' },
+    ]);
+    expect(en.issues?.map((i) => i.message)).toEqual(['must be at most 3 characters', 'must be a UUID', 'is required', 'unknown field: extra']);
+    expect(sv.message).toBe('Ogiltiga uppgifter: name: får vara högst 3 tecken; userId: måste vara ett UUID; count: måste anges; okänt fält: extra');
+    expect(en.message).toMatch(/^Invalid input: name: must be at most 3 characters; /);
+  });
+
+  it('renders custom catalogue-key messages of a schema with their params', async () => {
+    const schema = z.string().refine(() => false, { message: 'validation.passwordTooShort', params: { min: 10 } });
+    const sv = await body(await ask({ 'accept-language': 'sv' }, () => Response.json(schema.parse('x'))));
+    expect(sv.issues?.[0]?.message).toBe('måste vara minst 10 tecken');
+  });
+
+  it('answers an unknown error with the generic sentence in the caller\'s language', async () => {
+    const sv = await body(await ask({ 'accept-language': 'sv' }, () => { throw new Error('secret detail'); }));
+    expect(sv).toEqual({ code: 'internal_server_error', reason: 'internal', message: 'Något gick fel hos oss. Försök igen.' });
+  });
+
+  it('never fails for the language: a session lookup that throws is skipped', async () => {
+    vi.doMock('@/lib/auth/session', () => ({ getSession: () => Promise.reject(new Error('no request scope')) }));
+    try {
+      expect((await body(await ask({ 'accept-language': 'sv' }))).reason).toBe('stillLoading');
+    } finally {
+      vi.doUnmock('@/lib/auth/session');
+    }
+  });
+
+  it('uses the signed-in user\'s saved choice before the cookie', async () => {
+    vi.doMock('@/lib/auth/session', () => ({ getSession: () => Promise.resolve({ id: 'u', email: 'a@b.se', name: 'A', role: 'manager', locale: 'sv' }) }));
+    try {
+      expect((await body(await ask({ cookie: 'portal-locale=en', 'accept-language': 'en' }))).message).toMatch(/^Systemets uppgifter/);
+    } finally {
+      vi.doUnmock('@/lib/auth/session');
+    }
   });
 });
 
@@ -85,7 +159,7 @@ describe('withErrors headers', () => {
     for (const response of [
       await run(() => Response.json({ ok: true })),
       await run(() => {
-        throw new ApiError('not_found', 'No such thing.');
+        throw new ApiError('not_found', msg('errors.noSuchSystem'));
       }),
     ]) {
       expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");

@@ -7,6 +7,11 @@ import { securityHeaders } from '@/lib/security/headers';
 import { isServiceError, type ServiceError } from '@/lib/service/errors';
 import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
+import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
+import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
+import { resolveLocale } from '@/lib/i18n/negotiate';
+import { renderMessage } from './render';
+import { clip, localizeZodError } from './validation';
 
 /** Every error a route handler may answer, with its HTTP status. */
 export const ErrorCode = {
@@ -28,29 +33,56 @@ export const ErrorCode = {
 export type ErrorCode = keyof typeof ErrorCode;
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; issues?: { path: string; message: string }[] };
+  error: {
+    code: ErrorCode;
+    /** Which error, stably: the message's key without its namespace ("quotaExceeded", "noSuchSystem"). */
+    reason: string;
+    /** The sentence, in the caller's language. */
+    message: string;
+    issues?: { path: string; message: string }[];
+  };
 }
+
+/** Values of a sentence that depend on the reader's language (a slot's day and time). */
+export type LocalizedValues = (locale: Locale) => MessageValues;
 
 const API_ERROR = Symbol.for('laundry-portal.api-error');
 
 /**
- * An error whose message is safe to show to the caller. Recognised by `isApiError` (a
- * `Symbol.for` brand), never `instanceof`: a bundler may load this module more than once.
+ * An error whose sentence is safe to show to the caller: a Message, rendered in the caller's
+ * language when it is answered (`renderApiError`). Recognised by `isApiError` (a `Symbol.for`
+ * brand), never `instanceof`: a bundler may load this module more than once. Its `message` (for
+ * logs) is the key; its `reason` the key without the namespace.
  */
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly [API_ERROR] = true;
+  readonly reason: string;
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    readonly text: Message,
     readonly headers: Record<string, string> = {},
+    /** Values made per language when answered; they override `text.values` of the same name. */
+    readonly localValues?: LocalizedValues,
   ) {
-    super(message);
+    super(text.key);
+    this.reason = reasonOf(text.key);
   }
+}
+
+/** "errors.noSuchSystem" → "noSuchSystem". */
+export function reasonOf(key: string): string {
+  return key.slice(key.lastIndexOf('.') + 1);
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[API_ERROR] === true;
+}
+
+/** An ApiError's sentence in a language. */
+export async function renderApiError(error: ApiError, locale: Locale): Promise<string> {
+  const values = error.localValues ? { ...error.text.values, ...error.localValues(locale) } : error.text.values;
+  return renderMessage(locale, values === undefined ? error.text : { key: error.text.key, values });
 }
 
 /** A zod validation error, from whichever copy of zod made it. */
@@ -72,35 +104,33 @@ export function translateServiceError(error: ServiceError): ApiError {
         error.retryAfterSeconds === undefined ? { 'Retry-After': '5' } : { 'Retry-After': String(error.retryAfterSeconds) };
       const message =
         error.reason === 'circuit-open'
-          ? 'The reservation service is failing right now, so the portal is pausing its calls for a moment. Please try again shortly.'
+          ? msg('errors.serviceCircuitOpen')
           : error.reason === 'timeout'
-            ? 'The reservation service did not answer in time. Please try again in a moment.'
+            ? msg('errors.serviceTimeout')
             : error.reason === 'status'
-              ? `The reservation service answered with an error (HTTP ${error.status ?? '5xx'}). Please try again in a moment.`
-              : 'The reservation service is unreachable right now. Please try again in a moment.';
+              ? msg('errors.serviceStatus', { status: error.status ?? '5xx' })
+              : msg('errors.serviceUnreachable');
       return new ApiError('service_unavailable', message, headers);
     }
     case 'rate-limited': {
       const seconds = Math.max(1, Math.ceil(error.retryAfterSeconds));
-      return new ApiError(
-        'rate_limited',
-        `The reservation service is busy. Please try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        { 'Retry-After': String(seconds) },
-      );
+      return new ApiError('rate_limited', msg('errors.serviceBusy', { seconds }), { 'Retry-After': String(seconds) });
     }
     case 'validation': {
-      const detail = error.problem.detail ?? error.problem.title ?? 'no reason given';
-      return new ApiError('unprocessable_entity', `The reservation service refused the request: ${detail}`);
+      // The service's own words (English, from its problem document), clipped: it says why.
+      const detail = error.problem.detail ?? error.problem.title;
+      return new ApiError(
+        'unprocessable_entity',
+        detail ? msg('errors.serviceRefused', { detail: clip(detail, 300) }) : msg('errors.serviceRefusedNoReason'),
+      );
     }
     case 'not-found':
-      return new ApiError('not_found', 'The reservation service does not know what was asked for.');
-    case 'auth': {
-      const which = error.credential === 'apiKey' ? "this system's API key" : "the portal's service credentials";
-      return new ApiError('bad_gateway', `The reservation service refused ${which}. An administrator needs to check the connection settings.`);
-    }
+      return new ApiError('not_found', msg('errors.serviceNotFound'));
+    case 'auth':
+      return new ApiError('bad_gateway', msg(error.credential === 'apiKey' ? 'errors.serviceRefusedApiKey' : 'errors.serviceRefusedCredentials'));
     case 'contract':
     case 'list-too-large':
-      return new ApiError('bad_gateway', 'The reservation service answered, but with something the portal cannot read. Please try again later.');
+      return new ApiError('bad_gateway', msg('errors.serviceUnreadable'));
   }
 }
 
@@ -111,8 +141,14 @@ export function toApiError(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-export function errorResponse(code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}, headers: Record<string, string> = {}): Response {
-  const body: ErrorBody = { error: { code, message, ...extra } };
+/** An error answer with the sentence already made (the webhook's English answers to the service, a stored first answer). */
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  extra: Partial<Omit<ErrorBody['error'], 'code' | 'message'>> = {},
+  headers: Record<string, string> = {},
+): Response {
+  const body: ErrorBody = { error: { code, reason: extra.reason ?? code, message, ...extra } };
   return Response.json(body, {
     status: ErrorCode[code],
     headers: {
@@ -125,26 +161,62 @@ export function errorResponse(code: ErrorCode, message: string, extra: Partial<E
   });
 }
 
-/** The one place where thrown errors become HTTP answers. Unknown errors are logged, never echoed. */
-export function handleApiError(error: unknown): Response {
+/** Where the caller's language comes from: a locale, or a way to find it (asked only when an error is answered). */
+export type LocaleSource = Locale | (() => Promise<Locale>);
+
+/**
+ * The one place where thrown errors become HTTP answers, in the caller's language (the portal's
+ * default when none is given). Unknown errors are logged, never echoed.
+ */
+export async function handleApiError(error: unknown, locale: LocaleSource = env.PORTAL_DEFAULT_LOCALE): Promise<Response> {
+  const lang = typeof locale === 'function' ? await locale().catch(() => env.PORTAL_DEFAULT_LOCALE) : locale;
   if (isZodError(error)) {
-    const issues = error.issues.slice(0, MAX_ISSUES).map((i) => ({ path: clip(i.path.map(String).join('.')), message: clip(i.message) }));
-    const more = error.issues.length - issues.length;
-    const summary = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ') + (more > 0 ? `; and ${more} more` : '');
-    return errorResponse('unprocessable_entity', `Invalid input: ${summary}`, { issues });
+    const { summary, issues } = await localizeZodError(error, lang, MAX_ISSUES);
+    return errorResponse('unprocessable_entity', summary, { reason: 'invalidInput', issues });
   }
   const known = toApiError(error);
   if (known) {
     if (isServiceError(error)) log.warn('reservation service call failed', { kind: error.kind, operation: error.operation, status: error.status, detail: error.message });
-    return errorResponse(known.code, known.message, {}, known.headers);
+    return errorResponse(known.code, await renderApiError(known, lang), { reason: known.reason }, known.headers);
   }
   log.error('unhandled error in route handler', { error });
-  return errorResponse('internal_server_error', 'Something went wrong on our side. Please try again.');
+  return errorResponse('internal_server_error', await renderMessage(lang, msg('errors.internal')), { reason: 'internal' });
+}
+
+/**
+ * The caller's language for an error answer of a route handler: the signed-in user's saved
+ * choice, else the `portal-locale` cookie, else Accept-Language, else PORTAL_DEFAULT_LOCALE (the
+ * order of lib/i18n/request-locale.ts). Read from the Request itself, so it also works called
+ * in-process without Next's request scope; the saved choice only when the session can be had
+ * (never an error of its own).
+ */
+export async function localeOfRequest(request: Request): Promise<Locale> {
+  let saved: string | null | undefined;
+  try {
+    const { getSession } = await import('@/lib/auth/session');
+    saved = (await getSession())?.locale;
+  } catch {
+    saved = undefined;
+  }
+  return resolveLocale({
+    saved,
+    cookie: cookieValue(request.headers.get('cookie'), LOCALE_COOKIE),
+    acceptLanguage: request.headers.get('accept-language'),
+    fallback: env.PORTAL_DEFAULT_LOCALE,
+  });
+}
+
+function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.slice(0, 8192).split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
 }
 
 /** At most this many validation issues, each clipped, are listed (a body with 90k bad keys must not echo them all). */
 const MAX_ISSUES = 20;
-const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 type Handler<C> = (request: Request, context: C) => Promise<Response> | Response;
 
@@ -165,7 +237,7 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
       try {
         return await handler(request, context);
       } catch (error) {
-        return handleApiError(error);
+        return await handleApiError(error, () => localeOfRequest(request));
       }
     });
     response = withRequestId(withApiHeaders(response), requestId);
@@ -225,21 +297,21 @@ export const MAX_JSON_BODY_BYTES = 1_048_576;
 export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).');
+    throw new ApiError('unsupported_media_type', msg('errors.bodyNotJsonType'));
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ApiError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  if (declared > maxBytes) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
   const text = await readTextCapped(request, maxBytes);
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError('bad_request', 'The request body is not valid JSON.');
+    throw new ApiError('bad_request', msg('errors.bodyNotJson'));
   }
 }
 
 /** Reads a body as text, refusing it once it exceeds maxBytes (whatever Content-Length claimed). */
 export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<string> {
   const text = await readBodyCapped(request.body, maxBytes);
-  if (text === null) throw new ApiError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+  if (text === null) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
   return text;
 }

@@ -3,6 +3,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isSameOriginRequest } from '@/lib/security/headers';
 import { ApiError } from './errors';
+import { msg } from '@/lib/i18n/message';
 
 /** Origins a state-changing request may come from: the public URL and the host it was sent to. */
 export function allowedOrigins(request: Request): string[] {
@@ -13,6 +14,6 @@ export function allowedOrigins(request: Request): string[] {
 export function assertSameOrigin(request: Request): void {
   if (!isSameOriginRequest(request.method, request.headers, allowedOrigins(request))) {
     log.warn('cross-site request refused', { method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('origin') });
-    throw new ApiError('forbidden', 'Cross-site requests are refused.');
+    throw new ApiError('forbidden', msg('errors.crossSite'));
   }
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { getDb, type Database } from '@/lib/db';
 import type { AccessCheck } from '@/lib/events/sse';
 import { log } from '@/lib/log';
@@ -16,12 +17,12 @@ import { findUserById, managerHasSystem } from './users';
 export async function checkSystemAccess(db: Database, user: SessionUser, deviceId: string): Promise<SystemPublic> {
   const system = await getSystem(db, deviceId);
   if (user.role === 'admin') {
-    if (!system) throw new ApiError('not_found', 'No such system.');
+    if (!system) throw new ApiError('not_found', msg('errors.noSuchSystem'));
     return system;
   }
   if (!system || !(await managerHasSystem(db, user.id, deviceId))) {
     log.warn('system access denied', { userId: user.id, role: user.role, deviceId });
-    throw new ApiError('forbidden', 'You do not have access to this system.');
+    throw new ApiError('forbidden', msg('errors.noSystemAccess'));
   }
   return system;
 }

@@ -4,6 +4,14 @@ import type { z } from 'zod';
 import type { Database } from '@/lib/db';
 import { users } from '@/lib/db/schema';
 import { passwordWeakness } from './password-policy';
+import { createTranslator } from 'use-intl/core';
+import { issueMessage } from '@/lib/api/validation-issue';
+import type { Message } from '@/lib/i18n/message';
+import en from '@/messages/en.json';
+
+/** The command line speaks English (its operators read the logs too). */
+const t = createTranslator({ locale: 'en', messages: en }) as unknown as (key: string, values?: Message['values']) => string;
+const english = (message: Message): string => t(message.key, message.values);
 import { emailSchema, nameSchema, roleSchema } from './schemas';
 import { COMMAND_LINE_ACTOR, recordAudit } from '@/lib/admin/audit';
 import { createUser, findUserByEmail, setPassword } from './users';
@@ -60,7 +68,7 @@ function parseOptions(args: string[]): Record<string, string | true> {
 function field<T>(schema: z.ZodType<T>, value: string | true | undefined, name: string): T {
   if (value === undefined || value === true) throw new CliError(`--${name} is required.`, 2);
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new CliError(`--${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}.`, 2);
+  if (!parsed.success) throw new CliError(`--${name} ${parsed.error.issues[0] ? english(issueMessage(parsed.error.issues[0])) : 'is invalid'}.`, 2);
   return parsed.data;
 }
 

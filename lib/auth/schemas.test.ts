@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { issueText } from '@/tests/message-text';
 import { newAccountSchema } from './schemas';
 
 describe('newAccountSchema', () => {
@@ -11,10 +12,11 @@ describe('newAccountSchema', () => {
 
   it('says once what is wrong with a weak password, and refuses other roles', () => {
     const common = newAccountSchema.safeParse({ ...base, password: '1234567890' });
-    expect(common.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['password', 'is one of the most common passwords; choose another']]);
+    expect(common.error?.issues.map((i) => [i.path.join('.'), issueText(i)])).toEqual([['password', 'is one of the most common passwords; choose another']]);
     const own = newAccountSchema.safeParse({ ...base, password: 'olga-ops1' });
-    expect(own.error?.issues.map((i) => i.message)).toEqual(['must be at least 10 characters']);
-    expect(newAccountSchema.safeParse({ ...base, name: 'Olgaline Ops', password: 'Olgaline12' }).error?.issues.map((i) => i.message)).toEqual(['is too close to the account’s name or e-mail']);
-    expect(newAccountSchema.safeParse({ ...base, role: 'owner' }).error?.issues.map((i) => i.message)).toEqual(["must be 'admin' or 'manager'"]);
+    expect(own.error?.issues.map((i) => issueText(i))).toEqual(['must be at least 10 characters']);
+    expect(own.error?.issues.map((i) => issueText(i, 'sv'))).toEqual(['måste vara minst 10 tecken']);
+    expect(newAccountSchema.safeParse({ ...base, name: 'Olgaline Ops', password: 'Olgaline12' }).error?.issues.map((i) => issueText(i))).toEqual(['is too close to the account’s name or e-mail']);
+    expect(newAccountSchema.safeParse({ ...base, role: 'owner' }).error?.issues.map((i) => issueText(i))).toEqual(['must be one of admin, manager']);
   });
 });

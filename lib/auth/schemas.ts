@@ -2,21 +2,22 @@ import { z } from 'zod';
 import { USER_ROLES } from '@/lib/db/schema/auth';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './limits';
-import { passwordWeakness } from './password-policy';
+import { vkey } from '@/lib/api/validation-key';
+import { passwordProblem } from './password-policy';
 
 export { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from './limits';
 
 export const emailSchema = z
   .string()
   .trim()
-  .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
-  .pipe(z.email('must be an e-mail address'))
+  .max(EMAIL_MAX_LENGTH)
+  .pipe(z.email(vkey('validation.email')))
   .transform((v) => v.toLowerCase());
 
 /** A new password: long enough, not common, not the account's own name (lib/auth/password-policy.ts). */
 export const passwordSchema = z.string().superRefine((v, ctx) => {
-  const weakness = passwordWeakness(v);
-  if (weakness) ctx.addIssue({ code: 'custom', message: weakness });
+  const weakness = passwordProblem(v);
+  if (weakness) ctx.addIssue({ code: 'custom', message: weakness.key, params: weakness.values });
 });
 
 export const roleSchema = z.enum(USER_ROLES);
@@ -30,17 +31,17 @@ export const signInSchema = z.object({
 export const nameSchema = z
   .string()
   .trim()
-  .min(1, 'is required')
-  .max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`)
+  .min(1, vkey('validation.required'))
+  .max(NAME_MAX_LENGTH)
   .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
 
 /** A new account made by an admin in the portal: a manager or another admin, same password policy as the CLI. */
 export const newAccountSchema = z
   // The password is judged once, with the account's name and e-mail (the policy needs both).
-  .object({ name: nameSchema, email: emailSchema, password: z.string(), role: z.enum(USER_ROLES, { error: "must be 'admin' or 'manager'" }) })
+  .object({ name: nameSchema, email: emailSchema, password: z.string(), role: z.enum(USER_ROLES) })
   .superRefine((v, ctx) => {
-    const weakness = passwordWeakness(v.password, v);
-    if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness });
+    const weakness = passwordProblem(v.password, v);
+    if (weakness) ctx.addIssue({ code: 'custom', path: ['password'], message: weakness.key, params: weakness.values });
   });
 
 /** The user a session stands for, as the server sees it after checking the database. */

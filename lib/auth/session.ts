@@ -5,6 +5,7 @@ import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { getSecrets } from '@/lib/secrets';
@@ -24,7 +25,7 @@ export const getSession = cache(async (): Promise<SessionUser | null> => {
 /** For route handlers and server actions: 401 when nobody is signed in. */
 export async function requireUser(): Promise<SessionUser> {
   const user = await getSession();
-  if (!user) throw new ApiError('unauthorized', 'Sign in to continue.');
+  if (!user) throw new ApiError('unauthorized', msg('errors.signIn'));
   return user;
 }
 
@@ -44,7 +45,7 @@ export async function requireAdmin(): Promise<SessionUser> {
   const user = await requireUser();
   if (user.role !== 'admin') {
     log.warn('admin action refused', { userId: user.id });
-    throw new ApiError('forbidden', 'Only an admin may do this.');
+    throw new ApiError('forbidden', msg('errors.adminOnly'));
   }
   return user;
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { ACCESS_CHANNEL } from '@/lib/events/bus-types';
 import { hashPassword } from './passwords';
 import type { SessionUser } from './schemas';
@@ -53,7 +54,7 @@ export async function createUser(db: Database, input: NewUser): Promise<SessionU
     .values({ email: input.email.trim().toLowerCase(), name: input.name, role: input.role, passwordHash })
     .onConflictDoNothing({ target: users.email })
     .returning({ id: users.id, email: users.email, name: users.name, role: users.role });
-  if (!row) throw new ApiError('conflict', `An account with the e-mail ${input.email} already exists.`);
+  if (!row) throw new ApiError('conflict', msg('errors.emailTaken', { email: input.email }));
   return row;
 }
 
@@ -75,7 +76,7 @@ export async function setPassword(db: Database, userId: string, password: string
       .set({ passwordHash: hash, sessionVersion: sql`${users.sessionVersion} + 1`, updatedAt: new Date() })
       .where(eq(users.id, userId))
       .returning({ id: users.id });
-    if (updated.length === 0) throw new ApiError('not_found', 'No such user.');
+    if (updated.length === 0) throw new ApiError('not_found', msg('errors.noSuchUser'));
     await notifyAccessChange(tx, userId);
   });
 }
@@ -96,12 +97,12 @@ export async function setManagerSystems(db: Database, userId: string, deviceIds:
   const wanted = [...new Set(deviceIds)];
   await db.transaction(async (tx) => {
     const [manager] = await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
-    if (!manager) throw new ApiError('not_found', 'No such manager.');
-    if (manager.role !== 'manager') throw new ApiError('bad_request', 'Systems are assigned to managers only; admins see every system.');
+    if (!manager) throw new ApiError('not_found', msg('errors.noSuchManager'));
+    if (manager.role !== 'manager') throw new ApiError('bad_request', msg('errors.assignToManagersOnly'));
     if (wanted.length > 0) {
       const known = await tx.select({ deviceId: systems.deviceId }).from(systems).where(inArray(systems.deviceId, wanted));
       const missing = wanted.filter((id) => !known.some((k) => k.deviceId === id));
-      if (missing.length > 0) throw new ApiError('bad_request', `Unknown system: ${missing.join(', ')}.`);
+      if (missing.length > 0) throw new ApiError('bad_request', msg('errors.unknownSystems', { count: missing.length, ids: missing.slice(0, 10).join(', ') }));
     }
     await tx.delete(managerSystems).where(eq(managerSystems.userId, userId));
     if (wanted.length > 0) await tx.insert(managerSystems).values(wanted.map((deviceId) => ({ userId, deviceId })));

@@ -1,3 +1,4 @@
+import { msg } from '@/lib/i18n/message';
 import type { Refusal } from './types';
 
 /**
@@ -5,11 +6,11 @@ import type { Refusal } from './types';
  * belongs to the service's admin tool, and an owner of a kind the portal does not know is left to it.
  */
 export function cancellationRefusedFor(ownerType: string, slot: string): Refusal | null {
-  if (ownerType === 'Service') return { rule: 'cancellable-owner', code: 'unprocessable_entity', message: `${slot} is a maintenance window; it cannot be cancelled here.` };
+  if (ownerType === 'Service') return { rule: 'cancellable-owner', code: 'unprocessable_entity', message: msg('rules.maintenanceWindow', { slot }) };
   if (ownerType === 'User' || ownerType === 'Group') return null;
   return {
     rule: 'cancellable-owner',
     code: 'unprocessable_entity',
-    message: `${slot} is held by an owner of a kind the portal does not know; cancel it in the service's own admin tool.`,
+    message: msg('rules.unknownOwner', { slot }),
   };
 }

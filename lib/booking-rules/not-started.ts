@@ -1,3 +1,4 @@
+import { msg } from '@/lib/i18n/message';
 import type { Refusal, SlotWords } from './types';
 
 /** A slot that has started can no longer be booked, nor a booking in it cancelled. */
@@ -9,9 +10,6 @@ export function alreadyStarted(kind: 'create' | 'cancel', slot: SlotWords['slot'
   return {
     rule: 'not-started',
     code: 'unprocessable_entity',
-    message:
-      kind === 'create'
-        ? `The slot ${slot} has already started; it can no longer be booked.`
-        : `The booking ${slot} has already started; it can no longer be cancelled.`,
+    message: msg(kind === 'create' ? 'rules.startedBooking' : 'rules.startedCancellation', { slot }),
   };
 }

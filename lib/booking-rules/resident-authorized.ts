@@ -1,4 +1,5 @@
-import type { Refusal } from './types';
+import { msg } from '@/lib/i18n/message';
+import type { Holder, Refusal } from './types';
 
 /**
  * A resident may book the resources the service lists for them. Unknown authorizations (the
@@ -8,6 +9,11 @@ export function isResidentAuthorized(reservationResources: readonly string[] | n
   return reservationResources === null || reservationResources.includes(resourceId);
 }
 
-export function notAuthorized(who: string, resource: string): Refusal {
-  return { rule: 'resident-authorized', code: 'unprocessable_entity', message: `${who} is not allowed to book ${resource}.` };
+/** "Apartment 1203 (Eva) is not allowed to book Tvättstuga 1.", or the resident's name alone without an apartment. */
+export function notAuthorized(who: Holder, resource: string): Refusal {
+  return {
+    rule: 'resident-authorized',
+    code: 'unprocessable_entity',
+    message: msg('rules.notAuthorized', { hasApartment: who.apartment ? 'yes' : 'no', apartment: who.apartment ?? '', name: who.name, resource }),
+  };
 }

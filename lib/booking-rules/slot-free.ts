@@ -1,3 +1,4 @@
+import { msg } from '@/lib/i18n/message';
 import type { Refusal, SlotWords } from './types';
 
 /**
@@ -10,5 +11,5 @@ export function isSlotFree(overlappingReservations: number): boolean {
 }
 
 export function alreadyBooked(words: SlotWords): Refusal {
-  return { rule: 'slot-free', code: 'conflict', message: `The slot ${words.slot} in ${words.resource} is already booked.` };
+  return { rule: 'slot-free', code: 'conflict', message: msg('rules.alreadyBooked', { slot: words.slot, resource: words.resource }) };
 }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { isScheduledSlot, notOnSchedule } from './slot-on-schedule';
+import { messageText } from '@/tests/message-text';
 
 it('a booking must match a slot of the schedule exactly, start and end', () => {
   const slot = { startMs: 1000, endMs: 2000 };
@@ -7,5 +8,5 @@ it('a booking must match a slot of the schedule exactly, start and end', () => {
   expect(isScheduledSlot(slot, 1000, 1500)).toBe(false);
   expect(isScheduledSlot(slot, 900, 2000)).toBe(false);
   expect(isScheduledSlot(undefined, 1000, 2000)).toBe(false);
-  expect(notOnSchedule({ slot: 'Mon 07:00–08:00', resource: 'Tvättstuga 1' }).message).toBe('Mon 07:00–08:00 is not a booking slot of Tvättstuga 1.');
+  expect(messageText(notOnSchedule({ slot: 'Mon 07:00–08:00', resource: 'Tvättstuga 1' }).message)).toBe('Mon 07:00–08:00 is not a booking slot of Tvättstuga 1.');
 });

@@ -1,3 +1,4 @@
+import { msg } from '@/lib/i18n/message';
 import type { Refusal, SlotWords } from './types';
 
 /** A booking must name exactly one slot of the resource's schedule: its start and its end. */
@@ -6,5 +7,5 @@ export function isScheduledSlot(slot: { startMs: number; endMs: number } | undef
 }
 
 export function notOnSchedule(words: SlotWords): Refusal {
-  return { rule: 'slot-on-schedule', code: 'unprocessable_entity', message: `${words.slot} is not a booking slot of ${words.resource}.` };
+  return { rule: 'slot-on-schedule', code: 'unprocessable_entity', message: msg('rules.notOnSchedule', { slot: words.slot, resource: words.resource }) };
 }

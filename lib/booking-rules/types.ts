@@ -1,8 +1,10 @@
-/** Why a booking or cancellation is refused, in a sentence for the manager, with its HTTP meaning. */
+import type { Message } from '@/lib/i18n/message';
+
+/** Why a booking or cancellation is refused, as a sentence for the manager (`rules.*`, not yet in a language), with its HTTP meaning. */
 export interface Refusal {
   rule: RuleName;
   code: 'unprocessable_entity' | 'conflict';
-  message: string;
+  message: Message;
 }
 
 export type RuleName =
@@ -14,8 +16,18 @@ export type RuleName =
   | 'within-quota'
   | 'cancellable-owner';
 
-/** How the slot and resource are named in sentences ("Mon 24 Nov 07:00–10:00", "Tvättstuga 1"). */
+/**
+ * How the slot and resource are named in sentences ("Mon 24 Nov 07:00–10:00", "Tvättstuga 1").
+ * The slot's words depend on the reader's language: the handler renders them again per language
+ * when it answers (lib/reservations/requests.ts).
+ */
 export interface SlotWords {
   slot: string;
   resource: string;
+}
+
+/** Who holds (or would hold) a booking: an apartment, named with its resident where known, or a resident alone. */
+export interface Holder {
+  apartment: string | null;
+  name: string;
 }

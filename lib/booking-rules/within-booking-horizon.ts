@@ -1,3 +1,4 @@
+import { msg } from '@/lib/i18n/message';
 import type { Refusal, SlotWords } from './types';
 
 export const DEFAULT_BOOKING_HORIZON_DAYS = 28;
@@ -21,6 +22,6 @@ export function tooFarAhead(words: SlotWords, horizonDays: number): Refusal {
   return {
     rule: 'within-booking-horizon',
     code: 'unprocessable_entity',
-    message: `The slot ${words.slot} is too far ahead: ${words.resource} can be booked at most ${horizonDays} day${horizonDays === 1 ? '' : 's'} in advance.`,
+    message: msg('rules.tooFarAhead', { slot: words.slot, resource: words.resource, days: horizonDays }),
   };
 }

@@ -1,4 +1,5 @@
-import type { Refusal } from './types';
+import { msg, type Message } from '@/lib/i18n/message';
+import type { Holder, Refusal } from './types';
 
 export const DEFAULT_BOOKING_QUOTA = 2;
 
@@ -11,23 +12,22 @@ export function isWithinQuota(held: number, quota: number): boolean {
   return held < quota;
 }
 
-const ordinals = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
-/** "a third", "a 12th" (the quota may be up to 100). */
-function nth(n: number): string {
-  if (n <= ordinals.length) return `a ${ordinals[n - 1]}`;
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  // Read aloud: "an 8th", "an 11th", "an 18th", "an 80th"; otherwise "a".
-  const vowel = String(n).startsWith('8') || n === 11 || n === 18;
-  return `${vowel ? 'an' : 'a'} ${n}${suffix}`;
-}
-
-/** "Apartment 1203", or the resident's name when the apartment is not known. */
-export function quotaExceeded(who: string, resource: string, held: number, quota: number): Refusal {
+/**
+ * "Apartment 1203 already holds 2 of 2 future bookings in Tvättstuga 1; the service would refuse
+ * another." — the apartment, else the resident's name, else "this resident".
+ */
+export function quotaExceeded(who: Partial<Holder>, resource: string, held: number, quota: number): Refusal {
+  const holder = who.apartment ? 'apartment' : who.name ? 'resident' : 'unknown';
   return {
     rule: 'within-quota',
     code: 'unprocessable_entity',
-    message: `${who} already holds ${held} of ${quota} future booking${quota === 1 ? '' : 's'} in ${resource}; the service would refuse ${nth(held + 1)}.`,
+    message: msg('rules.quotaExceeded', { holder, apartment: who.apartment ?? '', name: who.name ?? '', resource, held, quota }),
   };
+}
+
+/** The usage as a Message: "1 of 2 future bookings in Tvättstuga 1" (`rules.quotaUsage`). */
+export function quotaUsageMessage(held: number, quota: number, resource: string): Message {
+  return msg('rules.quotaUsage', { held, quota, resource });
 }
 
 /** "1 of 2 future bookings in Tvättstuga 1". */

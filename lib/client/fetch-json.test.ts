@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTranslator } from 'next-intl';
+import { errorText, type Translate } from './error-text';
+import en from '@/messages/en.json';
+import sv from '@/messages/sv.json';
 import { fetchJson, type HttpError, isHttpError } from './fetch-json';
+
+const t = createTranslator({ locale: 'en', messages: en }) as unknown as Translate;
 
 type Call = { url: string; init: RequestInit };
 
@@ -51,18 +57,22 @@ describe('fetchJson', () => {
     answering(() => Response.json({ error: { code: 'conflict', message: 'The slot is already booked.' } }, { status: 409 }));
     const error = await failure(fetchJson('/api/x'));
     expect([error.status, error.message, error.code]).toEqual([409, 'The slot is already booked.', 'conflict']);
+    // The portal's sentence is shown as it came: the portal already answered in the reader's language.
+    expect(errorText(error, t)).toBe('The slot is already booked.');
   });
 
   it('says the status for an answer that is not the portal’s, with no code', async () => {
     answering(() => new Response('<html>Bad gateway</html>', { status: 502 }));
     const error = await failure(fetchJson('/api/x', { method: 'POST', idempotencyKey: 'k' }));
-    expect([error.status, error.message, error.code]).toEqual([502, 'The portal answered 502.', null]);
+    expect([error.status, error.text, error.code]).toEqual([502, { key: 'errors.httpStatus', values: { status: '502' } }, null]);
+    expect(errorText(error, t)).toBe('The portal answered 502.');
+    expect(errorText(error, createTranslator({ locale: 'sv', messages: sv }) as unknown as Translate)).toBe('Portalen svarade 502.');
   });
 
   it('turns no answer into status 0 and an unreadable 2xx into an HttpError without a code', async () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     const unreachable = await failure(fetchJson('/api/x'));
-    expect([unreachable.status, unreachable.message, unreachable.code]).toEqual([0, 'The portal could not be reached. Check the connection and try again.', null]);
+    expect([unreachable.status, errorText(unreachable, t), unreachable.code]).toEqual([0, 'The portal could not be reached. Check the connection and try again.', null]);
     answering(() => new Response('not json', { status: 202 }));
     const unreadable = await failure(fetchJson('/api/x', { method: 'POST', idempotencyKey: 'k' }));
     expect([unreadable.status, unreadable.code]).toEqual([202, null]);

@@ -1,25 +1,32 @@
 // Browser-side JSON calls to the portal's own route handlers: reads, and mutations, which always
 // carry an Idempotency-Key (lib/client/idempotency.ts says which key).
 
+import { msg, type Message } from '@/lib/i18n/message';
+
 /**
- * A failed call to one of our route handlers, with the message the handler chose to show.
- * `code` is the portal's own error code (`{ error: { code, message } }`, lib/api/errors.ts) when
- * the portal answered; null when nothing answered (status 0) or the answer was not the portal's
- * (a proxy's error page, an unreadable body).
+ * A failed call to one of our route handlers, with the message the handler chose to show (already
+ * in the reader's language: the portal answers in it). `code` and `reason` are the portal's own
+ * (`{ error: { code, reason, message } }`, lib/api/errors.ts) when the portal answered; null when
+ * nothing answered (status 0) or the answer was not the portal's (a proxy's error page, an
+ * unreadable body). Then `text` is this module's own sentence, a Message for the component to
+ * render in the reader's language (lib/client/error-text.ts); `message` is its key.
  */
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly kind = 'http' as const;
+  readonly text: Message | null;
   constructor(
     readonly status: number,
-    message: string,
+    message: string | Message,
     readonly code: string | null = null,
+    readonly reason: string | null = null,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message.key);
+    this.text = typeof message === 'string' ? null : message;
   }
 }
 
-const UNREACHABLE = 'The portal could not be reached. Check the connection and try again.';
+const UNREACHABLE = msg('errors.unreachable');
 
 export type MutationMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -52,22 +59,24 @@ export async function fetchJson<T>(url: string, init: FetchJsonInit = {}): Promi
     throw new HttpError(0, UNREACHABLE);
   }
   if (!response.ok) {
-    let message = `The portal answered ${response.status}.`;
+    let message: string | Message = msg('errors.httpStatus', { status: String(response.status) });
     let code: string | null = null;
+    let reason: string | null = null;
     try {
-      const answer = (await response.json()) as { error?: { code?: unknown; message?: unknown } };
+      const answer = (await response.json()) as { error?: { code?: unknown; reason?: unknown; message?: unknown } };
       if (typeof answer.error?.message === 'string' && answer.error.message !== '') message = answer.error.message;
       if (typeof answer.error?.code === 'string') code = answer.error.code;
+      if (typeof answer.error?.reason === 'string') reason = answer.error.reason;
     } catch {
       // Not JSON (e.g. a proxy's error page): keep the status line.
     }
-    throw new HttpError(response.status, message, code);
+    throw new HttpError(response.status, message, code, reason);
   }
   try {
     return (await response.json()) as T;
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new HttpError(response.status, `The portal answered ${response.status}, but its answer could not be read.`);
+    throw new HttpError(response.status, msg('errors.unreadableAnswer', { status: String(response.status) }));
   }
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { readRefreshTimes } from '@/lib/mirror/store';
@@ -29,9 +30,9 @@ export function hasBearerToken(request: Request, token: string): boolean {
  * setting the endpoint answers 404, as if it did not exist; without the right token 401.
  */
 export async function metricsResponse(request: Request, deps: MetricsRouteDeps): Promise<Response> {
-  if (deps.token === undefined) throw new ApiError('not_found', 'There is no API at /api/metrics.');
+  if (deps.token === undefined) throw new ApiError('not_found', msg('errors.noSuchApi', { path: '/api/metrics' }));
   if (!hasBearerToken(request, deps.token)) {
-    throw new ApiError('unauthorized', 'The metrics need the bearer token from METRICS_TOKEN.', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    throw new ApiError('unauthorized', msg('errors.metricsToken'), { 'WWW-Authenticate': 'Bearer realm="metrics"' });
   }
   const metrics = getMetrics();
   await updateMirrorAges(deps);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { getDb } from '@/lib/db';
 import { getEventBus } from '@/lib/events/bus';
 import { getServiceClient } from '@/lib/service';
@@ -8,7 +9,7 @@ import type { ReservationDeps } from './requests';
 
 async function apiKeyFor(deviceId: string): Promise<string> {
   const key = await getSystemApiKey(deviceId);
-  if (!key) throw new ApiError('conflict', 'This system is not connected to the reservation service; an administrator must connect it first.');
+  if (!key) throw new ApiError('conflict', msg('errors.systemNotConnected'));
   return key;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError, renderApiError } from '@/lib/api/errors';
+
 import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
@@ -15,6 +16,8 @@ import { applyWebhookOutcome, listWeekRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
 import { bookingInputSchema, cancellationInputSchema } from './schemas';
+
+const english = (error: unknown) => renderApiError(error as ApiError, 'en');
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const DAY = 86_400_000;
@@ -193,7 +196,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(upper.id).toBe(first.id);
     expect(writes).toHaveLength(1);
     // The same key for another slot is refused, not answered with the first booking.
-    await expect(book(s, 2, idempotencyKey)).rejects.toThrow(/already used for a different request/);
+    await expect(book(s, 2, idempotencyKey)).rejects.toMatchObject({ code: 'unprocessable_entity', reason: 'idempotencyKeyReused' });
     expect(writes).toHaveLength(1);
     await sandbox.drain();
   });
@@ -221,7 +224,10 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     const input = { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: shifted, endTime: slot.endTime };
     const notASlot = await requestBooking(deps(), { requester: manager, system: system(), idempotencyKey: key(), input }).catch((e: unknown) => e);
     expect(notASlot).toBeInstanceOf(ApiError);
-    expect(notASlot).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a booking slot of/) as unknown });
+    expect(notASlot).toMatchObject({ code: 'unprocessable_entity' });
+    expect(await english(notASlot)).toMatch(/^\w+day \d+ \w+ at \d\d:\d\d–\d\d:\d\d is not a booking slot of /);
+    // The slot's day and time in the language of whoever is answered, not the one it was refused in.
+    expect(await renderApiError(notASlot as ApiError, 'sv')).toMatch(/^\p{L}+dag \d+ \p{L}+ kl\. \d\d:\d\d–\d\d:\d\d är inte ett bokningspass i /u);
 
     const taken = (await readReservations(db, deviceId, { from: new Date(Date.now() + DAY), to: new Date(Date.now() + 20 * DAY), resourceId: s.resource.id })).find(
       (r) => r.ownerType !== 'Service',
@@ -231,7 +237,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
         requester: manager, system: system(), idempotencyKey: key(),
         input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: taken.startTime, endTime: taken.endTime },
       }).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/already booked/) as unknown });
+      expect(error).toMatchObject({ code: 'conflict' });
+    expect(await english(error)).toMatch(/already booked/);
     }
     expect(await count()).toBe(before);
     expect(writes).toEqual([]);
@@ -243,7 +250,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
       requester: other, system: system(), idempotencyKey: key(),
       input: { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: slot.startTime, endTime: slot.endTime },
     }).catch((e: unknown) => e);
-    expect(second).toMatchObject({ code: 'conflict', message: expect.stringMatching(/already on its way/) as unknown });
+    expect(second).toMatchObject({ code: 'conflict' });
+    expect(await english(second)).toMatch(/already on its way/);
     expect(writes).toHaveLength(1);
     await sandbox.drain();
   });
@@ -255,7 +263,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     if (!far) throw new Error('no slot half a year ahead');
     const input = { deviceId, resourceId: s.resource.id, residentUserId: s.resident.userId, startTime: far.startTime, endTime: far.endTime };
     const error = await requestBooking(deps(), { requester: manager, system: system(), idempotencyKey: key(), input }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is too far ahead: .* can be booked at most 28 days in advance\./) as unknown });
+    expect(error).toMatchObject({ code: 'unprocessable_entity' });
+    expect(await english(error)).toMatch(/is too far ahead: .* can be booked at most 28 days in advance\./);
     // Within the default 28 days but beyond a system's own 7.
     const week2 = s.free.find((slot) => slot.endMs > Date.now() + 8 * DAY);
     if (!week2) throw new Error('no free slot in the second week');
@@ -263,7 +272,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
       requester: manager, system: { ...system(), bookingHorizonDays: 7 }, idempotencyKey: key(),
       input: { ...input, startTime: week2.startTime, endTime: week2.endTime },
     }).catch((e: unknown) => e);
-    expect(shorter).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/at most 7 days in advance/) as unknown });
+    expect(shorter).toMatchObject({ code: 'unprocessable_entity' });
+    expect(await english(shorter)).toMatch(/at most 7 days in advance/);
     expect(writes).toEqual([]);
   });
 
@@ -274,7 +284,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
       requester: manager, system: system(), idempotencyKey: key(),
       input: bookingInputSchema.parse({ deviceId, resourceId: s.resource.id, residentUserId: randomUUID(), startTime: slot?.startTime, endTime: slot?.endTime }),
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not a user of Test system/) as unknown });
+    expect(error).toMatchObject({ code: 'unprocessable_entity' });
+    expect(await english(error)).toMatch(/is not a user of Test system/);
 
     const resources = await readResources(ctx().handle.db, deviceId);
     const excluded = fixtures.residents
@@ -288,7 +299,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
         requester: manager, system: system(), idempotencyKey: key(),
         input: bookingInputSchema.parse({ deviceId, resourceId: excluded.missing.id, residentUserId: excluded.r.userId, startTime: free?.startTime, endTime: free?.endTime }),
       }).catch((e: unknown) => e);
-      expect(refused).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/is not allowed to book/) as unknown });
+      expect(refused).toMatchObject({ code: 'unprocessable_entity' });
+    expect(await english(refused)).toMatch(/is not allowed to book/);
     }
     expect(writes).toEqual([]);
   });
@@ -302,10 +314,11 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     writes.length = 0;
     const refused = await book(s, fits).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({
-      code: 'unprocessable_entity',
-      message: `Apartment ${s.resident.apartmentId} already holds 3 of 3 future bookings in ${s.resource.name}; the service would refuse a fourth.`,
-    });
+    expect(refused).toMatchObject({ code: 'unprocessable_entity', reason: 'quotaExceeded' });
+    expect(await english(refused)).toBe(`Apartment ${s.resident.apartmentId} already holds 3 of 3 future bookings in ${s.resource.name}; the service would refuse another.`);
+    expect(await renderApiError(refused as ApiError, 'sv')).toBe(
+      `Lägenhet ${s.resident.apartmentId} har redan 3 av 3 kommande bokningar i ${s.resource.name}; tjänsten skulle neka en till.`,
+    );
     expect(writes).toEqual([]);
     await sandbox.drain();
   });
@@ -343,7 +356,7 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
       const first = await book(s, 0, idempotencyKey).catch((e: unknown) => e);
       expect(first).toMatchObject({ code: 'unprocessable_entity' });
       const again = await book(s, 0, idempotencyKey);
-      expect(again).toMatchObject({ status: 422, error: { message: (first as ApiError).message } });
+      expect(again).toMatchObject({ status: 422, error: { message: await english(first), reason: (first as ApiError).reason, text: (first as ApiError).text } });
       expect(writes).toHaveLength(1);
       expect(published.at(-1)?.data).toMatchObject({ status: 'failed', errorCode: 'NotSent' });
     } finally {
@@ -476,7 +489,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     await setFaults({ failures: [{ status: 429, times: 1, method: 'POST', pathPrefix: '/v1/reservations', retryAfterSeconds: 9 }] });
     try {
       const error = await book(s, 0).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/busy/) as unknown });
+      expect(error).toMatchObject({ code: 'rate_limited' });
+    expect(await english(error)).toMatch(/busy/);
     } finally {
       await clearFaults();
     }
@@ -538,8 +552,8 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
 
 it('validates the Idempotency-Key header', () => {
   expect(parseIdempotencyKey('a-b_c:d.e-123')).toBe('a-b_c:d.e-123');
-  expect(() => parseIdempotencyKey(null)).toThrow(/Idempotency-Key header is required/);
-  expect(() => parseIdempotencyKey('')).toThrow(/required/);
-  expect(() => parseIdempotencyKey('x'.repeat(201))).toThrow(/at most 200/);
-  expect(() => parseIdempotencyKey('has space')).toThrow(/only letters, digits/);
+  expect(() => parseIdempotencyKey(null)).toThrow(expect.objectContaining({ code: 'bad_request', reason: 'idempotencyKeyMissing' }));
+  expect(() => parseIdempotencyKey('')).toThrow(expect.objectContaining({ reason: 'idempotencyKeyMissing' }));
+  expect(() => parseIdempotencyKey('x'.repeat(201))).toThrow(expect.objectContaining({ reason: 'idempotencyKeyTooLong', text: { key: 'errors.idempotencyKeyTooLong', values: { max: 200 } } }));
+  expect(() => parseIdempotencyKey('has space')).toThrow(expect.objectContaining({ reason: 'idempotencyKeyCharacters' }));
 });

@@ -1,11 +1,15 @@
 import 'server-only';
-import { ApiError, ErrorCode, toApiError } from '@/lib/api/errors';
+import { ApiError, ErrorCode, renderApiError, toApiError } from '@/lib/api/errors';
+import type { Locale } from '@/i18n/config';
+import { env } from '@/lib/env';
+import { formatClock, formatDayTime } from '@/lib/i18n/format';
+import { msg, type Message } from '@/lib/i18n/message';
 import type { Database } from '@/lib/db';
 import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
-import { expandRange, formatDayTime, formatClock, type ScheduleBasis } from '@/lib/schedule';
+import { expandRange, type ScheduleBasis } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
 import { claimRequest, findByKey, markNotSent, markOutcomeUnknown, markRequestAccepted, readRequest, toRequestView, type NewRequest, type RequestRow } from './lifecycle';
 import { NOT_SENT } from './reasons';
@@ -59,26 +63,34 @@ export interface SystemContext {
 }
 
 /** What a booking or cancellation call answers: 202 with the request, or a stored first error. */
-export type RequestAnswer = { status: 202; request: RequestView } | { status: number; error: { code: ErrorCode; message: string } };
+export type RequestAnswer =
+  | { status: 202; request: RequestView }
+  | { status: number; error: { code: ErrorCode; message: string; reason?: string; text?: Message } };
 
 /** Validates the Idempotency-Key header; a clear 400 for each way it can be wrong. */
 export function parseIdempotencyKey(value: string | null): string {
   if (value === null || value === '') {
-    throw new ApiError('bad_request', 'The Idempotency-Key header is required (a unique value per booking attempt, e.g. a UUID).');
+    throw new ApiError('bad_request', msg('errors.idempotencyKeyMissing'));
   }
   if (value.length > IDEMPOTENCY_KEY_MAX) {
-    throw new ApiError('bad_request', `The Idempotency-Key header must be at most ${IDEMPOTENCY_KEY_MAX} characters.`);
+    throw new ApiError('bad_request', msg('errors.idempotencyKeyTooLong', { max: IDEMPOTENCY_KEY_MAX }));
   }
   if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
-    throw new ApiError('bad_request', 'The Idempotency-Key header may contain only letters, digits and _ - : .');
+    throw new ApiError('bad_request', msg('errors.idempotencyKeyCharacters'));
   }
   return value;
 }
 
-/** The answer a repeated key gets: the stored first error, or 202 with the request as it is now. */
+/**
+ * The answer a repeated key gets: the stored first error (its Message, when it was stored with one,
+ * so it is answered in the language of whoever asks again), or 202 with the request as it is now.
+ */
 function answerOf(row: RequestRow): RequestAnswer {
   const first = row.firstAnswer;
-  if (first) return { status: first.status, error: { code: first.code, message: first.message } };
+  if (first) {
+    const text = first.key ? msg(first.key as Message['key'], first.values) : undefined;
+    return { status: first.status, error: { code: first.code, message: first.message, ...(first.reason ? { reason: first.reason } : {}), ...(text ? { text } : {}) } };
+  }
   return { status: 202, request: toRequestView(row) };
 }
 
@@ -93,23 +105,29 @@ function assertSameRequest(row: RequestRow, expected: { kind: 'create' | 'cancel
     (expected.endMs === undefined || (row.endTime?.getTime() ?? NaN) === expected.endMs) &&
     (expected.reservationId === undefined || row.reservationId === expected.reservationId);
   if (!same) {
-    throw new ApiError('unprocessable_entity', 'This Idempotency-Key was already used for a different request; use a new key for a new booking attempt.');
+    throw new ApiError('unprocessable_entity', msg('errors.idempotencyKeyReused'));
   }
 }
 
 async function requireLoaded(db: Database, deviceId: string): Promise<void> {
   const state = await readState(db, deviceId);
   if (!state?.refreshedAt) {
-    throw new ApiError('service_unavailable', "This system's data is still loading. Please try again in a moment.", { 'Retry-After': '5' });
+    throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
   }
 }
 
-function slotWords(startMs: number, endMs: number, timeZone: string): string {
-  return `${formatDayTime(startMs, timeZone)}–${formatClock(endMs, timeZone)}`;
+/** "tisdag 24 november kl. 07:00–10:00" / "Tuesday 24 November at 07:00–10:00". */
+function slotWords(startMs: number, endMs: number, timeZone: string, locale: Locale = env.PORTAL_DEFAULT_LOCALE): string {
+  return `${formatDayTime(startMs, timeZone, locale)}–${formatClock(endMs, timeZone)}`;
 }
 
-function refuse(refusal: Refusal): never {
-  throw new ApiError(refusal.code, refusal.message);
+/** The slot's words, made again in the language of whoever is answered. */
+function slotIn(startMs: number, endMs: number, timeZone: string) {
+  return (locale: Locale) => ({ slot: slotWords(startMs, endMs, timeZone, locale) });
+}
+
+function refuse(refusal: Refusal, localValues?: (locale: Locale) => { slot: string }): never {
+  throw new ApiError(refusal.code, refusal.message, {}, localValues);
 }
 
 function publish(deps: ReservationDeps, events: PortalEvent[]) {
@@ -142,12 +160,12 @@ async function claimAndSend(
   deps: ReservationDeps,
   request: NewRequest,
   expected: ExpectedRequest,
-  clash: string,
+  clash: ApiError,
   call: () => Promise<Accepted>,
   guard?: (tx: Database) => Promise<void>,
 ): Promise<RequestAnswer> {
   const claimed = await claimRequest(deps.db, request, guard);
-  if ('clash' in claimed) throw new ApiError('conflict', clash);
+  if ('clash' in claimed) throw clash;
   if (!claimed.fresh) {
     assertSameRequest(claimed.row, expected);
     return answerOf(claimed.row);
@@ -160,7 +178,7 @@ export async function requestBooking(
   args: { requester: Requester; system: SystemContext; input: BookingInput; idempotencyKey: string },
 ): Promise<RequestAnswer> {
   const { requester, system, idempotencyKey, input } = args;
-  if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', 'deviceId does not match the checked system.');
+  if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', msg('errors.deviceIdMismatch'));
   const startMs = Date.parse(input.startTime);
   const endMs = Date.parse(input.endTime);
   const expected = { kind: 'create' as const, deviceId: input.deviceId, resourceId: input.resourceId, residentUserId: input.residentUserId, startMs, endMs };
@@ -171,31 +189,31 @@ export async function requestBooking(
   // The slot: a real slot of the resource's schedule, not started, free in the mirror.
   await requireLoaded(deps.db, input.deviceId);
   const resource = (await readResources(deps.db, input.deviceId)).find((r) => r.id === input.resourceId);
-  if (!resource) throw new ApiError('not_found', `No resource ${input.resourceId} in ${system.name}.`);
+  if (!resource) throw new ApiError('not_found', msg('errors.noSuchResourceIn', { resourceId: input.resourceId, system: system.name }));
   const schedule = (await readTimeSchedules(deps.db, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
+  const inLanguage = slotIn(startMs, endMs, system.timeZone);
   const slot = schedule
     ? expandRange(schedule.schedule, startMs, startMs + 1, system.timeZone, system.scheduleBasis).find((s) => isScheduledSlot(s, startMs, endMs))
     : undefined;
-  if (!slot) refuse(notOnSchedule(words));
+  if (!slot) refuse(notOnSchedule(words), inLanguage);
   // The same rules, in the same order, as the grid's `bookable` (lib/booking-rules).
   const now = (deps.now?.() ?? new Date()).getTime();
   const horizonDays = system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));
   const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon }, now, words, horizonDays);
-  if (notYet) refuse(notYet);
+  if (notYet) refuse(notYet, inLanguage);
   const taken = await readReservations(deps.db, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
   const refusal = slotRefusal({ startMs, overlapping: taken.length, beyondHorizon }, now, words, horizonDays);
-  if (refusal) refuse(refusal);
+  if (refusal) refuse(refusal, inLanguage);
 
   // The resident: one of the system's users, authorized for this resource.
   const apiKey = await deps.apiKeyFor(input.deviceId);
   const resident = await findResident(deps.client, apiKey, input.deviceId, input.residentUserId, async (groupId) => (await readUserGroups(deps.db, input.deviceId, [groupId]))[0]);
-  if (!resident) throw new ApiError('unprocessable_entity', `The resident ${input.residentUserId} is not a user of ${system.name}.`);
+  if (!resident) throw new ApiError('unprocessable_entity', msg('errors.residentNotInSystem', { residentUserId: input.residentUserId, system: system.name }));
   const group = resident.userGroupId ? (await readUserGroups(deps.db, input.deviceId, [resident.userGroupId]))[0] : undefined;
   const apartment = group?.apartmentId || null;
-  const who = apartment ? `Apartment ${apartment} (${resident.name})` : resident.name;
-  if (!isResidentAuthorized(resident.reservationResources, resource.id)) refuse(notAuthorized(who, resource.name));
+  if (!isResidentAuthorized(resident.reservationResources, resource.id)) refuse(notAuthorized({ apartment, name: resident.name }, resource.name));
   // The apartment's quota in this room, as the service counts it, with its requests still open:
   // counted under the resource's booking lock, so two requests of one apartment cannot both pass.
   const quota = system.bookingQuota ?? DEFAULT_BOOKING_QUOTA;
@@ -203,7 +221,7 @@ export async function requestBooking(
   const withinQuota = async (tx: Database) => {
     const holdings = await readApartmentHoldings(tx, input.deviceId, apartmentKeys, new Date(now));
     const held = heldPerResource(holdings).get(resource.id) ?? 0;
-    if (!isWithinQuota(held, quota)) refuse(quotaExceeded(apartment ? `Apartment ${apartment}` : resident.name || 'This resident', resource.name, held, quota));
+    if (!isWithinQuota(held, quota)) refuse(quotaExceeded({ apartment, name: resident.name }, resource.name, held, quota));
   };
 
   return claimAndSend(
@@ -226,7 +244,7 @@ export async function requestBooking(
       note: input.note ?? null,
     },
     expected,
-    `A booking of ${words.slot} in ${resource.name} is already on its way; wait for its outcome.`,
+    new ApiError('conflict', msg('errors.bookingOnItsWay', { slot: words.slot, resource: resource.name }), {}, inLanguage),
     () => deps.client.reservations.create(apiKey, { userId: resident.userId, resourceId: resource.id, startTime: slot.startTime, endTime: slot.endTime }),
     withinQuota,
   );
@@ -238,21 +256,22 @@ export async function requestCancellation(
   args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string },
 ): Promise<RequestAnswer> {
   const { requester, system, idempotencyKey, input } = args;
-  if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', 'deviceId does not match the checked system.');
+  if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', msg('errors.deviceIdMismatch'));
   const expected = { kind: 'cancel' as const, deviceId: input.deviceId, reservationId: input.reservationId };
   const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
   if (replay) return replay;
 
   await requireLoaded(deps.db, input.deviceId);
   const reservation = await readReservationById(deps.db, input.deviceId, input.reservationId);
-  if (!reservation) throw new ApiError('not_found', `No booking ${input.reservationId} in ${system.name}; it may have been cancelled already.`);
+  if (!reservation) throw new ApiError('not_found', msg('errors.noSuchBooking', { reservationId: input.reservationId, system: system.name }));
   const startMs = Date.parse(reservation.startTime);
   const endMs = Date.parse(reservation.endTime);
   const words = slotWords(startMs, endMs, system.timeZone);
+  const inLanguage = slotIn(startMs, endMs, system.timeZone);
   const ownerRefusal = cancellationRefusedFor(reservation.ownerType, words);
-  if (ownerRefusal) refuse(ownerRefusal);
+  if (ownerRefusal) refuse(ownerRefusal, inLanguage);
   const now = (deps.now?.() ?? new Date()).getTime();
-  if (hasStarted({ startMs }, now)) refuse(alreadyStarted('cancel', words));
+  if (hasStarted({ startMs }, now)) refuse(alreadyStarted('cancel', words), inLanguage);
 
   const apiKey = await deps.apiKeyFor(input.deviceId);
   const resource = (await readResources(deps.db, input.deviceId)).find((r) => r.id === reservation.resourceId);
@@ -282,7 +301,7 @@ export async function requestCancellation(
       note: null,
     },
     expected,
-    `A cancellation of ${words} is already on its way; wait for its outcome.`,
+    new ApiError('conflict', msg('errors.cancellationOnItsWay', { slot: words }), {}, inLanguage),
     () => deps.client.reservations.cancel(apiKey, reservation.id),
   );
 }
@@ -314,8 +333,18 @@ async function send(deps: ReservationDeps, requestId: string, call: () => Promis
     }
     const known = toApiError(error);
     if (!known) log.error('booking request failed before it was sent', { requestId, error });
-    const apiError = known ?? new ApiError('internal_server_error', 'The request could not be sent. Nothing was booked; please try again.');
-    const events = await markNotSent(deps.db, requestId, { status: ErrorCode[apiError.code], code: apiError.code, message: apiError.message }, NOT_SENT);
+    const apiError = known ?? new ApiError('internal_server_error', msg('errors.notSent'));
+    // Kept for a repeated key: the Message (answered in the asker's language) and its sentence in
+    // the portal's default language (the request's failure reason).
+    const answer = {
+      status: ErrorCode[apiError.code],
+      code: apiError.code,
+      message: await renderApiError(apiError, env.PORTAL_DEFAULT_LOCALE),
+      reason: apiError.reason,
+      key: apiError.text.key,
+      ...(apiError.text.values ? { values: apiError.text.values as Record<string, string | number> } : {}),
+    };
+    const events = await markNotSent(deps.db, requestId, answer, NOT_SENT);
     publish(deps, events);
     throw apiError;
   }

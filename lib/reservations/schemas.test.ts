@@ -19,14 +19,16 @@ describe('bookingInputSchema: the booking note', () => {
     const refusal = async (note: unknown) => {
       const parsed = bookingInputSchema.safeParse({ ...base, note });
       expect(parsed.success).toBe(false);
-      const answer = handleApiError(parsed.error);
+      const answer = await handleApiError(parsed.error);
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
       return ((await answer.json()) as { error: { message: string } }).error.message;
     };
-    expect(await refusal('x'.repeat(BOOKING_NOTE_MAX + 1))).toMatch(/note must be at most 500 characters/);
-    expect(await refusal('first line\nsecond')).toMatch(/note must not contain control characters/);
-    expect(await refusal('nul\u0000')).toMatch(/note must not contain control characters/);
-    expect(await refusal(42)).toMatch(/note must be text/);
+    expect(await refusal('x'.repeat(BOOKING_NOTE_MAX + 1))).toMatch(/note: must be at most 500 characters/);
+    expect(await refusal('first line\nsecond')).toMatch(/note: must not contain control characters/);
+    expect(await refusal('nul\u0000')).toMatch(/note: must not contain control characters/);
+    expect(await refusal(42)).toMatch(/note: must be text/);
+    const sv = await handleApiError(bookingInputSchema.safeParse({ ...base, note: 'x'.repeat(BOOKING_NOTE_MAX + 1) }).error, 'sv');
+    expect(((await sv.json()) as { error: { message: string } }).error.message).toBe('Ogiltiga uppgifter: note: får vara högst 500 tecken');
   });
 });

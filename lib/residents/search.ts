@@ -3,16 +3,17 @@
 // per keystroke, so everything that can be normalised ahead of the query is normalised here once.
 
 import { hasControlCharacters } from '@/lib/http/control-characters';
+import { msg, type Message } from '@/lib/i18n/message';
 import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit } from '@/lib/views/types';
 
 /** How many apartments a search lists at most; more are cut off and flagged `truncated`. */
 export const RESIDENT_RESULT_LIMIT = 20;
 
-export const RESIDENT_QUERY_TOO_LONG = `The search may be at most ${RESIDENT_QUERY_MAX_LENGTH} characters.`;
-export const RESIDENT_QUERY_CONTROL = 'The search must not contain control characters (such as NUL, a tab or a line break).';
+export const RESIDENT_QUERY_TOO_LONG: Message = msg('errors.searchTooLong', { max: RESIDENT_QUERY_MAX_LENGTH });
+export const RESIDENT_QUERY_CONTROL: Message = msg('errors.searchControlCharacters');
 
 /** A query the search can run ('' means "nothing typed": an empty result, not an error) or why not. */
-export type ParsedResidentQuery = { ok: true; query: string } | { ok: false; message: string; problem: 'control' | 'tooLong' };
+export type ParsedResidentQuery = { ok: true; query: string } | { ok: false; message: Message; problem: 'control' | 'tooLong' };
 
 /** Any string up to the limit is a query; control characters and over-long ones are refused. */
 export function parseResidentQuery(raw: string | null | undefined): ParsedResidentQuery {

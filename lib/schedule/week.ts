@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { msg, type Message } from '@/lib/i18n/message';
 import { addDays, addWeeks, getISOWeek, getISOWeekYear, getISOWeeksInYear, startOfISOWeek } from 'date-fns';
 import { z } from 'zod';
 import { DAYS_PER_WEEK, type InstantInput, ScheduleInputError, requireMs } from './types';
@@ -22,20 +23,32 @@ export type WeekKeyProblem =
 
 export type WeekKeyParse =
   | { ok: true; key: string; year: number; week: number }
-  | { ok: false; error: string; problem: WeekKeyProblem };
+  | { ok: false; error: string; problem: WeekKeyProblem; message: Message };
 
 /** Parses `YYYY-Www`; rejects other shapes, week 00, and week 53 in years that have 52 weeks. */
 export function parseWeekKey(input: string): WeekKeyParse {
   const match = WEEK_KEY_PATTERN.exec(input);
-  if (!match) return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"`, problem: { kind: 'shape', input: truncate(input) } };
+  if (!match) {
+    return { ok: false, error: `Week must look like 2026-W48, got "${truncate(input)}"`, problem: { kind: 'shape', input: truncate(input) }, message: msg('validation.weekMalformed') };
+  }
   const year = Number(match[1]);
   const week = Number(match[2]);
   if (year < MIN_WEEK_YEAR || year > MAX_WEEK_YEAR) {
-    return { ok: false, error: `Week year must be from ${MIN_WEEK_YEAR} to ${MAX_WEEK_YEAR}`, problem: { kind: 'year', min: MIN_WEEK_YEAR, max: MAX_WEEK_YEAR } };
+    return {
+      ok: false,
+      error: `Week year must be from ${MIN_WEEK_YEAR} to ${MAX_WEEK_YEAR}`,
+      problem: { kind: 'year', min: MIN_WEEK_YEAR, max: MAX_WEEK_YEAR },
+      message: msg('validation.weekYearRange', { min: String(MIN_WEEK_YEAR), max: String(MAX_WEEK_YEAR) }),
+    };
   }
   const weeksInYear = getISOWeeksInYear(new Date(Date.UTC(year, 5, 1)));
   if (week < 1 || week > weeksInYear) {
-    return { ok: false, error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}`, problem: { kind: 'week', year, weeks: weeksInYear, week: match[2]! } };
+    return {
+      ok: false,
+      error: `Week ${year} has weeks 01 to ${weeksInYear}, got ${match[2]}`,
+      problem: { kind: 'week', year, weeks: weeksInYear, week: match[2]! },
+      message: msg('validation.weekOutOfYear', { year: String(year), weeks: String(weeksInYear) }),
+    };
   }
   return { ok: true, key: formatWeekKey(year, week), year, week };
 }
@@ -43,7 +56,8 @@ export function parseWeekKey(input: string): WeekKeyParse {
 /** zod schema for a week key, e.g. a `?week=` search parameter. */
 export const weekKeySchema = z.string().superRefine((value, ctx) => {
   const parsed = parseWeekKey(value);
-  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+  // The message is the catalogue key (lib/api/validation.ts renders it in the caller's language).
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message.key, params: parsed.message.values });
 });
 
 export function formatWeekKey(year: number, week: number): string {

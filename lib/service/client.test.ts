@@ -636,7 +636,7 @@ describe('secrets', () => {
         'ServiceUnavailableError',
       ]);
       expect(lines.length).toBeGreaterThan(0); // the retries were logged
-      const answers = await Promise.all(errors.map((e) => handleApiError(e).text()));
+      const answers = await Promise.all(errors.map(async (e) => (await handleApiError(e)).text()));
       const everything = [...errors.map(errorText), ...answers, ...lines].join('\n');
       for (const secret of secrets) expect(everything).not.toContain(secret);
     } finally {
@@ -649,7 +649,7 @@ describe('API error translation', () => {
   it('maps each service error to its HTTP answer', async () => {
     const client = clientFor(BASE, fx, sandboxFetch, { retry: { maxRetries: 0 } });
     const answer = async (promise: Promise<unknown>) => {
-      const response = handleApiError(await rejection(promise));
+      const response = await handleApiError(await rejection(promise));
       return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { error: { message: string } } };
     };
     await putFaults(sandboxFetch, BASE, { errorRate: 1 });

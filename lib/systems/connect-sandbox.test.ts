@@ -65,10 +65,12 @@ describeWithDb('connecting the sandbox through the service client', (ctx) => {
   it('answers an approval id the service does not know with a 404 saying so, through the one error map', async () => {
     const unknown = randomUUID();
     const error = await connectApproval(ctx().handle.db, unknown, { generate: apiKeyGeneratorFor(client), encryptionKey }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'not_found', message: 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.' });
-    const response = handleApiError(error);
+    expect(error).toMatchObject({ code: 'not_found', reason: 'noSuchApproval' });
+    const response = await handleApiError(error);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { code: 'not_found', message: 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'not_found', reason: 'noSuchApproval', message: 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.' },
+    });
   });
 
   it('answers an approval id that is not a GUID with a 400 sentence, sending nothing', async () => {
@@ -81,7 +83,7 @@ describeWithDb('connecting the sandbox through the service client', (ctx) => {
       },
       encryptionKey,
     }).catch((e: unknown) => e);
-    const response = handleApiError(error);
+    const response = await handleApiError(error);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^The approval id must be an approval id as the system owner gave it/);
     expect(sent).toEqual([]);

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { apiErrorText } from '@/tests/message-text';
 import { expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { checkSystemAccess, listAccessibleSystemsIn } from '@/lib/auth/access';
@@ -47,8 +48,11 @@ describeWithDb('connecting systems and access to them', (ctx) => {
       await expect(connectApproval(ctx().handle.db, bad, { ...upstream, encryptionKey })).rejects.toMatchObject({ code: 'bad_request' });
     }
     await expect(connectApproval(ctx().handle.db, 'not-a-uuid', { ...upstream, encryptionKey })).rejects.toMatchObject({
-      message: 'The approval id must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427. Nothing was sent to the service.',
+      reason: 'approvalIdInvalid',
     });
+    expect(apiErrorText(await connectApproval(ctx().handle.db, 'not-a-uuid', { ...upstream, encryptionKey }).catch((e: unknown) => e))).toBe(
+      'The approval id must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427. Nothing was sent to the service.',
+    );
     expect(upstream.calls).toEqual([]);
   });
 

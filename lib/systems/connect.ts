@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Database } from '@/lib/db';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { approvalIdSchema, type SystemPublic } from './schemas';
 import { storeConnection } from './store';
@@ -29,12 +30,12 @@ export interface ConnectDeps {
 export async function connectApproval(db: Database, approvalIdInput: unknown, deps: ConnectDeps): Promise<SystemPublic[]> {
   const approval = approvalIdSchema.safeParse(approvalIdInput);
   if (!approval.success) {
-    throw new ApiError('bad_request', `The approval id ${approval.error.issues[0]?.message ?? 'is invalid'}. Nothing was sent to the service.`);
+    throw new ApiError('bad_request', msg('errors.approvalIdInvalid'));
   }
   const generated = generatedSchema.safeParse(await deps.generate(approval.data));
-  if (!generated.success) throw new ApiError('bad_gateway', 'The service answered the approval with something unexpected.');
+  if (!generated.success) throw new ApiError('bad_gateway', msg('errors.approvalUnexpected'));
   if (generated.data.deviceIds.length === 0) {
-    throw new ApiError('unprocessable_entity', 'The service named no systems for this approval; nothing was connected. Check the approval with the system owner.');
+    throw new ApiError('unprocessable_entity', msg('errors.approvalNoSystems'));
   }
   const result = await storeConnection(db, {
     approvalId: approval.data,

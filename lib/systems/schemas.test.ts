@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { issueText } from '@/tests/message-text';
 import { approvalIdSchema, systemUpdateSchema, timeZoneSchema } from './schemas';
 
 describe('system input', () => {
@@ -8,7 +9,8 @@ describe('system input', () => {
       const result = timeZoneSchema.safeParse(bad);
       expect(result.success).toBe(false);
     }
-    expect(timeZoneSchema.safeParse('Mars/Olympus').error?.issues[0]?.message).toMatch(/IANA time zone/);
+    expect(issueText(timeZoneSchema.safeParse('Mars/Olympus').error!.issues[0]!)).toMatch(/IANA time zone/);
+    expect(issueText(timeZoneSchema.safeParse('Mars/Olympus').error!.issues[0]!, 'sv')).toMatch(/IANA-tidszon/);
   });
 
   it('refuses approval ids that could change an upstream path', () => {
@@ -28,7 +30,7 @@ describe('system input', () => {
 it('refuses control characters in a system name (PostgreSQL would answer a NUL with a 500)', () => {
   const parsed = systemUpdateSchema.safeParse({ name: 'Brf\u0000Eken' });
   expect(parsed.success).toBe(false);
-  expect(parsed.error?.issues[0]?.message).toMatch(/must not contain control characters/);
+  expect(issueText(parsed.error!.issues[0]!)).toMatch(/must not contain control characters/);
   expect(systemUpdateSchema.safeParse({ name: 'Brf\tEken' }).success).toBe(false);
   expect(systemUpdateSchema.safeParse({ name: 'Brf Ekens Tvättstuga' }).success).toBe(true);
 });

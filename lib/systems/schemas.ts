@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { vkey } from '@/lib/api/validation-key';
 import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
 import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
@@ -27,48 +28,49 @@ export function isIanaTimeZone(value: string): boolean {
 export const timeZoneSchema = z
   .string()
   .trim()
-  .min(1, 'is required')
-  .refine(isIanaTimeZone, 'must be an IANA time zone such as Europe/Stockholm');
+  .min(1, vkey('validation.required'))
+  .refine(isIanaTimeZone, vkey('validation.timeZone'));
 
-export const deviceIdSchema = z.uuid('must be a system id (UUID)');
+export const deviceIdSchema = z.uuid(vkey('validation.systemId'));
 
 // An approval id is a GUID (the service is a .NET one; the sandbox's are UUIDs). Checked before
 // anything is sent, so a typo is a sentence at once, not a round trip and a 404.
 export const approvalIdSchema = z
   .string()
   .trim()
-  .min(1, 'is required')
-  .max(APPROVAL_ID_MAX_LENGTH, `must be at most ${APPROVAL_ID_MAX_LENGTH} characters`)
-  .pipe(z.guid('must be an approval id as the system owner gave it: 32 hexadecimal digits in groups, such as 1b4e28ba-2fa1-11d2-883f-0016d3cca427'));
+  .min(1, vkey('validation.required'))
+  .max(APPROVAL_ID_MAX_LENGTH)
+  .pipe(z.guid(vkey('validation.approvalId')));
 
 export const systemUpdateSchema = z
   .object({
     name: z
       .string()
       .trim()
-      .min(1, 'is required')
-      .max(SYSTEM_NAME_MAX_LENGTH, `must be at most ${SYSTEM_NAME_MAX_LENGTH} characters`)
+      .min(1, vkey('validation.required'))
+      .max(SYSTEM_NAME_MAX_LENGTH)
       .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
       .optional(),
     timeZone: timeZoneSchema.optional(),
     bookingHorizonDays: z.coerce
-      .number({ error: 'must be a number of days' })
-      .int('must be a whole number of days')
-      .min(1, 'must be at least 1 day')
-      .max(BOOKING_HORIZON_MAX_DAYS, `must be at most ${BOOKING_HORIZON_MAX_DAYS} days`)
+      // The catalogue's sentence names the limits (1 to BOOKING_HORIZON_MAX_DAYS, 1 to BOOKING_QUOTA_MAX).
+      .number({ error: vkey('validation.days') })
+      .int(vkey('validation.days'))
+      .min(1, vkey('validation.days'))
+      .max(BOOKING_HORIZON_MAX_DAYS, vkey('validation.days'))
       .optional(),
-    scheduleBasis: z.enum(SCHEDULE_BASES, { error: "must be 'utc' or 'local'" }).optional(),
+    scheduleBasis: z.enum(SCHEDULE_BASES).optional(),
     bookingQuota: z.coerce
-      .number({ error: 'must be a number of bookings' })
-      .int('must be a whole number of bookings')
-      .min(1, 'must be at least 1 booking')
-      .max(BOOKING_QUOTA_MAX, `must be at most ${BOOKING_QUOTA_MAX} bookings`)
+      .number({ error: vkey('validation.bookings') })
+      .int(vkey('validation.bookings'))
+      .min(1, vkey('validation.bookings'))
+      .max(BOOKING_QUOTA_MAX, vkey('validation.bookings'))
       .optional(),
   })
   .strict()
   .refine(
     (v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined || v.bookingQuota !== undefined,
-    'give a name, timeZone, bookingHorizonDays, scheduleBasis or bookingQuota to change',
+    vkey('validation.nothingToChange'),
   );
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
 

@@ -4,6 +4,7 @@ import type { Database } from '@/lib/db';
 import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
 import type { ResourceKind } from '@/lib/schedule/resource-kind';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
 import { DEFAULT_TIME_ZONE, type SystemPublic, type SystemUpdate } from './schemas';
 
@@ -42,7 +43,7 @@ export async function updateSystem(db: Database, deviceId: string, update: Syste
     .set({ ...update, updatedAt: new Date() })
     .where(eq(systems.deviceId, deviceId))
     .returning(publicColumns);
-  if (!row) throw new ApiError('not_found', 'No such system.');
+  if (!row) throw new ApiError('not_found', msg('errors.noSuchSystem'));
   return row;
 }
 

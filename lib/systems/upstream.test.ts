@@ -15,7 +15,7 @@ describe('apikey/generate refusals', () => {
   ] as const) {
     it(`maps the service's ${status} "${detail}" to a 404 naming the approval`, async () => {
       const generate = apiKeyGeneratorFor(craftedClient({ [`/v1/apikey/generate/${APPROVAL}`]: problem(status, detail) }));
-      const response = handleApiError(await generate(APPROVAL).catch((e: unknown) => e));
+      const response = await handleApiError(await generate(APPROVAL).catch((e: unknown) => e));
       expect(response.status).toBe(404);
       expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
         'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.',
@@ -25,6 +25,6 @@ describe('apikey/generate refusals', () => {
 
   it('keeps a service outage a 503, not the admin\'s fault', async () => {
     const generate = apiKeyGeneratorFor(craftedClient({ [`/v1/apikey/generate/${APPROVAL}`]: problem(503, 'down') }));
-    expect(handleApiError(await generate(APPROVAL).catch((e: unknown) => e)).status).toBe(503);
+    expect((await handleApiError(await generate(APPROVAL).catch((e: unknown) => e))).status).toBe(503);
   });
 });

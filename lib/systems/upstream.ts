@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { getServiceClient, isServiceError, sandboxBaseUrl, type ServiceClient } from '@/lib/service';
@@ -16,7 +17,7 @@ export const apiKeyGeneratorFor = (client: ServiceClient): ApiKeyGenerator => as
       isServiceError(error) &&
       (error.kind === 'not-found' || error.kind === 'validation' || (error.kind === 'auth' && error.credential === 'apiKey'))
     ) {
-      throw new ApiError('not_found', 'No approval with this id exists at the service. Check the id with the system owner; nothing was connected.');
+      throw new ApiError('not_found', msg('errors.noSuchApproval'));
     }
     throw error;
   }

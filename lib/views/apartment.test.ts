@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { apiErrorText } from '@/tests/message-text';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { InProcessEventBus } from '@/lib/events/bus';
@@ -152,7 +153,9 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
       idempotencyKey: randomUUID(),
       input: { deviceId: system.deviceId, resourceId: chosen.resourceId, residentUserId: chosen.userId, startTime: anyFree.startTime, endTime: anyFree.endTime },
     }).catch((e: unknown) => e);
-    expect(quotaRefusal).toMatchObject({ code: 'unprocessable_entity', message: expect.stringMatching(/already holds 2 of 2 future bookings in .*; the service would refuse a third\.$/) as unknown });
+    expect(quotaRefusal).toMatchObject({ code: 'unprocessable_entity', reason: 'quotaExceeded' });
+    expect(apiErrorText(quotaRefusal)).toMatch(/already holds 2 of 2 future bookings in .*; the service would refuse another\.$/);
+    expect(apiErrorText(quotaRefusal, 'sv')).toMatch(/har redan 2 av 2 kommande bokningar i .*; tjänsten skulle neka en till\.$/);
     expect(writes).toEqual([]);
   });
 

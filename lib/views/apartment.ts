@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
@@ -52,11 +53,11 @@ interface Loaded {
 async function loadGroup(deps: ViewDeps, system: SystemPublic, groupId: string): Promise<Loaded> {
   const { freshness, state } = await systemMirror(deps, system.deviceId);
   if (freshness.status === 'loading' || !state) {
-    throw new ApiError('service_unavailable', "This system's data is still loading. Please try again in a moment.", { 'Retry-After': '5' });
+    throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
   }
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
   const group = snapshot?.groupById.get(groupId.toLowerCase());
-  if (!snapshot || !group) throw new ApiError('not_found', 'This system has no such apartment.');
+  if (!snapshot || !group) throw new ApiError('not_found', msg('errors.noSuchApartment'));
   return { state, snapshot, group, freshness };
 }
 

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { listAccessibleSystemsWithKeys } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { getDb } from '@/lib/db';
@@ -25,7 +26,7 @@ export async function portalViewDeps(): Promise<ViewDeps> {
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     source: async (deviceId) => {
       const apiKey = await getSystemApiKey(deviceId);
-      if (!apiKey) throw new ApiError('conflict', 'This system is not connected to the reservation service. An admin needs to connect it again.');
+      if (!apiKey) throw new ApiError('conflict', msg('errors.systemNotConnected'));
       return serviceMirrorSource(await getServiceClient(), apiKey);
     },
   };

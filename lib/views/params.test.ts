@@ -11,9 +11,9 @@ describe('parseWeekParam', () => {
 
   it('answers a week that does not exist with a 400 saying why', async () => {
     for (const [week, why] of [
-      ['2026-W99', 'Week 2026 has weeks 01 to 53, got 99'],
-      ['2025-W53', 'Week 2025 has weeks 01 to 52, got 53'],
-      ['next week', 'Week must look like 2026-W48'],
+      ['2026-W99', 'Week 2026 has weeks 01 to 53.'],
+      ['2025-W53', 'Week 2025 has weeks 01 to 52.'],
+      ['next week', 'The week must be written like 2026-W48.'],
     ] as const) {
       let thrown: unknown;
       try {
@@ -21,7 +21,7 @@ describe('parseWeekParam', () => {
       } catch (error) {
         thrown = error;
       }
-      const answer = handleApiError(thrown);
+      const answer = await handleApiError(thrown);
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(why);
     }

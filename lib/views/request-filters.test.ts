@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApiError } from '@/lib/api/errors';
+import { apiErrorText } from '@/tests/message-text';
 import { requestsSearch } from '@/lib/client/request-filters';
 import { dayRange, formatCursor, parseRequestsQuery } from './request-filters';
 
@@ -13,7 +14,7 @@ function refusal(search: string): string {
   try {
     parse(search);
   } catch (error) {
-    if (isApiError(error) && error.code === 'bad_request') return error.message;
+    if (isApiError(error) && error.code === 'bad_request') return apiErrorText(error);
     throw error;
   }
   throw new Error(`"${search}" was accepted`);
@@ -37,6 +38,7 @@ describe('parseRequestsQuery', () => {
 
   it('refuses each malformed value with a sentence saying what is wrong', () => {
     expect(refusal('status=done')).toBe('The status "done" is not one of pending, unknown, booked, cancelled, failed.');
+    expect(apiErrorText((() => { try { parse('from=2026-11-30&to=2026-11-01'); } catch (e) { return e; } })(), 'sv')).toBe('Datumet "from" får inte vara efter datumet "to".');
     expect(refusal('deviceId=not-a-uuid')).toBe('The system (deviceId) must be a system id (a UUID).');
     expect(refusal('resident=42')).toBe("The resident must be a resident's user id (a UUID).");
     expect(refusal('from=2026-02-30')).toBe('The "from" date must be a real day written as YYYY-MM-DD, such as 2026-11-23.');

@@ -1,6 +1,7 @@
 import 'server-only';
 import { TZDate } from '@date-fns/tz';
 import { ApiError } from '@/lib/api/errors';
+import { msg, type Message } from '@/lib/i18n/message';
 import {
   REQUEST_STATUS_FILTERS,
   REQUESTS_PAGE_SIZE_DEFAULT,
@@ -30,7 +31,7 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)_([0-9a-f-]{36})$/i;
 type ParamName = keyof RequestFilters | 'before' | 'after' | 'limit';
 
-const bad = (message: string) => new ApiError('bad_request', message);
+const bad = (message: Message) => new ApiError('bad_request', message);
 
 /** A cursor as the URL carries it: "2026-11-23T17:02:03.123456Z_<request id>". */
 export function formatCursor(cursor: RequestCursor): string {
@@ -40,7 +41,7 @@ export function formatCursor(cursor: RequestCursor): string {
 function parseCursor(value: string, name: string): RequestCursor {
   const match = CURSOR.exec(value);
   if (!match?.[1] || !match[2] || !UUID.test(match[2]) || !Number.isFinite(Date.parse(match[1]))) {
-    throw bad(`The ${name} page marker is not one the portal made; go back to the newest requests and page from there.`);
+    throw bad(msg('errors.filterBadCursor', { name }));
   }
   return { at: match[1], id: match[2].toLowerCase() };
 }
@@ -50,7 +51,7 @@ function parseDay(value: string, name: 'from' | 'to'): string {
   const [year, month, day] = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [0, 0, 0];
   const date = new Date(Date.UTC(year, month - 1, day));
   if (!match || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || year < 2000) {
-    throw bad(`The "${name}" date must be a real day written as YYYY-MM-DD, such as 2026-11-23.`);
+    throw bad(msg('errors.filterBadDay', { name }));
   }
   return value;
 }
@@ -62,47 +63,47 @@ function parseDay(value: string, name: 'from' | 'to'): string {
 export function parseRequestsQuery(params: URLSearchParams): RequestsQuery {
   const one = (name: ParamName): string | undefined => {
     const values = params.getAll(name);
-    if (values.length > 1) throw bad(`Give "${name}" once, not ${values.length} times.`);
+    if (values.length > 1) throw bad(msg('errors.filterRepeated', { name, count: values.length }));
     const value = values[0]?.trim();
     return value ? value : undefined;
   };
   const filters: RequestFilters = {};
   const deviceId = one('deviceId');
   if (deviceId !== undefined) {
-    if (!UUID.test(deviceId)) throw bad('The system (deviceId) must be a system id (a UUID).');
+    if (!UUID.test(deviceId)) throw bad(msg('errors.filterBadSystem'));
     filters.deviceId = deviceId.toLowerCase();
   }
   const status = one('status');
   if (status !== undefined) {
     if (!(REQUEST_STATUS_FILTERS as readonly string[]).includes(status)) {
-      throw bad(`The status "${status.slice(0, 40)}" is not one of ${REQUEST_STATUS_FILTERS.join(', ')}.`);
+      throw bad(msg('errors.filterBadStatus', { status: status.slice(0, 40), allowed: REQUEST_STATUS_FILTERS.join(', ') }));
     }
     filters.status = status as RequestStatusFilter;
   }
   const resident = one('resident');
   if (resident !== undefined) {
-    if (!UUID.test(resident)) throw bad("The resident must be a resident's user id (a UUID).");
+    if (!UUID.test(resident)) throw bad(msg('errors.filterBadResident'));
     filters.resident = resident.toLowerCase();
   }
   const from = one('from');
   if (from !== undefined) filters.from = parseDay(from, 'from');
   const to = one('to');
   if (to !== undefined) filters.to = parseDay(to, 'to');
-  if (filters.from && filters.to && filters.from > filters.to) throw bad('The "from" date must not be after the "to" date.');
+  if (filters.from && filters.to && filters.from > filters.to) throw bad(msg('errors.filterFromAfterTo'));
   const q = one('q');
   if (q !== undefined) {
-    if (q.length > REQUESTS_SEARCH_MAX_LENGTH) throw bad(`The search may be at most ${REQUESTS_SEARCH_MAX_LENGTH} characters.`);
-    if (hasControlCharacters(q)) throw bad('The search must not contain control characters (such as NUL or a line break).');
+    if (q.length > REQUESTS_SEARCH_MAX_LENGTH) throw bad(msg('errors.searchTooLong', { max: REQUESTS_SEARCH_MAX_LENGTH }));
+    if (hasControlCharacters(q)) throw bad(msg('errors.searchControlCharacters'));
     filters.q = q;
   }
   const before = one('before');
   const after = one('after');
-  if (before !== undefined && after !== undefined) throw bad('Give "before" or "after", not both.');
+  if (before !== undefined && after !== undefined) throw bad(msg('errors.filterBeforeAndAfter'));
   const limitText = one('limit');
   let limit = REQUESTS_PAGE_SIZE_DEFAULT;
   if (limitText !== undefined) {
     limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : NaN;
-    if (!(limit >= 1 && limit <= REQUESTS_PAGE_SIZE_MAX)) throw bad(`The page size (limit) must be a whole number from 1 to ${REQUESTS_PAGE_SIZE_MAX}.`);
+    if (!(limit >= 1 && limit <= REQUESTS_PAGE_SIZE_MAX)) throw bad(msg('errors.filterBadLimit', { max: REQUESTS_PAGE_SIZE_MAX }));
   }
   return {
     filters,

@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
@@ -78,7 +79,7 @@ export async function loadResourceWeek(
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
   const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
-  if (!snapshot || !resource) throw new ApiError('not_found', 'This system has no such resource.');
+  if (!snapshot || !resource) throw new ApiError('not_found', msg('errors.noSuchResource'));
   const entry = weekEntry(snapshot, resource, week, timeZone, system.scheduleBasis);
   // Only a snapshot of the very generation the state row names may hold its reservations.
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);

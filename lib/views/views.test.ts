@@ -15,6 +15,7 @@ import { loadResourceWeek } from './resource-week';
 import { lookUpResidents, lookupKindsFor, RESIDENT_MIRROR_PREFETCH_MAX, type ResidentSearchDeps } from './residents';
 import type { ScoredHit } from '@/lib/residents/search';
 import { loadSystemOverview } from './system-overview';
+import { msg } from '@/lib/i18n/message';
 
 const TZ = 'Europe/Stockholm';
 
@@ -183,12 +184,12 @@ describeWithDb('portal views over the mirror', (ctx) => {
   });
 
   it('keeps serving the last copy, with a notice, when the service cannot be reached; fails plainly when there is none', async () => {
-    const broken: ViewDeps = { ...deps, freshnessMs: 0, source: () => Promise.reject(new ApiError('service_unavailable', 'down')) };
+    const broken: ViewDeps = { ...deps, freshnessMs: 0, source: () => Promise.reject(new ApiError('service_unavailable', msg('errors.serviceUnreachable'))) };
     const view = await loadSystemOverview(broken, system);
     expect(view.freshness).toMatchObject({ status: 'ready', lastError: UNREACHABLE_MESSAGE });
     expect(view.resources.length).toBe(resources.length);
     const never: SystemPublic = { ...system, deviceId: '11111111-1111-4111-8111-111111111111' };
-    await expect(loadSystemOverview(broken, never)).rejects.toThrow('down');
+    await expect(loadSystemOverview(broken, never)).rejects.toMatchObject({ reason: 'serviceUnreachable' });
   });
 
   it('finds residents by apartment, by an e-mail address with "+", and by reference id, each key asked once (the upstream lookups)', async () => {

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import { RequestsList } from '@/components/booking/requests-list';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError, renderApiError } from '@/lib/api/errors';
+import { getRequestLocale } from '@/lib/i18n/request-locale';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { requirePageUser } from '@/lib/auth/session';
 import { REQUESTS_PAGE_SIZE_DEFAULT, requestsSearch, type RequestFilters } from '@/lib/client/request-filters';
@@ -43,7 +44,7 @@ export default async function RequestsPage({ searchParams }: Props) {
   } catch (caught) {
     if (isApiError(caught) && (caught.code === 'forbidden' || caught.code === 'not_found')) return <NoAccess />;
     if (!isApiError(caught) || caught.code !== 'bad_request') throw caught;
-    error = caught.message;
+    error = await renderApiError(caught, await getRequestLocale());
   }
   const deviceId = typeof filters.deviceId === 'string' ? filters.deviceId : undefined;
   return (

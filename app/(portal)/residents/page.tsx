@@ -3,6 +3,7 @@ import { getTranslations } from 'next-intl/server';
 import { ResidentResults } from '@/components/resident-results';
 import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/api/errors';
+import { getRequestLocale } from '@/lib/i18n/request-locale';
 import { requirePageUser } from '@/lib/auth/session';
 import { searchResidentsFor } from '@/lib/views/live-deps';
 import { parseResidentQuery } from '@/lib/views/residents';
@@ -28,7 +29,7 @@ export default async function ResidentsPage({ searchParams }: Props) {
       result = await searchResidentsFor(user, q);
     } catch (caught) {
       // The same words a route handler would answer (service errors become plain sentences).
-      const body = (await handleApiError(caught).json()) as { error: { message: string } };
+      const body = (await (await handleApiError(caught, await getRequestLocale())).json()) as { error: { message: string } };
       error = body.error.message;
     }
   }

@@ -1,11 +1,12 @@
 import { ApiError, withErrors } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 
 export const dynamic = 'force-dynamic';
 
 // ALL /api/* not matched by another route — a JSON 404 with the security headers, not Next's HTML page
 const notFound = withErrors((request: Request): Response => {
   const path = new URL(request.url).pathname;
-  throw new ApiError('not_found', `There is no API at ${path.length > 120 ? `${path.slice(0, 119)}…` : path}.`);
+  throw new ApiError('not_found', msg('errors.noSuchApi', { path: path.length > 120 ? `${path.slice(0, 119)}…` : path }));
 }, { route: '/api/(unmatched)' });
 
 export const GET = notFound;

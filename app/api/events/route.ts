@@ -1,4 +1,5 @@
 import { ApiError, withErrors } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { currentStreamAccess, visibleDeviceIds } from '@/lib/auth/access';
 import { requestSessionVersion, requireUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
@@ -12,7 +13,7 @@ export const dynamic = 'force-dynamic';
 export const GET = withErrors(async (request: Request) => {
   const user = await requireUser();
   const sessionVersion = await requestSessionVersion();
-  if (sessionVersion === undefined) throw new ApiError('unauthorized', 'Sign in to continue.');
+  if (sessionVersion === undefined) throw new ApiError('unauthorized', msg('errors.signIn'));
   const [deviceIds, { db }] = await Promise.all([visibleDeviceIds(user), getDb()]);
   return eventStreamResponse(request, {
     db,

@@ -15,5 +15,5 @@ export const POST = withErrors(async (request: Request) => {
   const input = bookingInputSchema.parse(await readJson(request));
   const system = await requireSystemAccess(user, input.deviceId);
   const answer = await requestBooking(await getReservationDeps(), { requester: user, system, input, idempotencyKey });
-  return answerResponse(answer);
+  return answerResponse(answer, request);
 });

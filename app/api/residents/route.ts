@@ -1,5 +1,6 @@
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { searchResidentsFor } from '@/lib/views/live-deps';
 import { isUuid } from '@/lib/views/page-access';
 import { parseResidentQuery } from '@/lib/views/residents';
@@ -13,6 +14,6 @@ export const GET = withErrors(async (request: Request) => {
   const parsed = parseResidentQuery(url.searchParams.get('q'));
   if (!parsed.ok) throw new ApiError('bad_request', parsed.message);
   const deviceId = url.searchParams.get('deviceId');
-  if (deviceId !== null && !isUuid(deviceId)) throw new ApiError('bad_request', 'deviceId must be a system id (a UUID).');
+  if (deviceId !== null && !isUuid(deviceId)) throw new ApiError('bad_request', msg('errors.deviceIdNotUuid'));
   return Response.json(await searchResidentsFor(user, parsed.query, deviceId ?? undefined));
 });

@@ -29,7 +29,7 @@ export const reservationRequests = pgTable(
     resourceName: text('resource_name'),
     requestedByName: text('requested_by_name'),
     /** The first answer when it was an error, answered again to a repeated Idempotency-Key. */
-    firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string }>(),
+    firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string; reason?: string; key?: string; values?: Record<string, string | number> }>(),
     /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
     /** The manager's note on a booking made on a resident's behalf (trimmed, ≤ 500 characters). */

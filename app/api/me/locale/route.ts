@@ -1,5 +1,6 @@
 import type { Locale } from '@/i18n/config';
 import { ApiError, readJson, readTextCapped, withErrors } from '@/lib/api/errors';
+import { msg } from '@/lib/i18n/message';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { getSession } from '@/lib/auth/session';
 import { getDb } from '@/lib/db';
@@ -29,7 +30,7 @@ export const PUT = withErrors(async (request: Request) => {
 export const POST = withErrors(async (request: Request) => {
   assertSameOrigin(request);
   if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get('content-type') ?? '')) {
-    throw new ApiError('unsupported_media_type', 'The language form must be sent as application/x-www-form-urlencoded.');
+    throw new ApiError('unsupported_media_type', msg('errors.languageFormType'));
   }
   const form = new URLSearchParams(await readTextCapped(request, FORM_BODY_MAX_BYTES));
   const { cookie } = await choose({ locale: form.get('locale') ?? '' });

@@ -20,5 +20,5 @@ export const DELETE = withErrors(async (request: Request, context: Context) => {
   });
   const system = await requireSystemAccess(user, input.deviceId);
   const answer = await requestCancellation(await getReservationDeps(), { requester: user, system, input, idempotencyKey });
-  return answerResponse(answer);
+  return answerResponse(answer, request);
 });
