@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
+import { issueText } from '@/tests/message-text';
 import { createUser, findUserById } from '@/lib/auth/users';
 import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from './preference';
 
@@ -27,7 +28,8 @@ describe('language choice input', () => {
     expect(localeChoiceSchema.parse({ locale: 'sv' })).toEqual({ locale: 'sv' });
     const refused = localeChoiceSchema.safeParse({ locale: 'nb' });
     expect(refused.success).toBe(false);
-    expect(refused.error?.issues[0]?.message).toBe('must be one of sv, en');
+    expect(issueText(refused.error!.issues[0]!, 'en')).toBe('must be one of the portal’s languages: sv, en');
+    expect(issueText(refused.error!.issues[0]!, 'sv')).toBe('måste vara ett av portalens språk: sv, en');
     expect(localeChoiceSchema.safeParse({ locale: 7 }).success).toBe(false);
   });
 

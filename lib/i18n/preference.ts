@@ -2,12 +2,13 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOCALES, LOCALE_COOKIE, isLocale, type Locale } from '@/i18n/config';
+import { vkey } from '@/lib/api/validation-key';
 import type { Database } from '@/lib/db';
 import { noControlCharacters } from '@/lib/http/control-characters';
 import { users } from '@/lib/db/schema';
 
 export const localeChoiceSchema = z.object({
-  locale: z.string().refine(isLocale, { message: `must be one of ${LOCALES.join(', ')}` }),
+  locale: z.string().refine(isLocale, { message: vkey('validation.language'), params: { languages: LOCALES.join(', ') } }),
 });
 
 /** Saves a user's language choice; their next request (any device, any new session) uses it. */
