@@ -27,6 +27,11 @@ export default defineConfig({
   reporter: isCI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     baseURL,
+    // The suite reads English: browsers ask for it, and so do its API calls (Playwright's request
+    // contexts send no Accept-Language, and the portal's default is Swedish). e2e/language.spec.ts
+    // asks for Swedish where it means to.
+    locale: 'en-US',
+    extraHTTPHeaders: { 'Accept-Language': 'en-US,en;q=0.9' },
     trace: 'retain-on-failure',
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },

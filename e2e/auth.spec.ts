@@ -158,7 +158,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 } });
   const foreign = await context.request.get(`/api/systems/${other}`);
   expect(foreign.status()).toBe(403);
-  expect(await foreign.json()).toEqual({ error: { code: 'forbidden', message: 'You do not have access to this system.' } });
+  expect(await foreign.json()).toEqual({ error: { code: 'forbidden', reason: 'noSystemAccess', message: 'You do not have access to this system.' } });
   expect((await context.request.get('/api/systems/not-a-uuid')).status()).toBe(400);
   // Admin-only changes are refused to a manager, even for their own system.
   const rename = await context.request.patch(`/api/systems/${deviceId}`, { data: { name: 'Mine now' }, headers: { origin: BASE_URL } });

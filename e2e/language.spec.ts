@@ -101,7 +101,7 @@ const usedGroups = new Set<string>();
 for (const locale of ['sv', 'en'] as const) {
   const words = WORDS[locale];
   test.describe(`in ${locale === 'sv' ? 'Swedish' : 'English'}`, () => {
-    test.use({ locale: words.browser });
+    test.use({ locale: words.browser, extraHTTPHeaders: { 'Accept-Language': words.browser } });
 
     test('the core journey: sign in, the week grid, book for a resident, see the outcome live', async ({ page }) => {
       test.setTimeout(180_000);
