@@ -268,7 +268,8 @@ async function faultSuite(ctx: Ctx, sandboxUrl: string, sse: SseClient): Promise
       seen = await overview(ctx);
       return seen.status === 200 && Boolean(seen.freshness?.lastError);
     }, 90_000, 1_000).catch(() => undefined);
-    const page = await json(`${ctx.url}/systems/${ctx.deviceId}`, { cookie: ctx.cookie });
+    // The notice is looked for in English (the portal's default, with no Accept-Language, is Swedish).
+    const page = await json(`${ctx.url}/systems/${ctx.deviceId}`, { cookie: ctx.cookie, headers: { 'accept-language': 'en' } });
     const html = await page.text();
     const notice = html.includes(expectedNotice);
     const booking = await book(ctx, await freeSlot(ctx, taken).catch(() => ({ startTime: '2030-01-07T06:00Z', endTime: '2030-01-07T09:00Z' })));
