@@ -86,7 +86,7 @@ export function WeekSheet({ systemName, resourceName, timeZone, week, slots, gen
               </th>
               {week.days.map((day) => (
                 <th key={day.date} scope="col" className={`${CELL} text-left`}>
-                  <span className="block font-semibold">{formatWeekdayName(day.index, locale)}</span>
+                  <span className="block font-semibold">{formatWeekdayName(day.index, locale)}</span>{' '}
                   <span className="block font-normal">{formatDayMonth(wallClock(day.startMs, timeZone), locale, false)}</span>
                 </th>
               ))}
