@@ -77,6 +77,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         previousHref={href(data.nav.previous)}
         nextHref={href(data.nav.next)}
         thisWeekHref={data.week.key === data.nav.current ? null : href(data.nav.current)}
+        sheetHref={`/systems/${deviceId}/resources/${resourceId}/sheet?week=${encodeURIComponent(weekKey)}`}
       />
       <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} />
       {query.isError ? (

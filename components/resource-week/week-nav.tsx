@@ -17,6 +17,8 @@ export interface WeekNavProps {
   firstDate?: string;
   /** Goes to the week with this ISO week key (e.g. 2026-W50); the date picker calls it. */
   onGoToWeek?: (weekKey: string) => void;
+  /** The week's printable sheet (components/week-sheet), linked beside the week links when given. */
+  sheetHref?: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -42,8 +44,9 @@ export function weekKeyOfDate(date: string): string | null {
 }
 
 /** Previous / this / next week links and a "Go to date" picker; the week lives in the URL (e.g. `?week=2026-W48`). */
-export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate, onGoToWeek }: WeekNavProps) {
+export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate, onGoToWeek, sheetHref }: WeekNavProps) {
   const t = useTranslations('grid');
+  const sheetT = useTranslations('sheet');
   const inputId = useId();
   const errorId = useId();
   const [date, setDate] = useState(firstDate ?? '');
@@ -74,6 +77,11 @@ export function WeekNav({ label, previousHref, nextHref, thisWeekHref, firstDate
           {t('nextWeek')}
           <span aria-hidden="true">&nbsp;→</span>
         </Link>
+        {sheetHref ? (
+          <Link href={sheetHref} className={LINK} aria-label={sheetT('linkLabel', { week: label })}>
+            {sheetT('link')}
+          </Link>
+        ) : null}
         <p className="ml-auto text-sm font-medium text-slate-800 dark:text-slate-200" aria-live="polite">
           {label}
         </p>
