@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import { vkey } from '@/lib/api/validation-key';
 import { checkSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
-import type { Database } from '@/lib/db';
+import { getDb, type Database } from '@/lib/db';
 import { calendarFeeds, FEED_SCOPES, users, type FeedScope } from '@/lib/db/schema';
 import type { Locale } from '@/i18n/config';
 import { msg } from '@/lib/i18n/message';
@@ -203,4 +203,9 @@ export async function findActiveFeed(db: Database, token: string) {
     .from(calendarFeeds)
     .where(and(eq(calendarFeeds.tokenHash, feedTokenHash(token)), isNull(calendarFeeds.revokedAt)));
   return feed;
+}
+
+/** listFeeds on the portal's database, for pages. */
+export async function listFeedsForPage(user: SessionUser, deviceId: string, target: FeedTarget): Promise<FeedSummary[]> {
+  return listFeeds((await getDb()).db, user, deviceId, target);
 }

@@ -8,11 +8,11 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ feedId: string }> };
 
-// DELETE /api/feeds/{feedId} — revoke a calendar feed: its address answers 404 from now on; 204
+// DELETE /api/feeds/{feedId} — revoke a calendar feed: its address answers 404 from now on; { feedId, revoked: true }
 export const DELETE = withErrors(async (request: Request, { params }: Context) => {
   assertSameOrigin(request);
   const user = await requireUser();
   const feedId = parseFeedId((await params).feedId);
   await revokeFeed((await getDb()).db, { user, feedId });
-  return new Response(null, { status: 204 });
+  return Response.json({ feedId, revoked: true });
 });
