@@ -46,7 +46,7 @@ const check = (ok: boolean, message: string) => {
 };
 const report: Record<string, unknown> = {};
 
-const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings'];
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds'];
 async function counts(db: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
