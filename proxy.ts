@@ -12,7 +12,8 @@ import { createNonce, isSameOriginRequest, securityHeaders } from '@/lib/securit
  */
 
 // Pages reachable without a session.
-const PUBLIC_PAGES = ['/sign-in'];
+// /feeds/: calendar feeds, read by calendar apps without a session (the token in the address is the key).
+const PUBLIC_PAGES = ['/sign-in', '/feeds'];
 const SESSION_COOKIES = ['next-auth.session-token', '__Secure-next-auth.session-token'];
 
 // eslint-disable-next-line no-restricted-properties -- inlined by Next at build time; settings module is server-only

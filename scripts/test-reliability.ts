@@ -46,7 +46,7 @@ const check = (ok: boolean, message: string) => {
 };
 const report: Record<string, unknown> = {};
 
-const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings'];
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds'];
 async function counts(db: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
@@ -149,6 +149,19 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
+    { route: 'api/feeds', name: 'wrong types', method: 'POST', path: '/api/feeds', body: JSON.stringify({ deviceId: 7, scope: 'house' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/feeds', name: 'a room feed naming an apartment', method: 'POST', path: '/api/feeds', body: JSON.stringify({ deviceId: d, scope: 'room', groupId: randomUUID() }), headers: jsonHeaders, expect: (s) => s === 400 },
+    { route: 'api/feeds', name: 'a room the system does not have', method: 'POST', path: '/api/feeds', body: JSON.stringify({ deviceId: d, scope: 'room', resourceId: randomUUID() }), headers: jsonHeaders, expect: (s) => s === 404 },
+    { route: 'api/feeds', name: 'injection strings', method: 'POST', path: '/api/feeds', body: JSON.stringify({ deviceId: injection, scope: injection, resourceId: injection }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/feeds', name: 'no Idempotency-Key', method: 'POST', path: '/api/feeds', body: JSON.stringify({ deviceId: d, scope: 'room', resourceId: ctx.resourceId }), headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/feeds', name: 'body over 1 MB', method: 'POST', path: '/api/feeds', body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/feeds/[feedId]', name: 'invalid UUID', method: 'DELETE', path: `/api/feeds/${enc(injection)}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 400 },
+    { route: 'api/feeds/[feedId]', name: 'a feed that does not exist', method: 'DELETE', path: `/api/feeds/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
+    { route: 'api/feeds/[feedId]/rotate', name: 'invalid UUID', method: 'POST', path: '/api/feeds/not-a-uuid/rotate', headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 400 },
+    { route: 'api/feeds/[feedId]/rotate', name: 'a feed that does not exist', method: 'POST', path: `/api/feeds/${randomUUID()}/rotate`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
+    { route: 'feeds/[file]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/feeds/${'A'.repeat(43)}.ics`, expect: (s) => s === 404 },
+    { route: 'feeds/[file]', name: 'a malformed token', method: 'GET', path: '/feeds/short.ics', expect: (s) => s === 404 },
+    { route: 'feeds/[file]', name: 'injection as the token', method: 'GET', path: `/feeds/${enc(injection)}.ics`, expect: (s) => s === 404 },
     { route: 'api/[...path]', name: 'an unknown API path (JSON 404)', method: 'GET', path: '/api/no-such/route', expect: (s) => s === 404 },
     { route: 'api/[...path]', name: 'injection in an unknown path', method: 'POST', path: `/api/${enc(injection)}`, body: big, headers: jsonHeaders, expect: (s) => s === 404 || s === 413 },
     { route: 'sandbox/[...path]', name: 'not mounted with a real service', method: 'GET', path: '/sandbox/_sandbox/fixtures', expect: (s) => s === 404 },
@@ -161,7 +174,9 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[deviceId]', d)
       .replace('[resourceId]', ctx.resourceId)
       .replace('[groupId]', randomUUID())
-      .replace('[reservationId]', randomUUID());
+      .replace('[reservationId]', randomUUID())
+      .replace('[feedId]', randomUUID())
+      .replace('[file]', 'x.ics');
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }
   const covered = new Set(probes.map((p) => p.route));

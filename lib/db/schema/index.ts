@@ -6,3 +6,4 @@ export * from './systems';
 export * from './events';
 export * from './mirror';
 export * from './admin-audit';
+export * from './calendar-feeds';

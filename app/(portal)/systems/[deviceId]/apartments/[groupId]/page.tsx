@@ -4,7 +4,9 @@ import { getTranslations } from 'next-intl/server';
 import { ApartmentDesk } from '@/components/apartment/apartment-desk';
 import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { FeedSection } from '@/components/feeds/feed-section';
 import { isApiError } from '@/lib/api/errors';
+import { listFeedsForPage } from '@/lib/feeds/feeds';
 import { requirePageUser } from '@/lib/auth/session';
 import { loadApartmentPage, portalApartmentDeps } from '@/lib/views/apartment';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
@@ -51,6 +53,12 @@ export default async function ApartmentPage({ params }: Props) {
         </p>
       </header>
       <ApartmentDesk initial={view} initialNextFree={nextFree} />
+      <FeedSection
+        deviceId={system.deviceId}
+        target={{ scope: 'apartment', groupId: view.group.id }}
+        initialFeeds={await listFeedsForPage(user, system.deviceId, { scope: 'apartment', groupId: view.group.id })}
+        timeZone={system.timeZone}
+      />
     </div>
   );
 }

@@ -2,8 +2,10 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound } from 'next/navigation';
+import { FeedSection } from '@/components/feeds/feed-section';
 import { BookableResourceWeek } from '@/components/resource-week/bookable-resource-week';
 import { isApiError } from '@/lib/api/errors';
+import { listFeedsForPage } from '@/lib/feeds/feeds';
 import { requirePageUser } from '@/lib/auth/session';
 import { readUserGroups } from '@/lib/mirror/store';
 import { getReservationDeps, residentSummary } from '@/lib/reservations';
@@ -89,6 +91,14 @@ export default async function ResourcePage({ params, searchParams }: Props) {
         </p>
       ) : null}
       <BookableResourceWeek initial={view} resourceId={resourceId.toLowerCase()} preselected={preselected} />
+      {view.resource ? (
+        <FeedSection
+          deviceId={system.deviceId}
+          target={{ scope: 'room', resourceId: resourceId.toLowerCase() }}
+          initialFeeds={await listFeedsForPage(user, system.deviceId, { scope: 'room', resourceId: resourceId.toLowerCase() })}
+          timeZone={system.timeZone}
+        />
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,15 @@
+import { withErrors } from '@/lib/api/errors';
+import { clientIp } from '@/lib/auth/credentials';
+import { feedResponse, portalFeedRateLimiter } from '@/lib/feeds/serve';
+import { portalViewDeps } from '@/lib/views/live-deps';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ file: string }> };
+
+// GET /feeds/{token}.ics — a room's or an apartment's calendar feed (iCal) for calendar apps; no session, the token is the key
+export const GET = withErrors(async (request: Request, { params }: Context) => {
+  const { file } = await params;
+  return feedResponse({ ...(await portalViewDeps()), limiter: portalFeedRateLimiter() }, file, clientIp(request.headers));
+  // The metrics label is fixed: the path holds the token.
+}, { route: '/feeds/:token' });

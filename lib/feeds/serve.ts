@@ -1,0 +1,152 @@
+import 'server-only';
+import { createTranslator } from 'next-intl';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiError } from '@/lib/api/errors';
+import { isLocale, type Locale } from '@/i18n/config';
+import { loadMessages } from '@/i18n/messages';
+import { env } from '@/lib/env';
+import { msg, type Message } from '@/lib/i18n/message';
+import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
+import { readReservations, readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
+import { singleton } from '@/lib/singleton';
+import { getSystem } from '@/lib/systems/store';
+import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
+import { ownerLabelsFor } from '@/lib/views/owner-labels';
+import { findActiveFeed } from './feeds';
+import { buildFeedCalendar, type FeedEvent } from './ical';
+import { feedTokenHash, tokenOfFeedFile } from './token';
+
+const DAY_MS = 86_400_000;
+/** How far back a feed reaches; forward it reaches to the end of the mirror's data. */
+export const FEED_PAST_DAYS = 30;
+/** "The end of the mirror's data": an upper bound no booking horizon comes near. */
+const FEED_AHEAD_DAYS = 5 * 366;
+
+/**
+ * Reads per feed token and client address: a calendar app polls every few minutes at most, so 30
+ * in 10 minutes leaves room for several devices behind one address. Per address over all tokens
+ * (unknown ones included, which slows anyone trying tokens): 300 in 10 minutes.
+ */
+export const FEED_LIMITS = {
+  perToken: { points: 30, duration: 600 },
+  perAddress: { points: 300, duration: 600 },
+} as const;
+
+export interface FeedRateLimiter {
+  /** Counts a read; resolves with the seconds to wait when it is over a limit, else null. */
+  consume(tokenKey: string, address: string): Promise<number | null>;
+}
+
+/**
+ * In this process's memory (rate-limiter-flexible's RateLimiterMemory): feeds are public reads,
+ * so a count lost on restart costs nothing, and each instance of a scaled-out portal counts its
+ * own share.
+ */
+export function createFeedRateLimiter(limits: { perToken: { points: number; duration: number }; perAddress: { points: number; duration: number } } = FEED_LIMITS): FeedRateLimiter {
+  const perToken = new RateLimiterMemory({ keyPrefix: 'feed-token', ...limits.perToken });
+  const perAddress = new RateLimiterMemory({ keyPrefix: 'feed-address', ...limits.perAddress });
+  const consume = async (limiter: RateLimiterMemory, key: string): Promise<number | null> => {
+    try {
+      await limiter.consume(key);
+      return null;
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw rejection;
+    }
+  };
+  return {
+    async consume(tokenKey, address) {
+      const [token, all] = await Promise.all([consume(perToken, `${tokenKey}|${address}`), consume(perAddress, address)]);
+      return token === null && all === null ? null : Math.max(token ?? 0, all ?? 0);
+    },
+  };
+}
+
+export function portalFeedRateLimiter(): FeedRateLimiter {
+  return singleton('feed-rate-limiter', () => createFeedRateLimiter());
+}
+
+export interface FeedDeps extends ViewDeps {
+  limiter: FeedRateLimiter;
+}
+
+type Translate = (key: string, values?: Message['values']) => string;
+
+async function translatorFor(locale: Locale): Promise<Translate> {
+  const t = createTranslator({ locale, messages: await loadMessages(locale) });
+  return t as unknown as Translate;
+}
+
+/** Answers GET /feeds/{token}.ics: the calendar, or 404 (same for unknown, malformed and revoked), 429, 503. */
+export async function feedResponse(deps: FeedDeps, file: string, address: string): Promise<Response> {
+  const token = tokenOfFeedFile(file);
+  // Counted before the lookup, so unknown tokens are limited too; keyed on the hash, never the token.
+  const wait = await deps.limiter.consume(token ? feedTokenHash(token) : 'malformed', address);
+  if (wait !== null) throw new ApiError('rate_limited', msg('feeds.errors.rateLimited', { seconds: wait }), { 'Retry-After': String(wait) });
+  const feed = token ? await findActiveFeed(deps.db, token) : undefined;
+  const system = feed ? await getSystem(deps.db, feed.deviceId) : undefined;
+  if (!feed || !system) throw new ApiError('not_found', msg('feeds.errors.notFound'));
+
+  const now = deps.now?.() ?? new Date();
+  const { state } = await systemMirror(deps, system.deviceId);
+  const snapshot = state?.refreshedAt ? await mirrorSnapshot(deps.db, system.deviceId, state) : null;
+  if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '30' });
+
+  const locale: Locale = isLocale(feed.locale) ? feed.locale : env.PORTAL_DEFAULT_LOCALE;
+  const t = await translatorFor(locale);
+  const range = { from: new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS), to: new Date(now.getTime() + FEED_AHEAD_DAYS * DAY_MS) };
+  const { name, events } =
+    feed.scope === 'room'
+      ? await roomFeed(deps, snapshot, feed.resourceId ?? '', range, t, system.name)
+      : await apartmentFeed(deps, snapshot, feed.groupId ?? '', range, t, system.name);
+  const body = buildFeedCalendar({ name, timeZone: system.timeZone, events, now });
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/calendar; charset=utf-8',
+      'Cache-Control': 'private, max-age=300',
+      // The address is the secret: no referrer carries it anywhere, no index keeps it.
+      'Referrer-Policy': 'no-referrer',
+      'X-Robots-Tag': 'noindex',
+    },
+  });
+}
+
+type Range = { from: Date; to: Date };
+
+/** A room's bookings and maintenance; a booking says its apartment (as the grid does), never a resident. */
+async function roomFeed(deps: FeedDeps, snapshot: MirrorSnapshot, resourceId: string, range: Range, t: Translate, systemName: string) {
+  const resource = snapshot.resourceById.get(resourceId);
+  const reservations = resource ? await readReservations(deps.db, snapshot.deviceId, { ...range, resourceId }) : [];
+  const ownerOf = await ownerLabelsFor(deps.db, snapshot.deviceId, reservations, snapshot.groupById);
+  const events: FeedEvent[] = reservations.map((r) => {
+    const owner = r.ownerType === 'Service' ? null : ownerOf(r);
+    const summary =
+      r.ownerType === 'Service'
+        ? t('feeds.event.maintenance')
+        : owner?.kind === 'apartment'
+          ? t('feeds.event.bookedApartment', { apartment: owner.apartment })
+          : t('feeds.event.booked');
+    return { reservationId: r.id, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), summary };
+  });
+  const room = resource?.name.trim() || t('apartment.unnamedRoom');
+  return { name: t('feeds.calendar.room', { room, system: systemName }), events };
+}
+
+/** An apartment's bookings in every room (its group's and its residents' own), titled by the room. */
+async function apartmentFeed(deps: FeedDeps, snapshot: MirrorSnapshot, groupId: string, range: Range, t: Translate, systemName: string) {
+  const group = snapshot.groupById.get(groupId);
+  const members = group ? await readUsers(deps.db, snapshot.deviceId, [groupId]) : [];
+  const reservations = group
+    ? await readReservationsOfApartment(deps.db, snapshot.deviceId, { groupId, userIds: members.map((m) => m.id) }, range)
+    : [];
+  const events: FeedEvent[] = reservations
+    .filter((r) => r.ownerType !== 'Service')
+    .map((r) => ({
+      reservationId: r.id,
+      startMs: Date.parse(r.startTime),
+      endMs: Date.parse(r.endTime),
+      summary: snapshot.resourceById.get(r.resourceId)?.name.trim() || t('apartment.unnamedRoom'),
+    }));
+  const apartment = group?.apartmentId.trim() || group?.name.trim() || '';
+  return { name: t('feeds.calendar.apartment', { apartment, system: systemName }), events };
+}
