@@ -30,10 +30,12 @@ export interface ReportRoomInput {
 export interface ReportReservationInput {
   id: string;
   resourceId: string;
-  ownerType: ReportOwnerType | string;
+  /** A ReportOwnerType; other values read as an unknown owner. */
+  ownerType: string;
   ownerId: string | null;
   userId: string | null;
-  status: ReportStatus | string;
+  /** A ReportStatus; other values read as unknown. */
+  status: string;
   startMs: number;
   endMs: number;
 }
