@@ -162,7 +162,7 @@ export function WeekdayHourHeatmap({ weekdayHour, timeZone }: { weekdayHour: rea
           ))}
         </svg>
       </div>
-      <p className="text-xs text-slate-700 dark:text-slate-300">{t('hoursLegend', { max: formatNumber(max, locale) })}</p>
+      <p className="text-xs text-slate-700 dark:text-slate-300">{t('hoursLegend', { max })}</p>
       <figcaption className={mutedTextClass}>{summary}</figcaption>
     </figure>
   );
