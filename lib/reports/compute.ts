@@ -272,8 +272,7 @@ interface SlotTally {
   bookedMs: number;
 }
 
-function tally(map: Map<string, SlotTally>, slot: ScheduleSlot, slotMs: number, bookedMs: number): void {
-  const key = `${slot.dayIndex}|${slot.startLabel}|${slot.endLabel}`;
+function tally(map: Map<string, SlotTally>, key: string, slot: ScheduleSlot, slotMs: number, bookedMs: number): void {
   let entry = map.get(key);
   if (!entry) {
     entry = { weekday: slot.dayIndex, startLabel: slot.startLabel, endLabel: slot.endLabel, occurrences: 0, slotMs: 0, bookedMs: 0 };
@@ -317,12 +316,17 @@ export function computeReport(input: ReportInput): ReportData {
 
   // Rooms usually share a few schedules: expand each distinct one once. A slot may start up to a
   // day before the period and still reach into it.
-  const expanded = new Map<string, ScheduleSlot[]>();
+  // Each slot's time-of-week key is made once per schedule too: a year of 100 rooms is ~500k slots.
+  const expanded = new Map<string, { slots: ScheduleSlot[]; keys: string[] }>();
   const slotsOf = (schedule: WeekScheduleInput) => {
     const key = JSON.stringify(schedule);
-    let slots = expanded.get(key);
-    if (!slots) expanded.set(key, (slots = expandRange(schedule, startMs - DAY_MS, endMs, timeZone, basis).filter((s) => s.endMs > startMs)));
-    return slots;
+    let held = expanded.get(key);
+    if (!held) {
+      const slots = expandRange(schedule, startMs - DAY_MS, endMs, timeZone, basis).filter((s) => s.endMs > startMs);
+      held = { slots, keys: slots.map((s) => `${s.dayIndex}|${s.startLabel}|${s.endLabel}`) };
+      expanded.set(key, held);
+    }
+    return held;
   };
 
   const groups = new Map(input.apartments.map((a) => [a.groupId.toLowerCase(), a]));
@@ -346,18 +350,20 @@ export function computeReport(input: ReportInput): ReportData {
     let slotMs = 0;
     let bookedMs = 0;
     let maintenanceMs = 0;
-    for (const slot of slotsOf(room.schedule)) {
+    const { slots, keys } = slotsOf(room.schedule);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
       const a = Math.max(slot.startMs, startMs);
       const b = Math.min(slot.endMs, endMs);
       if (!(b > a)) continue;
-      const down = coveredMs(maintenance, a, b);
+      const down = maintenance.length > 0 ? coveredMs(maintenance, a, b) : 0;
       const bookable = b - a - down;
-      const used = coveredMs(booked, a, b) - coveredMs(bookedInMaintenance, a, b);
+      const used = coveredMs(booked, a, b) - (bookedInMaintenance.length > 0 ? coveredMs(bookedInMaintenance, a, b) : 0);
       slotMs += bookable;
       bookedMs += used;
       maintenanceMs += down;
-      tally(roomSlots, slot, bookable, used);
-      tally(allSlots, slot, bookable, used);
+      tally(roomSlots, keys[i]!, slot, bookable, used);
+      tally(allSlots, keys[i]!, slot, bookable, used);
     }
     for (const r of reservations) {
       if (r.ownerType === 'Service') continue;
