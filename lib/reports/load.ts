@@ -14,7 +14,6 @@ import type { Freshness } from '@/lib/views/types';
 import { computeReport, sumFigures, type OccupancyFigures, type ReportData, type ReportReservationInput } from './compute';
 import { parsePeriod, type Period, type PeriodInput } from './period';
 
-const DAY_MS = 86_400_000;
 /** While a period reaches past "now", a kept report is reused for this long (no-shows depend on now). */
 const NOW_STEP_MS = 5 * 60_000;
 /** Reports kept per database: a few periods of a few dozen systems. */
