@@ -69,7 +69,7 @@ export function ReportsOverviewView({ overview, query }: { overview: ReportsOver
                       <td className={numClass}>{pct(figures.counts.noShowRate)}</td>
                     </>
                   ) : (
-                    <td colSpan={5} className={tdClass}>{loading ? t('systemLoading') : '–'}</td>
+                    <td colSpan={5} className={tdClass}>{loading ? t('systemLoading') : t('systemUnavailable')}</td>
                   )}
                 </tr>
               ))}

@@ -7,6 +7,7 @@ import { reservationRequests } from '@/lib/db/schema/events';
 import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readUsers } from '@/lib/mirror/store';
+import { log } from '@/lib/log';
 import { singleton } from '@/lib/singleton';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
@@ -192,8 +193,10 @@ export async function loadReportsOverview(deps: ViewDeps, systems: readonly Syst
         const { report } = await loadSystemReport(deps, system, period);
         return { system: head, period, figures: report.total, loading: false };
       } catch (error) {
-        if (error instanceof ApiError && error.code === 'service_unavailable') return { system: head, period, figures: null, loading: true };
-        throw error;
+        // One system not loaded yet, or not reachable, leaves the others' figures standing.
+        const loading = error instanceof ApiError && error.code === 'service_unavailable';
+        if (!loading) log.warn('report of one system unavailable for the overview', { deviceId: system.deviceId, error });
+        return { system: head, period, figures: null, loading };
       }
     }),
   );
