@@ -14,6 +14,7 @@ export function navItemsFor(user: SessionUser, t: ShellTranslator): NavItem[] {
     { href: '/systems', label: t('systems') },
     { href: '/residents', label: t('residents') },
     { href: '/requests', label: t('requests') },
+    { href: '/reports', label: t('reports') },
     ...(user.role === 'admin' ? [{ href: '/admin', label: t('admin') }] : []),
   ];
 }

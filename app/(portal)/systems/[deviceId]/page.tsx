@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { SkippedItemsNote } from '@/components/freshness-note';
@@ -23,13 +24,18 @@ export default async function SystemPage({ params }: Props) {
   const system = await pageSystem(user, deviceId);
   // Admins also see what the service sent that the portal could not read; managers do not.
   const overview = await loadSystemOverview(await portalViewDeps(), system, { includeSkipped: user.role === 'admin' });
-  const t = await getTranslations('systems');
+  const [t, tr] = await Promise.all([getTranslations('systems'), getTranslations('reports')]);
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs parents={[{ label: t('title'), href: '/systems' }]} current={system.name} />
       <header className="flex flex-col gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">{system.name}</h1>
         <p className="text-sm text-slate-700 dark:text-slate-300">{t('timesIn', { zone: system.timeZone })}</p>
+        <p className="text-sm">
+          <Link href={`/systems/${system.deviceId}/reports`} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+            {tr('openReport')}
+          </Link>
+        </p>
       </header>
       {overview.skipped ? <SkippedItemsNote skipped={overview.skipped} /> : null}
       <SystemOverviewLive initial={overview} />
