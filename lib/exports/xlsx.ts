@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform, pipeline } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { localWallDate } from './local-time';
 import type { ExportCell, ExportTable } from './types';
@@ -22,8 +22,6 @@ export interface XlsxOptions {
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
 /** Rows committed between checks of the output's backlog. */
 const BATCH = 500;
-/** Bytes of finished output allowed to wait for the reader before production pauses. */
-const OUTPUT_BACKLOG = 256 * 1024;
 
 /** A sheet name Excel accepts: at most 31 characters, none of : \ / ? * [ ], unique in the workbook. */
 export function sheetName(title: string, taken: Set<string>): string {
@@ -51,25 +49,65 @@ async function* iterate<T>(rows: AsyncIterable<T> | Iterable<T>): AsyncGenerator
   yield* rows;
 }
 
-/** Waits until the reader has taken the output down to the backlog (or the stream is gone). */
-async function whileBacklogged(out: PassThrough): Promise<void> {
-  while (!out.destroyed && out.readableLength > OUTPUT_BACKLOG) {
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        out.off('data', done);
-        out.off('close', done);
-        resolve();
-      };
-      // 'data' fires as the reader takes chunks; poll as a fallback in paused mode.
-      out.once('data', done);
-      out.once('close', done);
-      setTimeout(done, 50).unref();
+/**
+ * Whether the output is backed up: the reader has stopped taking bytes, so the zip writer's last
+ * write was refused (or the buffer is full).
+ */
+const backedUp = (out: PassThrough) => !out.destroyed && (out.writableNeedDrain || out.readableLength >= out.readableHighWaterMark);
+
+const waitFor = (emitter: NodeJS.EventEmitter, events: string[], ms: number) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      for (const e of events) emitter.off(e, done);
+      clearTimeout(timer);
+      resolve();
+    };
+    for (const e of events) emitter.once(e, done);
+    const timer = setTimeout(done, ms);
+  });
+
+/**
+ * exceljs's writer has no backpressure of its own: committed rows go into its buffers and the zip
+ * compresses them in the background whatever the reader does. So production is paced here: after
+ * each batch it lets the zip run, stops while the reader is not reading (the output is backed up),
+ * and holds back while more than MAX_IN_FLIGHT rows are committed but not yet seen leaving the zip
+ * (unless the zip shows no progress, which means it wants more input before it writes).
+ */
+const MAX_IN_FLIGHT = 5_000;
+
+class Pacer {
+  committed = 0;
+  /** Rows committed when the zip last wrote output. */
+  private seenOut = 0;
+  readonly counter: Transform;
+  constructor(private readonly out: PassThrough) {
+    this.counter = new Transform({
+      transform: (chunk: Buffer, _encoding, callback) => {
+        this.seenOut = this.committed;
+        callback(null, chunk);
+      },
     });
+  }
+
+  async settle(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (;;) {
+      if (this.out.destroyed) return;
+      if (backedUp(this.out)) {
+        // A fallback poll as well: the readable side can empty without a 'drain' of the writable one.
+        await waitFor(this.out, ['drain', 'close'], 20);
+        continue;
+      }
+      if (this.committed - this.seenOut <= MAX_IN_FLIGHT) return;
+      const before = this.seenOut;
+      await waitFor(this.counter, ['data'], 50);
+      if (this.seenOut === before && !backedUp(this.out)) return;
+    }
   }
 }
 
-async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOptions, out: PassThrough): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOptions, out: PassThrough, pacer: Pacer): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pacer.counter, useStyles: true, useSharedStrings: false });
   const taken = new Set<string>();
   for (const table of tables) {
     const rows = iterate(table.rows);
@@ -80,13 +118,13 @@ async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOption
     const header = sheet.addRow([...table.headers]);
     header.font = { bold: true };
     header.commit();
-    let n = 0;
     const add = (cells: readonly ExportCell[]) => {
       const row = sheet.addRow(cells.map((c) => cellValue(c, options.timeZone)));
       cells.forEach((c, i) => {
         if (c instanceof Date) row.getCell(i + 1).numFmt = DATE_FORMAT;
       });
       row.commit();
+      pacer.committed += 1;
     };
     if (sample) add(sample);
     for (let next = await rows.next(); !next.done; next = await rows.next()) {
@@ -95,8 +133,7 @@ async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOption
         return;
       }
       add(next.value);
-      n += 1;
-      if (n % BATCH === 0) await whileBacklogged(out);
+      if (pacer.committed % BATCH === 0) await pacer.settle();
     }
     sheet.commit();
   }
@@ -106,6 +143,10 @@ async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOption
 /** The workbook as a web byte stream; a failure while writing errors the stream (the download breaks, never a truncated "success"). */
 export function xlsxStream(tables: readonly ExportTable[], options: XlsxOptions): ReadableStream<Uint8Array> {
   const out = new PassThrough({ highWaterMark: 64 * 1024 });
-  writeWorkbook(tables, options, out).catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
-  return Readable.toWeb(out) as ReadableStream<Uint8Array>;
+  const pacer = new Pacer(out);
+  // The counter and the output fail and close together (a cancelled download ends the zip too).
+  pipeline(pacer.counter, out, () => undefined);
+  writeWorkbook(tables, options, out, pacer).catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  // Measured in bytes: toWeb's default counts chunks, and would queue 65,536 of them before pausing.
+  return Readable.toWeb(out, { strategy: new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }) }) as ReadableStream<Uint8Array>;
 }
