@@ -146,6 +146,12 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/systems/[deviceId]/apartments/[groupId]', name: 'a group the system does not have', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}`, expect: (s) => s === 404 },
     { route: 'api/systems/[deviceId]/apartments/[groupId]/next-free', name: 'bad filters', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}/next-free?kind=${enc(injection)}&count=0`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/apartments/[groupId]/next-free', name: 'count out of range', method: 'GET', path: `/api/systems/${d}/apartments/${randomUUID()}/next-free?count=5000`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'invalid UUID', method: 'GET', path: `/api/systems/${enc(injection)}/exports/bookings.csv`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'reversed period', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?from=2026-03-01&to=2026-01-01`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'period over 24 months', method: 'GET', path: `/api/systems/${d}/exports/bookings.xlsx?from=2024-01-01&to=2026-12-31`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as a date', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?from=${enc(injection)}&to=2026-01-01`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as the delimiter', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?delimiter=${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'an unknown file (injection)', method: 'GET', path: `/api/systems/${d}/exports/${enc(injection)}.csv`, expect: (s) => s === 404 },
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
@@ -161,6 +167,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[deviceId]', d)
       .replace('[resourceId]', ctx.resourceId)
       .replace('[groupId]', randomUUID())
+      .replace('[file]', 'bookings.csv')
       .replace('[reservationId]', randomUUID());
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }
