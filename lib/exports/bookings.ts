@@ -12,7 +12,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
 import type { Period } from '@/lib/reports/period';
 import { listBookingOrigins } from '@/lib/reservations/lifecycle';
-import { localClockText, localDateText } from './local-time';
+import { localDateTimeText } from './local-time';
 import type { ExportCell, ExportTable } from './types';
 
 /** Reservations read per query: a year of a large system (50k) is 25 queries, never all at once. */
@@ -126,11 +126,13 @@ async function* bookingRows(input: BookingsExportInput, statusWords: Record<Book
       const groupId = row.ownerType === 'Group' ? row.ownerId : row.userGroupId;
       const group = groupId ? snapshot.groupById.get(groupId) : undefined;
       const maintenance = row.ownerType === 'Service';
+      const start = localDateTimeText(startMs, timeZone);
+      const end = localDateTimeText(endMs, timeZone);
       yield [
-        localDateText(startMs, timeZone),
-        localClockText(startMs, timeZone),
+        start.slice(0, 10),
+        start.slice(11),
         // An end on a later day (a midnight-crossing slot) says which day.
-        localDateText(endMs, timeZone) === localDateText(startMs, timeZone) ? localClockText(endMs, timeZone) : `${localDateText(endMs, timeZone)} ${localClockText(endMs, timeZone)}`,
+        end.slice(0, 10) === start.slice(0, 10) ? end.slice(11) : end,
         snapshot.resourceById.get(row.resourceId)?.name ?? '',
         maintenance ? '' : group?.apartmentId.trim() || group?.name.trim() || '',
         maintenance ? '' : row.userName?.trim() || origin?.residentName?.trim() || '',
