@@ -1,12 +1,11 @@
 import 'server-only';
-import { and, asc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { createTranslator } from 'next-intl';
 import type { Locale } from '@/i18n/config';
 import { loadMessages } from '@/i18n/messages';
 import type { Database } from '@/lib/db';
-import { mirrorReservations, mirrorState, mirrorUsers } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
+import { readReservationPage, type ReservationPageCursor, type ReservationPageRow } from '@/lib/mirror/reservation-pages';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
@@ -69,54 +68,14 @@ export async function bookingsExportTable(input: BookingsExportInput): Promise<E
   return { id: 'bookings', title: words.title, headers: words.headers, rows: bookingRows(input, words.status) };
 }
 
-interface Cursor {
-  start: Date;
-  id: string;
-}
-
-interface BookingRow {
-  id: string;
-  resourceId: string;
-  ownerId: string | null;
-  ownerType: string;
-  status: string;
-  startTime: Date;
-  endTime: Date;
-  userName: string | null;
-  userGroupId: string | null;
-}
-
 async function* bookingRows(input: BookingsExportInput, statusWords: Record<BookingStatusWord, string>): AsyncGenerator<readonly ExportCell[]> {
   const { db, deviceId, timeZone, period, snapshot } = input;
   const nowMs = (input.now ?? new Date()).getTime();
   const limit = input.batchSize ?? BOOKINGS_BATCH;
-  const r = mirrorReservations;
-  const u = mirrorUsers;
-  const from = new Date(period.startMs);
-  const to = new Date(period.endMs);
-  let cursor: Cursor | null = null;
+  const range = { from: new Date(period.startMs), to: new Date(period.endMs) };
+  let cursor: ReservationPageCursor | null = null;
   for (;;) {
-    const after: SQL | undefined = cursor
-      ? sql`(${r.startTime}, ${r.id}) > (${cursor.start.toISOString()}::timestamptz, ${cursor.id}::uuid)`
-      : undefined;
-    const rows: BookingRow[] = await db
-      .select({
-        id: r.id,
-        resourceId: r.resourceId,
-        ownerId: r.ownerId,
-        ownerType: r.ownerType,
-        status: r.status,
-        startTime: r.startTime,
-        endTime: r.endTime,
-        userName: u.name,
-        userGroupId: u.userGroupId,
-      })
-      .from(r)
-      .innerJoin(mirrorState, and(eq(mirrorState.deviceId, r.deviceId), eq(mirrorState.generation, r.generation)))
-      .leftJoin(u, and(eq(u.deviceId, r.deviceId), eq(u.generation, r.generation), eq(u.id, r.userId)))
-      .where(and(eq(r.deviceId, deviceId), gte(r.startTime, from), lt(r.startTime, to), after))
-      .orderBy(asc(r.startTime), asc(r.id))
-      .limit(limit);
+    const rows: ReservationPageRow[] = await readReservationPage(db, deviceId, range, cursor, limit);
     if (rows.length === 0) return;
     const origins = new Map((await listBookingOrigins(db, deviceId, rows.map((row) => row.id))).map((o) => [o.reservationId, o]));
     for (const row of rows) {
@@ -141,7 +100,7 @@ async function* bookingRows(input: BookingsExportInput, statusWords: Record<Book
       ];
     }
     if (rows.length < limit) return;
-    const last: BookingRow = rows[rows.length - 1]!;
+    const last: ReservationPageRow = rows[rows.length - 1]!;
     cursor = { start: last.startTime, id: last.id };
   }
 }
