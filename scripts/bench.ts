@@ -1,7 +1,8 @@
 // npm run bench — the performance benchmark of issue 8. Builds the portal, starts the standalone
 // sandbox (preset `large`, injected latency) and the portal in production mode against it, then
 // measures side by side: cold and warm week grid against the paging floor and a naive
-// pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, Lighthouse
+// pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, the 12-month
+// bookings CSV export (rows/s, RSS growth), Lighthouse
 // and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
 // bench/results.json. Every process it starts is stopped by its id, also on failure.
 // Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
@@ -9,14 +10,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { weekKeyOf } from '@/lib/schedule';
 import { PortalSession, percentile, round, sleep, timed } from './bench/http';
 import { firstLoadJs, runLighthouse, type LighthouseResult } from './bench/lighthouse';
-import { runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
+import { processTree, runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
 import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
@@ -420,6 +421,26 @@ async function main(): Promise<void> {
     notMeasured('reportWarmP95', '    12-month report, warm p95', '≤ 300 ms', errorText(e));
   }
 
+  // ---- (j) the bookings export (lib/exports): a 12-month CSV of every booking, streamed over HTTP
+  rss.phase('(j)');
+  step('(j) bookings export: a 12-month CSV of all bookings of the large system, streamed');
+  try {
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    // The large preset's bookings lie 56 days back to 21 ahead: a 12-month period around them holds all.
+    const exportPath = `/api/systems/${deviceId}/exports/bookings.csv?from=${day(Date.now() - 335 * 86_400_000)}&to=${day(Date.now() + 29 * 86_400_000)}`;
+    const runs: { rows: number; bytes: number; ms: number; rssGrowthMb: number }[] = [];
+    for (let i = 0; i < 2; i += 1) runs.push(await streamExport(session, exportPath, portal.pid));
+    const [first, warm] = [runs[0]!, runs[1]!];
+    if (warm.rows === 0) throw new Error('the export had no rows');
+    const rowsPerSecond = warm.rows / (warm.ms / 1000);
+    const growth = Math.max(first.rssGrowthMb, warm.rssGrowthMb);
+    details.bookingsExport = { runs: runs.map((r) => ({ rows: r.rows, megabytes: round(r.bytes / 2 ** 20, 1), ms: round(r.ms), rssGrowthMb: round(r.rssGrowthMb, 1) })) };
+    figure({ key: 'exportRowsPerSecond', label: '(j) 12-month bookings CSV, streamed', value: round(rowsPerSecond / 1000, 1), unit: 'k rows/s', target: '≥ 50 k rows/s', met: rowsPerSecond >= 50_000, note: `${warm.rows} rows, ${round(warm.bytes / 2 ** 20, 1)} MB in ${round(warm.ms)} ms (second run; first ${round(first.ms)} ms)` });
+    figure({ key: 'exportRssGrowthMb', label: '    peak RSS growth during the export', value: round(growth, 1), unit: 'MB', target: '≤ 50 MB', met: growth <= 50, note: 'portal process tree, sampled every 25 ms, the larger of two runs' });
+  } catch (e) {
+    notMeasured('exportRowsPerSecond', '(j) 12-month bookings CSV, streamed', '≥ 50 k rows/s; RSS growth ≤ 50 MB', errorText(e));
+  }
+
   // ---- (d) webhook to browser over SSE
   rss.phase('(d)');
   step(`(d) webhook to browser: ${OUTCOMES} outcomes, ${SSE_CLIENTS} SSE clients`);
@@ -489,6 +510,46 @@ async function main(): Promise<void> {
   figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
   await stopProcess(portal);
   await stopProcess(sandbox);
+}
+
+/** The portal's process tree RSS in kB (Linux /proc). */
+async function treeRssKb(pid: number): Promise<number> {
+  let sum = 0;
+  for (const p of await processTree(pid)) {
+    const status = await readFile(`/proc/${p}/status`, 'utf8').catch(() => '');
+    sum += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+  }
+  return sum;
+}
+
+/** Downloads an export, counting its records (lines) and bytes, while sampling the portal's RSS above its level at the start. */
+async function streamExport(session: PortalSession, exportPath: string, pid: number): Promise<{ rows: number; bytes: number; ms: number; rssGrowthMb: number }> {
+  const baseline = await treeRssKb(pid);
+  let peak = baseline;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await treeRssKb(pid));
+      await sleep(25);
+    }
+  })();
+  const started = performance.now();
+  let lines = 0;
+  let bytes = 0;
+  try {
+    const response = await session.fetch(exportPath);
+    if (response.status !== 200 || !response.body) throw new Error(`GET ${exportPath} answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines += 1;
+    }
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  const ms = performance.now() - started;
+  // Lines less the header (names hold no line breaks, so a line is a record).
+  return { rows: Math.max(0, lines - 1), bytes, ms, rssGrowthMb: (peak - baseline) / 1024 };
 }
 
 function printTable(): void {

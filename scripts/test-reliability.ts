@@ -150,6 +150,12 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/systems/[deviceId]/reports', name: 'injection as the period', method: 'GET', path: `/api/systems/${d}/reports?period=${enc(injection)}`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/reports', name: 'period over 24 months', method: 'GET', path: `/api/systems/${d}/reports?from=2020-01-01&to=2026-01-01`, expect: (s) => s === 400 },
     { route: 'api/reports', name: 'malformed date', method: 'GET', path: `/api/reports?from=2026-02-30&to=${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'invalid UUID', method: 'GET', path: `/api/systems/${enc(injection)}/exports/bookings.csv`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'reversed period', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?from=2026-03-01&to=2026-01-01`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'period over 24 months', method: 'GET', path: `/api/systems/${d}/exports/bookings.xlsx?from=2024-01-01&to=2026-12-31`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as a date', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?from=${enc(injection)}&to=2026-01-01`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as the delimiter', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?delimiter=${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'an unknown file (injection)', method: 'GET', path: `/api/systems/${d}/exports/${enc(injection)}.csv`, expect: (s) => s === 404 },
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
@@ -180,7 +186,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[groupId]', randomUUID())
       .replace('[reservationId]', randomUUID())
       .replace('[feedId]', randomUUID())
-      .replace('[file]', 'x.ics');
+      .replace('[file]', route.startsWith('feeds/') ? 'x.ics' : 'bookings.csv');
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }
   const covered = new Set(probes.map((p) => p.route));
