@@ -155,6 +155,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'period over 24 months', method: 'GET', path: `/api/systems/${d}/exports/bookings.xlsx?from=2024-01-01&to=2026-12-31`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as a date', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?from=${enc(injection)}&to=2026-01-01`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as the delimiter', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?delimiter=${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/exports/[file]', name: 'a report table that does not exist (injection)', method: 'GET', path: `/api/systems/${d}/exports/report.csv?table=${enc(injection)}`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'an unknown file (injection)', method: 'GET', path: `/api/systems/${d}/exports/${enc(injection)}.csv`, expect: (s) => s === 404 },
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },

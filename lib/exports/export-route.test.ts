@@ -13,6 +13,8 @@ import { parsePeriod } from '@/lib/reports/period';
 import { storeConnection } from '@/lib/systems/store';
 import type { ViewDeps } from '@/lib/views/freshness';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
+import { checkSystemAccess } from '@/lib/auth/access';
+import { loadSystemReport } from '@/lib/reports/load';
 import { describeWithDb } from '@/tests/db';
 import { bookingsExportTable } from './bookings';
 import { exportResponse } from './export-route';
@@ -153,6 +155,29 @@ describeWithDb('GET /api/systems/{deviceId}/exports/{file}', (ctx) => {
     expect(sheet.rowCount).toBe((await expected()).length + 1);
   }, 60_000);
 
+  it('exports the report’s tables: one per CSV (table=), all as sheets of the workbook, totals equal to the report', async () => {
+    const period = parsePeriod({ from, to }, TZ, Date.now());
+    if (!period.ok) throw new Error('bad test period');
+    const system = await checkSystemAccess(ctx().handle.db, manager, connected.deviceId);
+    const { report } = await loadSystemReport(view(), system, period.period);
+    const rooms = await get('report.csv', `from=${from}&to=${to}&table=rooms`);
+    expect(rooms.status).toBe(200);
+    expect(rooms.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="report-rooms-brf-linnegatan-12-${from}-${to}\\.csv"`));
+    const [header, ...rows]: string[][] = parse(await bytesOf(rooms), { delimiter: ';', bom: true });
+    expect(header?.[0]).toBe('Room');
+    expect(rows).toHaveLength(report.rooms.length + 1);
+    const total = rows.at(-1)!;
+    expect(Number(total[header!.indexOf('Bookings')])).toBe(report.total.counts.bookings);
+    const swedish = await get('report.csv', `from=${from}&to=${to}&table=apartments`, { locale: 'sv' });
+    expect(swedish.headers.get('content-disposition')).toMatch(/^attachment; filename="rapport-apartments-/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await bytesOf(await get('report.xlsx', `from=${from}&to=${to}`))) as unknown as ArrayBuffer);
+    expect(workbook.worksheets).toHaveLength(4);
+    const refused = await get('report.csv', `from=${from}&to=${to}&table=${encodeURIComponent("' OR 1=1")}`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("The report has no table “' OR 1=1”. Choose one of rooms, hours, apartments, managers.");
+  }, 60_000);
+
   it('reads in keyset batches without losing or repeating a row at the batch edges', async () => {
     const { db } = ctx().handle;
     const period = parsePeriod({ from, to }, TZ, Date.now());
@@ -183,7 +208,7 @@ describeWithDb('GET /api/systems/{deviceId}/exports/{file}', (ctx) => {
     const delimiter = await get('bookings.csv', 'delimiter=tab');
     expect(delimiter.status).toBe(400);
     expect(((await delimiter.json()) as { error: { reason: string } }).error.reason).toBe('badDelimiter');
-    for (const file of ['report.csv', 'report.xlsx', 'bookings.pdf', '..%2Fetc']) expect((await get(file, '')).status).toBe(404);
+    for (const file of ['report.pdf', 'bookings.json', 'bookings.pdf', '..%2Fetc']) expect((await get(file, '')).status).toBe(404);
     const sv = await get('bookings.csv', 'from=2026-03-01&to=2026-01-01', { locale: 'sv' });
     expect(((await sv.json()) as { error: { message: string } }).error.message).not.toMatch(/The period/);
   }, 60_000);

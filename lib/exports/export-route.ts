@@ -4,6 +4,10 @@ import { ApiError } from '@/lib/api/errors';
 import { checkSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { msg } from '@/lib/i18n/message';
+import { createTranslator } from 'next-intl';
+import { loadMessages } from '@/i18n/messages';
+import { REPORT_TABLES, reportExportTables } from '@/lib/reports/export-tables';
+import { loadSystemReport } from '@/lib/reports/load';
 import { parsePeriod } from '@/lib/reports/period';
 import type { ViewDeps } from '@/lib/views/freshness';
 import { parseIdParam } from '@/lib/views/params';
@@ -11,10 +15,16 @@ import { bookingWords, loadBookingsExport } from './bookings';
 import { CSV_DELIMITERS, csvStream, type CsvDelimiterName } from './csv';
 import { attachmentDisposition, exportFileNames } from './file-name';
 import { XLSX_CONTENT_TYPE, xlsxStream } from './xlsx';
+import type { ExportTable } from './types';
 
-// The files served. report.csv / report.xlsx (the report's tables) are to come from
-// lib/reports/export-tables.ts; until they are wired here they answer 404 like any unknown name.
-const FILES = { 'bookings.csv': 'csv', 'bookings.xlsx': 'xlsx' } as const;
+// The files served: the period's raw bookings, and the report's tables (lib/reports/export-tables.ts:
+// one table per CSV, chosen with `table=`; every table a sheet of the workbook).
+const FILES = {
+  'bookings.csv': { kind: 'bookings', format: 'csv' },
+  'bookings.xlsx': { kind: 'bookings', format: 'xlsx' },
+  'report.csv': { kind: 'report', format: 'csv' },
+  'report.xlsx': { kind: 'report', format: 'xlsx' },
+} as const;
 type FileName = keyof typeof FILES;
 
 export interface ExportRequestDeps {
@@ -33,7 +43,7 @@ export async function exportResponse(request: Request, params: { deviceId: strin
   const deviceId = parseIdParam(params.deviceId, 'system');
   const file = params.file.slice(0, 64);
   if (!Object.hasOwn(FILES, file)) throw new ApiError('not_found', msg('exports.errors.unknownFile', { file }));
-  const format = FILES[file as FileName];
+  const { kind, format } = FILES[file as FileName];
   const search = new URL(request.url).searchParams;
   const delimiterName = search.get('delimiter') ?? 'semicolon';
   if (!Object.hasOwn(CSV_DELIMITERS, delimiterName)) {
@@ -44,12 +54,27 @@ export async function exportResponse(request: Request, params: { deviceId: strin
   if (!parsed.ok) throw new ApiError('bad_request', parsed.message);
   const { period } = parsed;
 
-  const table = await loadBookingsExport(deps.view, system, period, deps.locale);
-  const names = exportFileNames({ word: (await bookingWords(deps.locale)).fileWord, systemName: system.name, from: period.from, to: period.to, extension: format });
+  let tables: ExportTable[];
+  let word: string;
+  if (kind === 'bookings') {
+    tables = [await loadBookingsExport(deps.view, system, period, deps.locale)];
+    word = (await bookingWords(deps.locale)).fileWord;
+  } else {
+    const tableId = search.get('table') ?? REPORT_TABLES[0];
+    if (format === 'csv' && !(REPORT_TABLES as readonly string[]).includes(tableId)) {
+      throw new ApiError('bad_request', msg('exports.errors.badTable', { value: tableId.slice(0, 32), tables: REPORT_TABLES.join(', ') }));
+    }
+    const messages = await loadMessages(deps.locale);
+    const t = createTranslator({ locale: deps.locale, messages, namespace: 'reports' });
+    const all = reportExportTables((await loadSystemReport(deps.view, system, period)).report, t, deps.locale);
+    tables = format === 'csv' ? all.filter((table) => table.id === tableId) : all;
+    word = `${createTranslator({ locale: deps.locale, messages, namespace: 'exports.report' })('fileWord')}${format === 'csv' ? `-${tableId}` : ''}`;
+  }
+  const names = exportFileNames({ word, systemName: system.name, from: period.from, to: period.to, extension: format });
   const body =
     format === 'csv'
-      ? csvStream(table, { delimiter: CSV_DELIMITERS[delimiterName as CsvDelimiterName], timeZone: system.timeZone })
-      : xlsxStream([table], { timeZone: system.timeZone });
+      ? csvStream(tables[0]!, { delimiter: CSV_DELIMITERS[delimiterName as CsvDelimiterName], timeZone: system.timeZone })
+      : xlsxStream(tables, { timeZone: system.timeZone });
   return new Response(body, {
     headers: {
       'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE,
