@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, firstSystem, sandboxFixtures, test } from './utils';
 
@@ -40,6 +42,21 @@ test('a system report: switch the period, read the charts’ summaries and a tab
   await expect(page.getByRole('link', { name: 'All bookings (CSV, semicolon-separated)' })).toHaveAttribute('href', new RegExp(`/api/systems/${system.deviceId}/exports/bookings\\.csv\\?from=${api.period.from}&to=${api.period.to}&delimiter=semicolon`));
 
   await expectNoSeriousA11yViolations(page, 'the report page');
+
+  // Downloads: the period's bookings and the rooms table, as the browser saves them, parsed back.
+  const bookingsDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'All bookings (CSV, semicolon-separated)' }).click();
+  const bookings = await bookingsDownload;
+  expect(bookings.suggestedFilename()).toMatch(new RegExp(`^bookings-.+-${api.period.from}-${api.period.to}\\.csv$`));
+  const bookingRows: string[][] = parse(await readFile(await bookings.path()), { delimiter: ';', bom: true });
+  expect(bookingRows[0]).toEqual(['Date', 'Start', 'End', 'Room', 'Apartment', 'Resident', 'Status', 'Booked through the portal by']);
+  expect(bookingRows.length).toBeGreaterThan(1);
+  const roomsDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Rooms (CSV)', exact: true }).click();
+  const roomRows: string[][] = parse(await readFile(await (await roomsDownload).path()), { delimiter: ';', bom: true });
+  expect(roomRows[0]?.[0]).toBe('Room');
+  expect(roomRows).toHaveLength(api.report.rooms.length + 2);
+  expect(Number(roomRows.at(-1)![roomRows[0]!.indexOf('Bookings')])).toBe(api.report.total.counts.bookings);
 
   // The custom period form works as a plain GET form; a reversed period is said in a sentence.
   await page.getByLabel('From', { exact: true }).fill('2026-03-31');
