@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScheduleInputError } from './types';
-import { formatWeekKey, parseWeekKey, shiftWeekKey, weekFromKey, weekKeySchema, weekOf } from './week';
+import { formatWeekKey, parseWeekKey, shiftWeekKey, weekFromKey, weekKeySchema, weekOf, weekParam } from './week';
 
 const SE = 'Europe/Stockholm';
 const HOUR = 3_600_000;
@@ -114,5 +114,16 @@ describe('shiftWeekKey', () => {
   it('rejects bad keys and fractional shifts', () => {
     expect(() => shiftWeekKey('2026-W99', 1)).toThrow(ScheduleInputError);
     expect(() => shiftWeekKey('2026-W10', 0.5)).toThrow(/whole number/);
+  });
+});
+
+describe('weekParam', () => {
+  it('names the week of a good ?week=, none without one, and the problem of a mistyped one', () => {
+    expect(weekParam('2026-W48')).toEqual({ key: '2026-W48', problem: null });
+    expect(weekParam(['2026-W01', '2026-W02'])).toEqual({ key: '2026-W01', problem: null });
+    expect(weekParam(undefined)).toEqual({ key: undefined, problem: null });
+    expect(weekParam('')).toEqual({ key: undefined, problem: null });
+    expect(weekParam('2026-W54')).toEqual({ key: undefined, problem: { kind: 'week', year: 2026, weeks: 53, week: '54' } });
+    expect(weekParam('next')).toMatchObject({ key: undefined, problem: { kind: 'shape', input: 'next' } });
   });
 });

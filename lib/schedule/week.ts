@@ -53,6 +53,17 @@ export function parseWeekKey(input: string): WeekKeyParse {
   return { ok: true, key: formatWeekKey(year, week), year, week };
 }
 
+/**
+ * A page's `?week=`: the week it names, or none (the current week) with the problem when it is
+ * mistyped, so that the page can show the current week and say why.
+ */
+export function weekParam(value: string | string[] | undefined): { key: string | undefined; problem: WeekKeyProblem | null } {
+  const asked = Array.isArray(value) ? value[0] : value;
+  if (asked === undefined || asked === '') return { key: undefined, problem: null };
+  const parsed = parseWeekKey(asked);
+  return parsed.ok ? { key: parsed.key, problem: null } : { key: undefined, problem: parsed.problem };
+}
+
 /** zod schema for a week key, e.g. a `?week=` search parameter. */
 export const weekKeySchema = z.string().superRefine((value, ctx) => {
   const parsed = parseWeekKey(value);

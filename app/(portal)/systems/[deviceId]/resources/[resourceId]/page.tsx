@@ -9,7 +9,8 @@ import { listFeedsForPage } from '@/lib/feeds/feeds';
 import { requirePageUser } from '@/lib/auth/session';
 import { readUserGroups } from '@/lib/mirror/store';
 import { getReservationDeps, residentSummary } from '@/lib/reservations';
-import { type WeekKeyProblem, parseWeekKey } from '@/lib/schedule/week';
+import { weekParam } from '@/lib/schedule/week';
+import { InvalidWeekAlert } from '@/components/resource-week/invalid-week-alert';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 import { portalViewDeps } from '@/lib/views/live-deps';
 import { loadResourceWeek } from '@/lib/views/resource-week';
@@ -24,20 +25,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('resource') };
 }
 
-type SystemsT = Awaited<ReturnType<typeof getTranslations<'systems'>>>;
-
-/** Why the address's week was refused, in the reader's language. */
-function weekProblemText(problem: WeekKeyProblem, t: SystemsT): string {
-  switch (problem.kind) {
-    case 'shape':
-      return t('invalidWeekReason.shape', { input: problem.input });
-    case 'year':
-      return t('invalidWeekReason.year', { min: String(problem.min), max: String(problem.max) });
-    case 'week':
-      return t('invalidWeekReason.week', { year: String(problem.year), weeks: String(problem.weeks), week: problem.week });
-  }
-}
-
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export default async function ResourcePage({ params, searchParams }: Props) {
@@ -47,11 +34,8 @@ export default async function ResourcePage({ params, searchParams }: Props) {
   const user = await requirePageUser(path);
   const system = await pageSystem(user, deviceId);
   if (!isUuid(resourceId)) notFound();
-  const asked = first(query.week);
   // A mistyped week in the URL shows the current week, and says so (never silently).
-  const parsedWeek = asked === undefined || asked === '' ? null : parseWeekKey(asked);
-  const invalidWeek = parsedWeek && !parsedWeek.ok ? parsedWeek.problem : null;
-  const week = parsedWeek?.ok ? parsedWeek.key : undefined;
+  const { key: week, problem: invalidWeek } = weekParam(query.week);
   const resident = first(query.resident);
   const residentUserId = resident && isUuid(resident) ? resident.toLowerCase() : null;
 
@@ -82,14 +66,7 @@ export default async function ResourcePage({ params, searchParams }: Props) {
           {t('resourceSubtitle', { system: system.name, zone: system.timeZone })}
         </p>
       </header>
-      {invalidWeek ? (
-        <p role="alert" className="rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
-          {t.rich('invalidWeek', {
-            reason: weekProblemText(invalidWeek, t),
-            strong: (chunks) => <strong className="font-semibold">{chunks}</strong>,
-          })}
-        </p>
-      ) : null}
+      {invalidWeek ? <InvalidWeekAlert problem={invalidWeek} /> : null}
       <BookableResourceWeek initial={view} resourceId={resourceId.toLowerCase()} preselected={preselected} />
       {view.resource ? (
         <FeedSection
