@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, chooseResident, DEMO, expect, signInWithApi, test } from './utils';
+import { BASE_URL, chooseResident, DEMO, expect, signInWithApi, test, weekView } from './utils';
 
 interface Resident {
   deviceId: string;
@@ -9,34 +9,6 @@ interface Resident {
   apartmentId: string;
   resourceIds: string[];
 }
-interface WeekSlot {
-  startTime: string;
-  endTime: string;
-  state: string;
-  ownerLabel: { kind: string; apartment?: string } | null;
-  isPast: boolean;
-  bookable: boolean;
-}
-interface WeekView {
-  freshness: { status: string };
-  nav: { next: string };
-  week: { key: string };
-  slots: WeekSlot[];
-  resource: { name: string } | null;
-}
-
-async function weekView(request: APIRequestContext, deviceId: string, resourceId: string, week?: string): Promise<WeekView> {
-  for (let i = 0; i < 60; i += 1) {
-    const response = await request.get(`/api/systems/${deviceId}/resources/${resourceId}/week${week ? `?week=${week}` : ''}`);
-    if (response.status() === 200) {
-      const view = (await response.json()) as WeekView;
-      if (view.freshness.status === 'ready') return view;
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('the week view never became ready');
-}
-
 /**
  * A resident of the manager's first system with a resource on which their apartment has no future
  * booking yet (the sandbox's quota is 2 per apartment and resource), and the week to book in.

@@ -1,20 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, DEMO, expect, sandboxFixtures, signInWithApi, test } from './utils';
-
-interface WeekSlot {
-  startTime: string;
-  state: string;
-  isPast: boolean;
-  bookable: boolean;
-  ownerLabel: { kind: string; apartment?: string } | null;
-}
-interface WeekView {
-  freshness: { status: string };
-  nav: { next: string };
-  week: { key: string; week: number };
-  slots: WeekSlot[];
-}
+import { BASE_URL, DEMO, expect, sandboxFixtures, signInWithApi, test, weekView } from './utils';
 
 /** What the core journey reads and clicks, per language. */
 const WORDS = {
@@ -61,18 +47,6 @@ const WORDS = {
     booked: 'booked.',
   },
 } as const;
-
-async function weekView(request: APIRequestContext, deviceId: string, resourceId: string, week?: string): Promise<WeekView> {
-  for (let i = 0; i < 60; i += 1) {
-    const response = await request.get(`/api/systems/${deviceId}/resources/${resourceId}/week${week ? `?week=${week}` : ''}`);
-    if (response.status() === 200) {
-      const view = (await response.json()) as WeekView;
-      if (view.freshness.status === 'ready') return view;
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error('the week view never became ready');
-}
 
 /** A resident (plain apartment number) with no future booking in one of their rooms, and a later week with free slots there. */
 async function pickScenario(request: APIRequestContext, skip: Set<string>) {

@@ -105,3 +105,33 @@ export async function chooseResident(scope: Page | ReturnType<Page['getByRole']>
   const group = scope.getByRole('group', { name: new RegExp(`^Apartment ${escapeRegExp(resident.apartmentId)}, `) }).first();
   await group.getByRole('option', { name: new RegExp(`^${escapeRegExp(resident.name)}`) }).click({ timeout: 20_000 });
 }
+
+export interface WeekSlot {
+  startTime: string;
+  endTime: string;
+  state: string;
+  /** Who holds the slot, as facts (lib/schedule Owner). */
+  ownerLabel: { kind: string; apartment?: string } | null;
+  isPast: boolean;
+  bookable: boolean;
+}
+export interface WeekView {
+  freshness: { status: string };
+  nav: { next: string };
+  week: { key: string; week: number };
+  slots: WeekSlot[];
+  resource: { name: string } | null;
+}
+
+/** A room's week from the API, once the mirror has loaded (polled for up to a minute). */
+export async function weekView(request: APIRequestContext, deviceId: string, resourceId: string, week?: string): Promise<WeekView> {
+  for (let i = 0; i < 60; i += 1) {
+    const response = await request.get(`/api/systems/${deviceId}/resources/${resourceId}/week${week ? `?week=${week}` : ''}`);
+    if (response.status() === 200) {
+      const view = (await response.json()) as WeekView;
+      if (view.freshness.status === 'ready') return view;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('the week view never became ready');
+}
