@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import type { ErrorCode } from '@/lib/api/errors';
 import type { RequestView } from '@/lib/events/types';
+import { roomClosures } from './closures';
 
 export const reservationRequests = pgTable(
   'reservation_requests',
@@ -34,6 +35,8 @@ export const reservationRequests = pgTable(
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
     /** The manager's note on a booking made on a resident's behalf (trimmed, ≤ 500 characters). */
     note: text('note'),
+    /** The room closure that made this cancellation (migration 0021), if one did. */
+    closureId: uuid('closure_id').references((): AnyPgColumn => roomClosures.id, { onDelete: 'set null' }),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
@@ -45,6 +48,7 @@ export const reservationRequests = pgTable(
     index('reservation_requests_booked_reservation').on(t.deviceId, t.reservationId).where(sql`kind = 'create' AND status = 'succeeded'`),
     // Migration 0018: an apartment's request history.
     index('reservation_requests_resident_group').on(t.deviceId, t.residentGroupId, t.createdAt.desc()).where(sql`resident_group_id IS NOT NULL`),
+    index('reservation_requests_closure').on(t.closureId).where(sql`closure_id IS NOT NULL`),
     index('reservation_requests_resident_user').on(t.deviceId, t.residentUserId, t.createdAt.desc()).where(sql`resident_user_id IS NOT NULL`),
   ],
 );

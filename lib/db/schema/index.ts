@@ -7,3 +7,5 @@ export * from './events';
 export * from './mirror';
 export * from './admin-audit';
 export * from './calendar-feeds';
+export * from './closures';
+export * from './mail';

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { users } from './auth';
@@ -30,6 +30,10 @@ export const systems = pgTable(
     scheduleBasis: text('schedule_basis', { enum: SCHEDULE_BASES }).notNull().default('utc'),
     /** Future bookings an apartment may hold per room (migration 0018; upstream's rule is not readable). */
     bookingQuota: integer('booking_quota').notNull().default(2),
+    /** Whether residents get e-mail about bookings made or cancelled on their behalf (migration 0021). */
+    residentMail: boolean('resident_mail').notNull().default(true),
+    /** The language of those e-mails (migration 0021; checked against i18n/config.ts). */
+    mailLocale: text('mail_locale').notNull().default('sv'),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { roomClosures } from './closures';
+import { reservationRequests } from './events';
+import { systems } from './systems';
+
+/** What an e-mail tells a resident: a booking made, cancelled, or cancelled by a room closure. */
+export const MAIL_KINDS = ['booked', 'cancelled', 'closed'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export const MAIL_STATUSES = ['queued', 'sent', 'captured', 'skipped', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/** Why a message was not sent at all: the resident has no address, or the system has e-mail off. */
+export const MAIL_SKIP_REASONS = ['noAddress', 'disabled'] as const;
+export type MailSkipReason = (typeof MAIL_SKIP_REASONS)[number];
+
+/** The facts a message is rendered from (times as ISO instants, shown in `timeZone`). */
+export interface MailFacts {
+  systemName: string;
+  timeZone: string;
+  resourceId: string;
+  resourceName: string | null;
+  startTime: string;
+  endTime: string;
+  /** Who arranged it: the manager's name. */
+  arrangedBy: string | null;
+  residentApartment: string | null;
+  /** A closure's reason (kind 'closed'). */
+  reason?: string | null;
+}
+
+/** The e-mail outbox (migration 0021; written by lib/mail only). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => systems.deviceId, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: MAIL_KINDS }).notNull(),
+    reservationId: uuid('reservation_id').notNull(),
+    requestId: uuid('request_id').references(() => reservationRequests.id, { onDelete: 'set null' }),
+    closureId: uuid('closure_id').references(() => roomClosures.id, { onDelete: 'set null' }),
+    recipient: text('recipient'),
+    recipientName: text('recipient_name'),
+    locale: text('locale').notNull(),
+    facts: jsonb('facts').$type<MailFacts>().notNull(),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('queued'),
+    skipReason: text('skip_reason', { enum: MAIL_SKIP_REASONS }),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    subject: text('subject'),
+    messageId: text('message_id'),
+    raw: text('raw'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('mail_outbox_once').on(t.reservationId, t.kind),
+    index('mail_outbox_due').on(t.nextAttemptAt).where(sql`status = 'queued'`),
+    index('mail_outbox_device_created').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
