@@ -21,6 +21,7 @@ import { processTree, runToEnd, sampleRss, startProcess, stopAll, stopChildrenOn
 import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
+import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,6 +65,8 @@ const PORTAL = `http://127.0.0.1:${PORTAL_PORT}`;
 const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
 const NODE = process.execPath;
 const FRESHNESS_S = 30;
+// The run committed at HEAD, printed beside this one (bench/results.json is committed).
+const PREVIOUS = readCommittedResults(ROOT);
 
 // ---------------------------------------------------------------- results
 
@@ -553,11 +556,19 @@ async function streamExport(session: PortalSession, exportPath: string, pid: num
 }
 
 function printTable(): void {
-  const rows = figures.map((f) => [f.label, f.value === null ? '—' : `${f.value} ${f.unit}`.trim(), f.target, f.met === null ? (f.note?.startsWith('not measured') ? 'n/a' : '') : f.met ? 'yes' : 'NO', f.note ?? '']);
-  const header = ['figure', 'measured', 'target', 'met?', 'note'];
+  const rows = figures.map((f) => [
+    f.label,
+    f.value === null ? '—' : `${f.value} ${f.unit}`.trim(),
+    f.target,
+    f.met === null ? (f.note?.startsWith('not measured') ? 'n/a' : '') : f.met ? 'yes' : 'NO',
+    compareFigure(f, PREVIOUS?.byKey.get(f.key)).text,
+    f.note ?? '',
+  ]);
+  const header = ['figure', 'measured', 'target', 'met?', 'previous run', 'note'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
-  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}`);
+  const before = PREVIOUS ? `previous run: ${PREVIOUS.commit ?? '?'} at ${PREVIOUS.ranAt ?? '?'}, load average ${PREVIOUS.loadAverageAtStart?.join(' ') ?? '?'}` : 'previous run: none committed';
+  console.log(`\n${before}\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}`);
   for (const r of rows) console.log(line(r));
   console.log('');
 }
@@ -577,9 +588,9 @@ printTable();
 await mkdir(BENCH_DIR, { recursive: true });
 await writeFile(
   path.join(BENCH_DIR, 'results.json'),
-  `${JSON.stringify({ ranAt: new Date().toISOString(), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
+  `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
 );
-console.log(`wrote bench/results.json${failure ? ' (incomplete: the run failed)' : ''}`);
+console.log(`wrote bench/results.json${failure ? ' (incomplete: the run failed)' : ''}; commit it with the change it measures, so the next run prints beside it`);
 process.exit(failure ? 1 : 0);
 
 /**

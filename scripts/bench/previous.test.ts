@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { compareFigure, parseResults } from './previous';
+
+describe('the previous bench run', () => {
+  const committed = JSON.stringify({
+    ranAt: '2026-11-25T03:00:00.000Z',
+    commit: 'abc123',
+    figures: [
+      { key: 'warmGridP50Ms', value: 12.3, unit: 'ms' },
+      { key: 'exportRowsPerS', value: 45100, unit: 'rows/s' },
+      { key: 'lighthouseScore', value: null, unit: '' },
+      { value: 3 },
+    ],
+    details: { machine: { loadAverageAtStart: [0.4, 0.5, 0.6] } },
+  });
+
+  it('reads figures by key, skipping malformed ones', () => {
+    const run = parseResults(committed);
+    expect(run?.commit).toBe('abc123');
+    expect(run?.loadAverageAtStart).toEqual([0.4, 0.5, 0.6]);
+    expect([...(run?.byKey.keys() ?? [])]).toEqual(['warmGridP50Ms', 'exportRowsPerS', 'lighthouseScore']);
+    expect(parseResults('not json')).toBeNull();
+  });
+
+  it('marks a slower time or a lower rate as worse, within a tolerance', () => {
+    const run = parseResults(committed)!;
+    expect(compareFigure({ value: 15, unit: 'ms' }, run.byKey.get('warmGridP50Ms'))).toEqual({ text: '12.3 ms (+22 %, worse)', worse: true });
+    expect(compareFigure({ value: 12.9, unit: 'ms' }, run.byKey.get('warmGridP50Ms'))).toEqual({ text: '12.3 ms (+5 %)', worse: false });
+    expect(compareFigure({ value: 6, unit: 'ms' }, run.byKey.get('warmGridP50Ms')).worse).toBe(false);
+    expect(compareFigure({ value: 30000, unit: 'rows/s' }, run.byKey.get('exportRowsPerS'))).toEqual({ text: '45100 rows/s (−33 %, worse)', worse: true });
+    expect(compareFigure({ value: 60000, unit: 'rows/s' }, run.byKey.get('exportRowsPerS')).worse).toBe(false);
+  });
+
+  it('says nothing to compare when there was no previous value', () => {
+    const run = parseResults(committed)!;
+    expect(compareFigure({ value: 99, unit: '' }, run.byKey.get('lighthouseScore')).text).toBe('—');
+    expect(compareFigure({ value: 1, unit: 'ms' }, undefined).text).toBe('—');
+  });
+});
