@@ -253,9 +253,9 @@ export async function requestBooking(
 /** DELETE /api/reservations/{id}: the same flow for cancelling a future booking. */
 export async function requestCancellation(
   deps: ReservationDeps,
-  args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string },
+  args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string; closureId?: string },
 ): Promise<RequestAnswer> {
-  const { requester, system, idempotencyKey, input } = args;
+  const { requester, system, idempotencyKey, input, closureId } = args;
   if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', msg('errors.deviceIdMismatch'));
   const expected = { kind: 'cancel' as const, deviceId: input.deviceId, reservationId: input.reservationId };
   const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
@@ -299,6 +299,7 @@ export async function requestCancellation(
       residentGroupId: groupId,
       resourceName: resource?.name ?? null,
       note: null,
+      closureId: closureId ?? null,
     },
     expected,
     new ApiError('conflict', msg('errors.cancellationOnItsWay', { slot: words }), {}, inLanguage),
