@@ -1,3 +1,5 @@
+import type { Locale } from '@/i18n/config';
+import { formatClock, formatDate, formatDayTime } from '@/lib/i18n/format';
 import { msg, type Message } from '@/lib/i18n/message';
 import { instantOfWallTime } from '@/lib/schedule/expand';
 
@@ -54,4 +56,15 @@ export function periodProblemMessage(problem: PeriodProblem, period: string): Me
 /** Whether [aStart, aEnd) and [bStart, bEnd) share a moment. */
 export function overlaps(aStart: number, aEnd: number, bStart: number, bEnd: number): boolean {
   return aStart < bEnd && aEnd > bStart;
+}
+
+/**
+ * A closure's period in words, in the system's zone: "Tuesday 24 November at 13:00–17:00" within
+ * one day, else both ends with their day.
+ */
+export function periodWords(startMs: number, endMs: number, timeZone: string, locale: Locale): string {
+  const sameDay = formatDate(startMs, timeZone, locale) === formatDate(endMs - 1, timeZone, locale);
+  return sameDay
+    ? `${formatDayTime(startMs, timeZone, locale)}–${formatClock(endMs, timeZone)}`
+    : `${formatDayTime(startMs, timeZone, locale)} – ${formatDayTime(endMs, timeZone, locale)}`;
 }
