@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { messageText } from '@/tests/message-text';
-import { closureOver, roomClosed } from './not-closed';
+import { closureOver, markClosedSlots, roomClosed } from './not-closed';
 
 const room = '11111111-1111-4111-8111-111111111111';
 const other = '22222222-2222-4222-8222-222222222222';
@@ -24,4 +24,18 @@ it('the refusal names the room, the slot, the reason and the period', () => {
   expect(refusal).toMatchObject({ rule: 'not-closed', code: 'unprocessable_entity' });
   expect(messageText(refusal.message)).toBe('Laundry 1 is closed Tue 24 Nov 12:00 – 18:00 (Pipe repair); the slot Tue 24 Nov 13:00–16:00 cannot be booked.');
   expect(messageText(refusal.message, 'sv')).toBe('Laundry 1 är stängd Tue 24 Nov 12:00 – 18:00 (Pipe repair); passet Tue 24 Nov 13:00–16:00 kan inte bokas.');
+});
+
+it('the grid marks the closed slots of the room not bookable, with the reason and period, and leaves the others', () => {
+  const slots = [
+    { startMs: 0, endMs: 1000, bookable: true },
+    { startMs: 1000, endMs: 2000, bookable: true },
+    { startMs: 2000, endMs: 3000, bookable: true },
+  ];
+  markClosedSlots(slots, room, [closure]);
+  expect(slots.map((s) => s.bookable)).toEqual([true, false, true]);
+  expect(slots[1]).toMatchObject({ closed: { closureId: 'c1', reason: 'Pipe repair', startMs: 1000, endMs: 2000 } });
+  const others = [{ startMs: 1000, endMs: 2000, bookable: true }];
+  markClosedSlots(others, other, [closure]);
+  expect(others[0]).toEqual({ startMs: 1000, endMs: 2000, bookable: true });
 });

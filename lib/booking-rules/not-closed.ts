@@ -30,3 +30,23 @@ export function closureOver<C extends ClosureWindow>(
 export function roomClosed(words: SlotWords, reason: string, period: string): Refusal {
   return { rule: 'not-closed', code: 'unprocessable_entity', message: msg('rules.roomClosed', { slot: words.slot, resource: words.resource, reason, period }) };
 }
+
+/**
+ * The grid's side of the rule: marks each slot of `resourceId` that a closure overlaps as closed
+ * (with the closure's reason and period) and not bookable. In place: the slots are the caller's
+ * own copy, built for this read.
+ */
+export function markClosedSlots(
+  slots: { startMs: number; endMs: number; bookable: boolean; closed?: { closureId: string; reason: string; startMs: number; endMs: number } | null }[],
+  resourceId: string,
+  closures: readonly ClosureWindow[],
+): void {
+  const mine = closures.filter((c) => c.resourceIds.includes(resourceId));
+  if (mine.length === 0) return;
+  for (const slot of slots) {
+    const closure = closureOver(slot, resourceId, mine);
+    if (!closure) continue;
+    slot.closed = { closureId: closure.id, reason: closure.reason, startMs: closure.startMs, endMs: closure.endMs };
+    slot.bookable = false;
+  }
+}

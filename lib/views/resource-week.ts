@@ -5,7 +5,8 @@ import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/li
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { listWeekRequests } from '@/lib/reservations/lifecycle';
-import { bookingHorizonEnd } from '@/lib/booking-rules';
+import { bookingHorizonEnd, markClosedSlots } from '@/lib/booking-rules';
+import { readClosureWindows } from '@/lib/closures/read';
 import {
   overlayReservations,
   shiftWeekKey,
@@ -100,6 +101,8 @@ export async function loadResourceWeek(
     horizonEnd,
     ownerLabel: held.ownerLabel,
   });
+  // Room closures (lib/closures): one range scan of an index; their slots are closed, not bookable.
+  markClosedSlots(slots, resource.id, await readClosureWindows(deps.db, system.deviceId, new Date(week.startMs - DAY_MS)));
   // Bookings (not Service windows) may have been made through the portal: the dialog says by whom.
   const booked = new Set<string>();
   for (const slot of slots) for (const r of slot.reservations) if (r.ownerType !== 'Service') booked.add(r.id);
