@@ -13,6 +13,8 @@ import { requestBooking, type RequestAnswer } from '@/lib/reservations/requests'
 import { clearResidentCache } from '@/lib/reservations/residents';
 import { expandRange, type ScheduleSlot } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';
+import { weekKeyOf } from '@/lib/schedule/week';
+import { loadResourceWeek } from '@/lib/views/resource-week';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
@@ -217,6 +219,16 @@ describeWithDb('room closures', (ctx) => {
     expect(refusal.code).toBe('unprocessable_entity');
     expect(refusal.text).toMatch(new RegExp(`^${s.resource.name} is closed .+ \\(Pipe repair\\); the slot .+ cannot be booked\\.$`));
     expect(writes).toEqual([]);
+
+    // The grid shows the closed slots "Closed: reason", not bookable; the other slots are untouched.
+    const viewDeps = { db: ctx().handle.db, source: deps().source, freshnessMs: 60_000 };
+    const week = await loadResourceWeek(viewDeps, system, s.resource.id, weekKeyOf(s.slots[0].startMs, ZONE));
+    const inClosure = week.slots.filter((slot) => slot.startMs < s.slots[1].endMs && slot.endMs > s.slots[0].startMs);
+    expect(inClosure.map((slot) => [slot.bookable, slot.closed?.reason])).toEqual([
+      [false, 'Pipe repair'],
+      [false, 'Pipe repair'],
+    ]);
+    expect(week.slots.filter((slot) => slot.closed).length).toBe(2);
 
     // Lifted: the slot may be booked again (the cancelled bookings are not restored).
     const lifted = await liftClosure(ctx().handle.db, system, created.closure.id, manager);
