@@ -136,6 +136,8 @@ function ClosureCard({ deviceId, timeZone, closure }: { deviceId: string; timeZo
 function ClosureProgress({ closure, timeZone }: { closure: ClosureView; timeZone: string }) {
   const t = useTranslations('closures');
   const locale = useLocale();
+  // Open while its cancellations are on their way when it is first shown (a closure just made); the reader decides after.
+  const [open, setOpen] = useState(() => busy(closure));
   const { total, cancelled, sent, failed, skipped } = closure.progress;
   if (total === 0) return <p className={mutedTextClass}>{t('progress.nothing')}</p>;
   const handled = cancelled + failed + skipped;
@@ -163,7 +165,7 @@ function ClosureProgress({ closure, timeZone }: { closure: ClosureView; timeZone
         {others.length > 0 ? ` (${formatList(others, locale)})` : null}
         {closure.status === 'done' && sent === 0 ? ` ${t('progress.done')}` : null}
       </p>
-      <details open={busy(closure)} className="text-sm">
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)} className="text-sm">
         <summary className="cursor-pointer font-medium">{t('progress.outcomes')}</summary>
         <ul className="mt-2 flex flex-col gap-1" aria-live="polite">
           {closure.items.map((item) => (
@@ -290,9 +292,12 @@ function NewClosureForm({ deviceId, timeZone, rooms }: { deviceId: string; timeZ
             <input type="datetime-local" required className={inputClass} value={to} onChange={(e) => edit(setTo)(e.target.value)} />
           </label>
         </div>
-        <label className="flex flex-col gap-1">
-          <span className={labelClass}>{t('form.reason')}</span>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${formId}-reason`} className={labelClass}>
+            {t('form.reason')}
+          </label>
           <input
+            id={`${formId}-reason`}
             type="text"
             required
             maxLength={CLOSURE_REASON_MAX}
@@ -301,10 +306,10 @@ function NewClosureForm({ deviceId, timeZone, rooms }: { deviceId: string; timeZ
             onChange={(e) => edit(setReason)(e.target.value)}
             aria-describedby={`${formId}-reason-hint`}
           />
-          <span id={`${formId}-reason-hint`} className={mutedTextClass}>
+          <p id={`${formId}-reason-hint`} className={mutedTextClass}>
             {t('form.reasonHint', { max: CLOSURE_REASON_MAX })}
-          </span>
-        </label>
+          </p>
+        </div>
         <div>
           <Button type="submit" disabled={preview.isPending}>
             {preview.isPending ? t('form.previewing') : t('form.preview')}
