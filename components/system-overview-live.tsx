@@ -1,5 +1,6 @@
 'use client';
 
+import { ClosedNotes } from '@/components/closures/closed-notes';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslations } from 'next-intl';
 import { fetchJson } from '@/lib/client/fetch-json';
@@ -64,6 +65,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
                       stats={r.occupancy}
                       status={r.now}
                     />
+                    <ClosedNotes notes={r.closures} timeZone={data.system.timeZone} />
                   </li>
                 ))}
               </ul>

@@ -7,6 +7,7 @@ import { registerSandboxWebhook } from '@/lib/events/register';
 import { log } from '@/lib/log';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
+import { getClosureDeps, startClosureWorker } from '@/lib/closures';
 import { getSecrets } from '@/lib/secrets';
 import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
@@ -68,6 +69,8 @@ export async function startPortal(): Promise<void> {
   }
   // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
   startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
+  // Room closures whose cancellations were not all sent (a restart mid-way) are continued.
+  startClosureWorker(getClosureDeps);
 }
 
 async function connectDemoSystems(): Promise<void> {

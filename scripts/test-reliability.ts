@@ -46,7 +46,7 @@ const check = (ok: boolean, message: string) => {
 };
 const report: Record<string, unknown> = {};
 
-const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds'];
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds', 'room_closures'];
 async function counts(db: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
@@ -157,6 +157,23 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'injection as the delimiter', method: 'GET', path: `/api/systems/${d}/exports/bookings.csv?delimiter=${enc(injection)}`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'a report table that does not exist (injection)', method: 'GET', path: `/api/systems/${d}/exports/report.csv?table=${enc(injection)}`, expect: (s) => s === 400 },
     { route: 'api/systems/[deviceId]/exports/[file]', name: 'an unknown file (injection)', method: 'GET', path: `/api/systems/${d}/exports/${enc(injection)}.csv`, expect: (s) => s === 404 },
+    { route: 'api/systems/[deviceId]/closures', name: 'invalid UUID', method: 'GET', path: `/api/systems/${enc(injection)}/closures`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/closures', name: 'wrong types', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: 'all', from: 7, to: null, reason: [] }), headers: jsonHeaders, expect: (s) => s === 422 || s === 400 },
+    { route: 'api/systems/[deviceId]/closures', name: 'no rooms, blank reason', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [], from: '2030-01-07T13:00', to: '2030-01-07T17:00', reason: '  ' }), headers: jsonHeaders, expect: (s) => s === 422 || s === 400 },
+    { route: 'api/systems/[deviceId]/closures', name: 'end before start', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [ctx.resourceId], from: '2030-01-07T17:00', to: '2030-01-07T13:00', reason: 'x' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]/closures', name: 'a period in the past', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [ctx.resourceId], from: '2020-01-07T13:00', to: '2020-01-07T17:00', reason: 'x' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]/closures', name: 'over 90 days', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [ctx.resourceId], from: '2030-01-07T13:00', to: '2030-06-07T13:00', reason: 'x' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]/closures', name: 'a room the system does not have', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [randomUUID()], from: '2030-01-07T13:00', to: '2030-01-07T17:00', reason: 'x' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]/closures', name: 'injection strings', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [injection], from: injection, to: injection, reason: `${injection}\u0000` }), headers: jsonHeaders, expect: (s) => s === 422 || s === 400 },
+    { route: 'api/systems/[deviceId]/closures', name: 'no Idempotency-Key', method: 'POST', path: `/api/systems/${d}/closures`, body: JSON.stringify({ resourceIds: [ctx.resourceId], from: '2030-01-07T13:00', to: '2030-01-07T17:00', reason: 'x' }), headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/closures', name: 'body over 1 MB', method: 'POST', path: `/api/systems/${d}/closures`, body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/systems/[deviceId]/closures/preview', name: 'wrong types', method: 'POST', path: `/api/systems/${d}/closures/preview`, body: JSON.stringify({ resourceIds: 5, reason: 1 }), headers: jsonHeaders, expect: (s) => s === 422 || s === 400 },
+    { route: 'api/systems/[deviceId]/closures/preview', name: 'not a local date-time', method: 'POST', path: `/api/systems/${d}/closures/preview`, body: JSON.stringify({ resourceIds: [ctx.resourceId], from: '2030-02-30T13:00', to: '2030-01-07T17:00', reason: 'x' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]/closures/preview', name: 'body over 1 MB', method: 'POST', path: `/api/systems/${d}/closures/preview`, body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/systems/[deviceId]/closures/[closureId]', name: 'invalid UUID', method: 'GET', path: `/api/systems/${d}/closures/${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/systems/[deviceId]/closures/[closureId]', name: 'a closure that does not exist', method: 'GET', path: `/api/systems/${d}/closures/${randomUUID()}`, expect: (s) => s === 404 },
+    { route: 'api/systems/[deviceId]/closures/[closureId]', name: 'lifting a closure that does not exist', method: 'DELETE', path: `/api/systems/${d}/closures/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
+    { route: 'api/systems/[deviceId]/closures/[closureId]', name: 'lifting with an invalid UUID', method: 'DELETE', path: `/api/systems/${d}/closures/not-a-uuid`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 400 },
     { route: 'api/webhooks', name: 'unsigned, wrong types', method: 'POST', path: '/api/webhooks', body: JSON.stringify({ eventType: 5 }), headers: { 'content-type': 'application/json' } },
     { route: 'api/webhooks', name: 'body over 1 MB', method: 'POST', path: '/api/webhooks', body: big, headers: { 'content-type': 'application/json', 'webhook-id': 'x', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, expect: (s) => s === 413 },
     { route: 'api/webhooks', name: 'injection as webhook-id', method: 'POST', path: '/api/webhooks', body: '{}', headers: { 'content-type': 'application/json', 'webhook-id': injection, 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' } },
@@ -187,6 +204,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[groupId]', randomUUID())
       .replace('[reservationId]', randomUUID())
       .replace('[feedId]', randomUUID())
+      .replace('[closureId]', randomUUID())
       .replace('[file]', route.startsWith('feeds/') ? 'x.ics' : 'bookings.csv');
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }

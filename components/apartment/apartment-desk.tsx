@@ -11,6 +11,7 @@ import { useWords } from '@/components/booking/words';
 import { FreshnessNote } from '@/components/freshness-note';
 import { QueryError } from '@/components/query-error';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
+import { ClosedNotes } from '@/components/closures/closed-notes';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -127,6 +128,7 @@ function Rooms({ view }: { view: ApartmentView }) {
                   <span className={mutedTextClass}>· {t('apartment.kind', { kind: r.kind })}</span>
                 </span>
                 <Badge tone={r.atQuota ? 'danger' : 'neutral'}>{t('quota.badge', { held: r.held, quota: r.quota, atQuota: r.atQuota ? 'yes' : 'no' })}</Badge>
+                <ClosedNotes notes={r.closures} timeZone={view.system.timeZone} />
               </Card>
             </li>
           ))}

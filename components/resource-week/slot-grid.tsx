@@ -50,6 +50,8 @@ const BEYOND_HORIZON_CLASSES =
   'border border-dashed border-slate-400 bg-white text-slate-700 hover:bg-slate-50 dark:border-slate-500 dark:bg-slate-950 dark:text-slate-300 dark:hover:bg-slate-900';
 
 export function slotClassName(slot: StatefulSlot): string {
+  // A closed room's free slot looks like one that cannot be booked yet.
+  if (slot.closed && slot.state === 'free' && !slot.isPast) return `${BASE} ${BEYOND_HORIZON_CLASSES}`;
   if (slot.state === 'free' && slot.beyondHorizon && !slot.isPast) return `${BASE} ${BEYOND_HORIZON_CLASSES}`;
   // Used slots keep their own style; other ended ones (a booking never marked used, maintenance) fade.
   if (slot.isPast && slot.state !== 'past' && slot.state !== 'used') return `${BASE} ${ENDED_CLASSES}`;
@@ -239,11 +241,18 @@ export function SlotGrid({
                             />
                           )}
                           <span className="font-semibold tabular-nums">{words.timeRange(slot)}</span>
-                          <span>
-                            {words.t(`state.${visible.title}`)}
-                            {slot.isCurrent && <span className="font-semibold uppercase"> · {t('now')}</span>}
-                          </span>
-                          {visible.detail && <span className="w-full truncate">{typeof visible.detail === 'string' ? visible.detail : ownerText(visible.detail, tSlot)}</span>}
+                          {slot.closed && (slot.state === 'free' || slot.state === 'past') ? (
+                            <span className="w-full truncate font-medium">{words.closedText(slot.closed.reason)}</span>
+                          ) : (
+                            <>
+                              <span>
+                                {words.t(`state.${visible.title}`)}
+                                {slot.isCurrent && <span className="font-semibold uppercase"> · {t('now')}</span>}
+                              </span>
+                              {visible.detail && <span className="w-full truncate">{typeof visible.detail === 'string' ? visible.detail : ownerText(visible.detail, tSlot)}</span>}
+                              {slot.closed && <span className="w-full truncate font-medium">{words.closedText(slot.closed.reason)}</span>}
+                            </>
+                          )}
                         </button>
                       </li>
                     );

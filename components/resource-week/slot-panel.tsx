@@ -22,8 +22,9 @@ export interface SlotPanelProps {
   children?: ReactNode;
 }
 
-function describeAvailability(slot: StatefulSlot, t: SlotT): string {
+function describeAvailability(slot: StatefulSlot, t: SlotT, closedText: (reason: string) => string): string {
   if (slot.bookable) return t('availability.bookable');
+  if (slot.closed) return closedText(slot.closed.reason);
   if (slot.isCurrent) return t('availability.running');
   if (slot.isPast) return t('availability.over');
   if (slot.beyondHorizon && slot.state === 'free') return t('availability.beyondHorizon');
@@ -105,7 +106,7 @@ export function SlotPanel({ slot, origin, deviceId, onClose, children }: SlotPan
             <dd>{t('length', { minutes: slot.lengthMinutes })}</dd>
             <BookingDetails slot={slot} origin={origin ?? null} deviceId={deviceId} />
           </dl>
-          <p className="text-sm">{describeAvailability(slot, t)}</p>
+          <p className="text-sm">{describeAvailability(slot, t, words.closedText)}</p>
           {children}
           <div className="flex justify-end">
             <Button variant="secondary" onClick={onClose}>

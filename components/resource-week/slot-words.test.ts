@@ -66,6 +66,16 @@ describe('slot words', () => {
     expect(slotStateText(find('2026-11-26T06:00Z'), slotT('sv'))).toBe('bokat av lägenhet 1203');
   });
 
+  it('names a slot in a room closure "Closed: reason", after what a booked slot still holds', () => {
+    const closed = { closureId: 'c1', reason: 'Pipe repair', startMs: 0, endMs: 1 };
+    const closedText = (locale: Locale) => (reason: string) => createTranslator({ locale, messages: catalogues[locale], namespace: 'closedSlot' })('label', { reason });
+    const free = { ...find('2026-11-27T06:00Z'), closed, bookable: false };
+    expect(slotAccessibleName(free, slotT('en'), 'en', closedText('en'))).toBe('Friday 27 November, 07:00–10:00, Closed: Pipe repair');
+    expect(slotAccessibleName(free, slotT('sv'), 'sv', closedText('sv'))).toBe('fredag 27 november, 07:00–10:00, Stängd: Pipe repair');
+    const booked = { ...find('2026-11-26T06:00Z'), closed };
+    expect(slotStateText(booked, slotT('en'), closedText('en'))).toBe('booked by apartment 1203; Closed: Pipe repair');
+  });
+
   it('says "next day" for a slot crossing midnight', () => {
     const crossing = { startLabel: '23:00', endLabel: '02:00', endsNextDay: true };
     expect(slotTimeRange(crossing, slotT('en'))).toBe('23:00–02:00 next day');

@@ -38,7 +38,18 @@ export function ownerText(owner: Owner, t: SlotT): string {
  * has ended), "maintenance 08:00–09:00" (a window covering only part of the slot names its own
  * times), "used by apartment 1203", "past".
  */
-export function slotStateText(slot: StatefulSlot, t: SlotT): string {
+export function slotStateText(slot: StatefulSlot, t: SlotT, closedText?: ClosedText): string {
+  const text = stateText(slot, t);
+  if (!slot.closed || !closedText) return text;
+  // A closed room: "Closed: reason" instead of "free", after what a slot still holds.
+  const closed = closedText(slot.closed.reason);
+  return slot.state === 'free' || slot.state === 'past' ? closed : `${text}; ${closed}`;
+}
+
+/** "Closed: pipe repair" (the closedSlot namespace), for a slot in a room closure. */
+export type ClosedText = (reason: string) => string;
+
+function stateText(slot: StatefulSlot, t: SlotT): string {
   const partial = slot.reservation?.coverage === 'partial' ? ` ${slot.reservation.startLabel}–${slot.reservation.endLabel}` : '';
   switch (slot.state) {
     case 'free':
@@ -64,8 +75,8 @@ export function slotStateText(slot: StatefulSlot, t: SlotT): string {
  * 07:00–10:00, ledigt". A running slot ends in ", now"; a booked or maintenance slot that has
  * ended in ", past".
  */
-export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale): string {
-  const parts = [slotDayLabel(slot, locale), slotTimeRange(slot, t), slotStateText(slot, t)];
+export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale, closedText?: ClosedText): string {
+  const parts = [slotDayLabel(slot, locale), slotTimeRange(slot, t), slotStateText(slot, t, closedText)];
   if (slot.isCurrent) parts.push(t('words.now'));
   else if (slot.isPast && slot.state !== 'past') parts.push(t('words.past'));
   return parts.join(', ');
@@ -99,13 +110,16 @@ export function dayHeading(day: Pick<LocalDay, 'startMs'>, timeZone: string, loc
 /** The slot words bound to the page's language. */
 export function useSlotWords() {
   const t = useTranslations('slot');
+  const tClosed = useTranslations('closedSlot');
   const locale = useLocale();
+  const closedText: ClosedText = (reason) => tClosed('label', { reason });
   return {
     t,
     locale,
+    closedText,
     timeRange: (slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>) => slotTimeRange(slot, t),
     dayLabel: (slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>) => slotDayLabel(slot, locale),
-    stateText: (slot: StatefulSlot) => slotStateText(slot, t),
-    accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale),
+    stateText: (slot: StatefulSlot) => slotStateText(slot, t, closedText),
+    accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale, closedText),
   };
 }

@@ -11,7 +11,9 @@ import type { Owner, StatefulSlot, WeekInfo } from '@/lib/schedule';
 export type SheetEntry =
   | { kind: 'free' }
   | { kind: 'booked'; owner: Owner | null }
-  | { kind: 'maintenance'; partial: { start: string; end: string } | null };
+  | { kind: 'maintenance'; partial: { start: string; end: string } | null }
+  /** A room closure over a slot not booked (lib/closures): "Closed: reason" on the door. */
+  | { kind: 'closed'; reason: string };
 
 export interface SheetRow {
   /** The row's slot time, unique in the table: "07:00|10:00|" ("|next" when it ends the next day). */
@@ -24,6 +26,7 @@ export interface SheetRow {
 }
 
 export function sheetEntryOf(slot: StatefulSlot): SheetEntry {
+  if (slot.closed && (slot.state === 'free' || slot.state === 'past' || slot.state === 'pending')) return { kind: 'closed', reason: slot.closed.reason };
   switch (slot.state) {
     case 'booked':
     case 'used':

@@ -11,8 +11,10 @@ import { type SheetEntry, weekSheetRows } from './week-sheet-table';
 export type SheetT = ReturnType<typeof useTranslations<'sheet'>>;
 
 /** A cell's words on the door: "Apt 1203" / "Lgh 1203", "Booked" for a holder without an apartment, "Maintenance". */
-export function sheetEntryText(entry: SheetEntry, t: SheetT): string {
+export function sheetEntryText(entry: SheetEntry, t: SheetT, closedText: (reason: string) => string = (reason) => reason): string {
   switch (entry.kind) {
+    case 'closed':
+      return closedText(entry.reason);
     case 'free':
       return '';
     case 'booked':
@@ -44,6 +46,7 @@ const CELL = 'border border-slate-400 px-1.5 py-1 align-top dark:border-slate-50
  */
 export function WeekSheet({ systemName, resourceName, timeZone, week, slots, generatedAt, roomHref }: WeekSheetProps) {
   const t = useTranslations('sheet');
+  const tClosed = useTranslations('closedSlot');
   const slotT = useTranslations('slot');
   const gridT = useTranslations('grid');
   const locale = useLocale();
@@ -111,8 +114,8 @@ export function WeekSheet({ systemName, resourceName, timeZone, week, slots, gen
                             {t('free')}
                           </span>
                         ) : (
-                          <span key={i} className={`block ${entry.kind === 'maintenance' ? 'italic' : 'font-medium'}`}>
-                            {sheetEntryText(entry, t)}
+                          <span key={i} className={`block ${entry.kind === 'maintenance' || entry.kind === 'closed' ? 'italic' : 'font-medium'}`}>
+                            {sheetEntryText(entry, t, (reason) => tClosed('label', { reason }))}
                           </span>
                         ),
                       )}

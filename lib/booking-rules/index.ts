@@ -19,6 +19,7 @@ export * from './slot-free';
 export * from './resident-authorized';
 export * from './within-quota';
 export * from './cancellable-owner';
+export * from './not-closed';
 
 /** What the grid and the handler both know about a slot of the schedule. */
 export interface SlotFacts {

@@ -14,7 +14,8 @@ export type RuleName =
   | 'slot-free'
   | 'resident-authorized'
   | 'within-quota'
-  | 'cancellable-owner';
+  | 'cancellable-owner'
+  | 'not-closed';
 
 /**
  * How the slot and resource are named in sentences ("Mon 24 Nov 07:00–10:00", "Tvättstuga 1").

@@ -21,4 +21,6 @@ export const queryKeys = {
   apartment: (deviceId: string, groupId: string) => [...queryKeys.apartmentAll(deviceId, groupId), 'view'] as const,
   /** Its next free slots by filter ("kind=laundry&dayPart=evening"): GET …/apartments/{groupId}/next-free */
   apartmentNextFree: (deviceId: string, groupId: string, search: string) => [...queryKeys.apartmentAll(deviceId, groupId), 'next-free', search] as const,
+  /** A system's room closures in force or to come, with their progress: GET /api/systems/{deviceId}/closures */
+  closures: (deviceId: string) => ['closures', deviceId] as const,
 };

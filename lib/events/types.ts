@@ -36,6 +36,8 @@ export const requestViewSchema = z.object({
   resourceName: z.string().nullish(),
   /** The manager's note on a booking made on a resident's behalf; null without one (absent on older events). */
   note: z.string().nullish(),
+  /** The room closure that made this cancellation (lib/closures); null otherwise (absent on older events). */
+  closureId: z.uuid().nullish(),
   /** Why it failed, as a message to render in the reader's language (lib/reservations/reasons.ts); null unless failed. */
   reason: messageSchema.nullish(),
 });

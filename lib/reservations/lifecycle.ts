@@ -54,6 +54,7 @@ export function toRequestView(row: RequestRow): RequestView {
     residentApartment,
     resourceName,
     note: row.note,
+    closureId: row.closureId,
     // A Message, not words: events carry it to readers of every language.
     reason: row.status === 'failed' ? (describeOutcomeError(row.errorCode, { kind, residentName, residentApartment, resourceName, errorDescription }) as MessageData) : null,
   };
@@ -88,6 +89,8 @@ export interface NewRequest {
   resourceName: string | null;
   /** The manager's note (bookings only); null without one. */
   note: string | null;
+  /** The room closure that makes this cancellation (lib/closures); null or absent otherwise. */
+  closureId?: string | null;
 }
 
 /** A request of the same slot (a booking) or the same reservation (a cancellation) still open. */
@@ -146,6 +149,7 @@ export function claimRequest(db: Database, request: NewRequest, guard?: (tx: Dat
         residentGroupId: request.residentGroupId,
         resourceName: request.resourceName,
         note: request.note,
+        closureId: request.closureId ?? null,
       })
       .onConflictDoNothing({ target: [requests.requestedBy, requests.idempotencyKey] })
       .returning();

@@ -28,8 +28,12 @@ import {
   notAuthorized,
   notOnSchedule,
   slotRefusal,
+  closureOver,
+  roomClosed,
   type Refusal,
 } from '@/lib/booking-rules';
+import { readClosureWindows } from '@/lib/closures/read';
+import { periodWords } from '@/lib/closures/period';
 import { apartmentOf, heldPerResource, readApartmentHoldings } from './quota';
 import { findResident, findUserName } from './residents';
 import { IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_KEY_PATTERN, type BookingInput, type CancellationInput } from './schemas';
@@ -203,6 +207,12 @@ export async function requestBooking(
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));
   const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon }, now, words, horizonDays);
   if (notYet) refuse(notYet, inLanguage);
+  // A room closure over the slot (lib/closures): refused with its reason and period.
+  const closure = closureOver({ startMs, endMs }, resource.id, await readClosureWindows(deps.db, input.deviceId, new Date(startMs)));
+  if (closure) {
+    const period = (locale: Locale) => periodWords(closure.startMs, closure.endMs, system.timeZone, locale);
+    refuse(roomClosed(words, closure.reason, period(env.PORTAL_DEFAULT_LOCALE)), (locale) => ({ ...inLanguage(locale), period: period(locale) }));
+  }
   const taken = await readReservations(deps.db, input.deviceId, { from: new Date(startMs), to: new Date(endMs), resourceId: resource.id });
   const refusal = slotRefusal({ startMs, overlapping: taken.length, beyondHorizon }, now, words, horizonDays);
   if (refusal) refuse(refusal, inLanguage);
@@ -253,9 +263,9 @@ export async function requestBooking(
 /** DELETE /api/reservations/{id}: the same flow for cancelling a future booking. */
 export async function requestCancellation(
   deps: ReservationDeps,
-  args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string },
+  args: { requester: Requester; system: SystemContext; input: CancellationInput; idempotencyKey: string; closureId?: string },
 ): Promise<RequestAnswer> {
-  const { requester, system, idempotencyKey, input } = args;
+  const { requester, system, idempotencyKey, input, closureId } = args;
   if (input.deviceId !== system.deviceId) throw new ApiError('bad_request', msg('errors.deviceIdMismatch'));
   const expected = { kind: 'cancel' as const, deviceId: input.deviceId, reservationId: input.reservationId };
   const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
@@ -299,6 +309,7 @@ export async function requestCancellation(
       residentGroupId: groupId,
       resourceName: resource?.name ?? null,
       note: null,
+      closureId: closureId ?? null,
     },
     expected,
     new ApiError('conflict', msg('errors.cancellationOnItsWay', { slot: words }), {}, inLanguage),

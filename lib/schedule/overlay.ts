@@ -48,6 +48,16 @@ export interface StatefulSlot extends ScheduleSlot {
   bookable: boolean;
   /** An open portal request about this slot (see applyOpenRequests), if any. */
   pending?: { requestId: string; kind: 'create' | 'cancel' } | null;
+  /** A room closure over the slot (lib/closures; see markClosedSlots): never bookable, shown "Closed: reason". */
+  closed?: ClosedMark | null;
+}
+
+/** The closure that closes a slot, as the grid shows it. */
+export interface ClosedMark {
+  closureId: string;
+  reason: string;
+  startMs: number;
+  endMs: number;
 }
 
 export interface OverlayOptions {
@@ -72,7 +82,7 @@ export function applyBookingHorizon<T extends StatefulSlot>(
     options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
   return slots.map((slot) => {
     const beyondHorizon = isBeyondHorizon(slot, horizonMs);
-    return { ...slot, beyondHorizon, bookable: isBookable({ startMs: slot.startMs, overlapping: slot.reservations.length, beyondHorizon }, nowMs) };
+    return { ...slot, beyondHorizon, bookable: !slot.closed && isBookable({ startMs: slot.startMs, overlapping: slot.reservations.length, beyondHorizon }, nowMs) };
   });
 }
 

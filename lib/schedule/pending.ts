@@ -49,7 +49,8 @@ export function applyOpenRequests<T extends StatefulSlot>(slots: readonly T[], r
             ownerLabel: null,
             reservation: null,
             reservations,
-            bookable: isBookable({ startMs: slot.startMs, overlapping: reservations.length, beyondHorizon: slot.beyondHorizon }, nowMs),
+            // A booking cancelled in a closed room leaves it free but not bookable.
+            bookable: !slot.closed && isBookable({ startMs: slot.startMs, overlapping: reservations.length, beyondHorizon: slot.beyondHorizon }, nowMs),
             pending: null,
           };
         }

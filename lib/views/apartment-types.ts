@@ -1,3 +1,4 @@
+import type { RoomClosureNote } from './types';
 /**
  * The apartment page's data (lib/views/apartment.ts), as the API sends it and the page reads it.
  * Browser-safe: types only, besides the schedule's own pure types.
@@ -24,6 +25,8 @@ export interface ApartmentRoom {
   held: number;
   quota: number;
   atQuota: boolean;
+  /** Room closures of this room in force or to come (lib/closures), earliest first. */
+  closures?: RoomClosureNote[];
 }
 
 export interface ApartmentBooking {

@@ -1,4 +1,6 @@
 import 'server-only';
+import { closureNotes } from './closure-notes';
+import { readClosureWindows } from '@/lib/closures/read';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
@@ -121,15 +123,16 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
   const { now, state, snapshot, group, freshness, members, keys, holdings, allowed, kinds } = apartment;
   const nowMs = now.getTime();
   const { deviceId, timeZone } = system;
-  const [past, history] = await Promise.all([
+  const [past, history, closures] = await Promise.all([
     readReservationsOfApartment(deps.db, deviceId, keys, { from: new Date(nowMs - PAST_WEEKS * 7 * DAY_MS), to: now }),
     listApartmentRequests(deps.db, deviceId, keys, HISTORY_LIMIT),
+    readClosureWindows(deps.db, deviceId, now),
   ]);
   const held = heldPerResource(holdings);
   const quota = system.bookingQuota;
   const rooms: ApartmentRoom[] = snapshot.resources.map((r) => {
     const n = held.get(r.id) ?? 0;
-    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota };
+    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota, closures: closureNotes(closures, r.id) };
   });
 
   const pastBookings = past.filter((r) => r.ownerType !== 'Service' && Date.parse(r.endTime) <= nowMs);

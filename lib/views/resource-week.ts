@@ -5,7 +5,8 @@ import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/li
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { listWeekRequests } from '@/lib/reservations/lifecycle';
-import { bookingHorizonEnd } from '@/lib/booking-rules';
+import { bookingHorizonEnd, markClosedSlots } from '@/lib/booking-rules';
+import { readClosureWindows } from '@/lib/closures/read';
 import {
   overlayReservations,
   shiftWeekKey,
@@ -103,6 +104,12 @@ export async function loadResourceWeek(
   // Bookings (not Service windows) may have been made through the portal: the dialog says by whom.
   const booked = new Set<string>();
   for (const slot of slots) for (const r of slot.reservations) if (r.ownerType !== 'Service') booked.add(r.id);
-  const { open: requests, origins } = await listWeekRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS), [...booked]);
+  // Room closures (lib/closures): one range scan of their partial index, beside the requests' read.
+  const [{ open: requests, origins }, closures] = await Promise.all([
+    listWeekRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS), [...booked]),
+    readClosureWindows(deps.db, system.deviceId, new Date(week.startMs - DAY_MS)),
+  ]);
+  // Their slots are closed: shown "Closed: reason", never bookable.
+  markClosedSlots(slots, resource.id, closures);
   return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };
 }

@@ -1,4 +1,6 @@
 import 'server-only';
+import { closureNotes } from './closure-notes';
+import { readClosureWindows } from '@/lib/closures/read';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import { type Heatmap, occupancyByResourceWeek, occupancyHeatmap, resourceNowStatus, weekOf } from '@/lib/schedule';
@@ -52,7 +54,10 @@ export async function loadSystemOverview(
   // One read covers the current week, the slot running now and, when needed, the heatmap window.
   const from = Math.min(cached ? nowMs : nowMs - HEATMAP_WEEKS * WEEK_MS, week.startMs) - DAY_MS;
   const to = Math.max(week.endMs, nowMs + DAY_MS);
-  const reservations = await readReservations(deps.db, system.deviceId, { from: new Date(from), to: new Date(to) });
+  const [reservations, closures] = await Promise.all([
+    readReservations(deps.db, system.deviceId, { from: new Date(from), to: new Date(to) }),
+    readClosureWindows(deps.db, system.deviceId, now),
+  ]);
   const byResource = new Map<string, typeof reservations>();
   for (const r of reservations) {
     const list = byResource.get(r.resourceId);
@@ -84,6 +89,7 @@ export async function loadSystemOverview(
         description: resource.description,
         occupancy: weekly[i]!.stats,
         now: { ...status, ownerLabel: null, slot: null },
+        closures: closureNotes(closures, resource.id),
       };
     }),
     heatmap,

@@ -45,6 +45,15 @@ export interface ResourceOverview {
   occupancy: OccupancyStats;
   /** What is happening now (`slot` left out: the page does not show it). */
   now: Omit<NowStatus, 'slot'> & { slot: null };
+  /** Room closures of this room in force or to come (lib/closures), earliest first. */
+  closures?: RoomClosureNote[];
+}
+
+/** A room closure as a room's summary mentions it: "Closed: reason (period)". */
+export interface RoomClosureNote {
+  reason: string;
+  startMs: number;
+  endMs: number;
 }
 
 export interface SystemOverview {

@@ -9,6 +9,15 @@ export interface ClosureTarget {
   resourceId: string;
   startTime: string;
   endTime: string;
+  /** Who holds it, as the preview showed (the apartment, the resident's name where the mirror knows it). */
+  apartment?: string | null;
+  residentName?: string | null;
+  /**
+   * Set by the closure's job when the cancellation made no request: the booking was already gone
+   * or had started ('skipped'), or it was refused before a request was recorded ('failed', with the
+   * refusal's catalogue key). A target with a request row is followed through that row instead.
+   */
+  outcome?: { kind: 'gone' | 'started' | 'elsewhere' | 'failed'; key?: string; values?: Record<string, string | number> };
 }
 
 export const CLOSURE_STATUSES = ['cancelling', 'done'] as const;
@@ -34,6 +43,8 @@ export const roomClosures = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     liftedAt: timestamp('lifted_at', { withTimezone: true }),
     liftedBy: uuid('lifted_by').references(() => users.id, { onDelete: 'set null' }),
+    /** Migration 0022: until when the instance running the closure's job holds it. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (t) => [
     unique('room_closures_idempotency').on(t.createdBy, t.idempotencyKey),
