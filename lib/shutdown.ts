@@ -3,6 +3,7 @@ import type { DbHandle } from '@/lib/db';
 import { stopEventBus } from '@/lib/events/bus';
 import { endAllEventStreams } from '@/lib/events/sse';
 import { log } from '@/lib/log';
+import { stopMailWorker } from '@/lib/mail';
 import { stopReconciler } from '@/lib/reservations';
 import type { Sandbox } from '@/sandbox';
 import { existingSingleton, singleton } from '@/lib/singleton';
@@ -15,7 +16,7 @@ type ExitSignal = 'SIGTERM' | 'SIGINT';
 export interface ShutdownSteps {
   /** Tells every open SSE stream to reconnect elsewhere (`event: end`, reason `restart`) and closes it; returns how many. */
   endStreams: () => number;
-  /** Stops the background workers: reconciler, mounted sandbox, event-bus listener. */
+  /** Stops the background workers: reconciler, mail worker, mounted sandbox, event-bus listener. */
   stopWorkers: () => Promise<void>;
   /** Resolves when the HTTP server has stopped and finished its requests (Next's own cleanup), or never. */
   serverDone: Promise<number | undefined>;
@@ -46,7 +47,7 @@ export async function runShutdown(signal: ExitSignal, steps: ShutdownSteps): Pro
 
 async function stopPortalWorkers(): Promise<void> {
   const sandbox = existingSingleton<Promise<Sandbox>>('mounted-sandbox');
-  await Promise.all([stopReconciler(), stopEventBus(), sandbox?.then((s) => s.stop())]);
+  await Promise.all([stopReconciler(), stopMailWorker(), stopEventBus(), sandbox?.then((s) => s.stop())]);
 }
 
 async function closePortalDatabase(): Promise<void> {
