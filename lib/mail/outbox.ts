@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { isLocale, type Locale } from '@/i18n/config';
 import { readClosureReason } from '@/lib/closures/read';
 import type { Database } from '@/lib/db';
-import { mailOutbox, reservationRequests, systems } from '@/lib/db/schema';
+import { mailOutbox, type reservationRequests, systems } from '@/lib/db/schema';
 import type { MailFacts, MailKind, MailSkipReason, MailStatus } from '@/lib/db/schema/mail';
 import { env } from '@/lib/env';
 import { readUserContact } from '@/lib/mirror/store';
