@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, expect, it } from 'vitest';
-import { openDatabase, type Database } from '@/lib/db/client';
+import { openDatabase } from '@/lib/db/client';
 import { connections, mailOutbox, mirrorState, mirrorUsers, systems } from '@/lib/db/schema';
 import { claimRequest, markRequestAccepted, applyWebhookOutcome, markNotSent } from '@/lib/reservations/lifecycle';
 import { describeWithDb } from '@/tests/db';
