@@ -3,7 +3,6 @@ import type { DbHandle } from '@/lib/db';
 import { stopEventBus } from '@/lib/events/bus';
 import { endAllEventStreams } from '@/lib/events/sse';
 import { log } from '@/lib/log';
-import { stopMailWorker } from '@/lib/mail';
 import { stopReconciler } from '@/lib/reservations';
 import type { Sandbox } from '@/sandbox';
 import { existingSingleton, singleton } from '@/lib/singleton';
@@ -47,7 +46,9 @@ export async function runShutdown(signal: ExitSignal, steps: ShutdownSteps): Pro
 
 async function stopPortalWorkers(): Promise<void> {
   const sandbox = existingSingleton<Promise<Sandbox>>('mounted-sandbox');
-  await Promise.all([stopReconciler(), stopMailWorker(), stopEventBus(), sandbox?.then((s) => s.stop())]);
+  // lib/mail's worker (startMailWorker), looked up rather than imported: its renderer is not needed to stop it.
+  const mail = existingSingleton<{ stop: () => Promise<void> }>('mail-worker');
+  await Promise.all([stopReconciler(), mail?.stop(), stopEventBus(), sandbox?.then((s) => s.stop())]);
 }
 
 async function closePortalDatabase(): Promise<void> {
