@@ -19,7 +19,10 @@ export interface MailWorkerOptions {
   from: string;
   /** The cap of the exponential backoff between attempts. */
   retryMaxSeconds: number;
+  /** A temporary failure fails for good only after this many attempts … */
   maxAttempts?: number;
+  /** … and once the message is this old (a long SMTP outage with a small backoff cap must not use them up). */
+  giveUpAfterMs?: number;
   /** First backoff step (doubled each attempt). */
   retryBaseSeconds?: number;
   leaseSeconds?: number;
@@ -205,7 +208,8 @@ export class MailWorker {
       if (!row.recipient) throw Object.assign(new Error('no recipient'), { responseCode: 550 });
       await this.transport.sendMail({ envelope: { from: addressOf(from), to: [row.recipient] }, raw });
     } catch (error) {
-      const final = isPermanent(error) || row.attempts >= (this.options.maxAttempts ?? 12);
+      const exhausted = row.attempts >= (this.options.maxAttempts ?? 12) && Date.now() - row.createdAt.getTime() >= (this.options.giveUpAfterMs ?? 24 * 3_600_000);
+      const final = isPermanent(error) || exhausted;
       const delaySeconds = backoffSeconds(row.attempts, this.options.retryBaseSeconds ?? 5, this.options.retryMaxSeconds);
       const text = errorText(error, smtpUrl);
       await markAttemptFailed(db, row, { error: text, final, delaySeconds });
