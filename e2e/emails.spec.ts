@@ -9,7 +9,7 @@ interface Week { freshness: { status: string }; nav: { next: string }; slots: We
 const clock = (iso: string) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with its room and time', async ({ page, signedInAs }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   await signedInAs('admin');
   const request = page.request;
   const fixtures = await sandboxFixtures(request);
@@ -47,7 +47,7 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   if (!booked) throw new Error('no resident without bookings in the demo data');
 
   // After the outcome the worker composes the message and keeps it: "Kept (not sent)".
-  const link = page.getByRole('link', { name: booked.email });
+  const link = page.getByRole('link', { name: booked.email, exact: true });
   await expect(async () => {
     await page.goto('/emails?status=captured');
     await expect(link.first()).toBeVisible({ timeout: 1_000 });
@@ -59,7 +59,11 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   await expect(page.getByRole('heading', { level: 1, name: 'E-mail' })).toBeVisible();
   const times = `${clock(booked.slot.startTime)}–${clock(booked.slot.endTime)}`;
   await expect(page.getByRole('definition').filter({ hasText: 'Tvättbokning:' }).first()).toContainText(times);
-  await expect(page.frameLocator('iframe[title="Message as the resident sees it"]').getByText(`När:`)).toContainText(times);
+  await expect(page.getByTestId('mail-text')).toContainText(`När: `);
+  await expect(page.getByTestId('mail-text')).toContainText(times);
+  const html = await request.get(`${await page.getByRole('link', { name: 'Open the HTML version' }).getAttribute('href')}`);
+  expect(html.headers()['content-security-policy']).toContain('sandbox');
+  expect(await html.text()).toContain(times);
   await expect(page.getByRole('link', { name: 'Download calendar file (.ics)' })).toBeVisible();
   const ics = await request.get(await page.getByRole('link', { name: 'Download calendar file (.ics)' }).getAttribute('href') ?? '');
   expect(await ics.text()).toContain('METHOD:REQUEST');

@@ -68,10 +68,10 @@ export async function retryMailFor(db: Database, user: SessionUser, id: string):
   return requeued;
 }
 
-export const MAIL_FILES = ['eml', 'ics'] as const;
+export const MAIL_FILES = ['eml', 'ics', 'html'] as const;
 export type MailFile = (typeof MAIL_FILES)[number];
 
-/** A download of a message: the .eml as delivered or captured (rendered afresh when none is kept) or its .ics. */
+/** A download of a message: the .eml as delivered or captured (rendered afresh when none is kept), its .ics, or its HTML part. */
 export async function mailFile(row: OutboxRow, file: MailFile): Promise<{ body: string; type: string; name: string }> {
   if (file === 'eml') {
     if (!row.raw) {
@@ -81,5 +81,6 @@ export async function mailFile(row: OutboxRow, file: MailFile): Promise<{ body: 
     return { body: row.raw, type: 'message/rfc822', name: `${row.kind}-${row.reservationId}.eml` };
   }
   const rendered = await previewOf(row);
+  if (file === 'html') return { body: rendered.html, type: 'text/html; charset=utf-8', name: `${row.kind}-${row.reservationId}.html` };
   return { body: rendered.ics, type: 'text/calendar; charset=utf-8', name: `${row.kind}-${row.reservationId}.ics` };
 }

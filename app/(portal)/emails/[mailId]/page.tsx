@@ -80,12 +80,9 @@ export default async function EmailPage({ params }: Props) {
       {row.status === 'failed' ? <RetryMailButton mailId={row.id} /> : null}
       <section className="flex flex-col gap-2" aria-labelledby="mail-preview">
         <h2 id="mail-preview" className="text-lg font-medium">{t('preview')}</h2>
-        {/* The message's own HTML, sandboxed: no scripts, no same-origin access. */}
-        <iframe title={t('preview')} sandbox="" srcDoc={preview.html} className="h-96 w-full rounded-md border border-slate-300 bg-white dark:border-slate-700" />
-        <details>
-          <summary className="cursor-pointer text-sm font-medium">{t('textPart')}</summary>
-          <pre className="mt-2 whitespace-pre-wrap text-sm">{preview.text}</pre>
-        </details>
+        <pre className={`${cardClass} whitespace-pre-wrap text-sm`} data-testid="mail-text">{preview.text}</pre>
+        {/* The HTML part opens as its own document, sandboxed by its Content-Security-Policy. */}
+        <a href={`/api/emails/${row.id}?file=html`} className="self-start text-sm underline" target="_blank" rel="noopener">{t('openHtml')}</a>
       </section>
     </div>
   );

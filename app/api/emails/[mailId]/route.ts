@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 
 type Context = { params: Promise<{ mailId: string }> };
 
-// GET /api/emails/{mailId}?file=eml|ics — a resident e-mail as a download: the message (.eml) or its calendar file (.ics)
+// GET /api/emails/{mailId}?file=eml|ics|html — a resident e-mail: the message (.eml) or its calendar file (.ics) as a download, or its HTML part to view (sandboxed)
 export const GET = withErrors(async (request: Request, { params }: Context) => {
   const user = await requireUser();
   const file = new URL(request.url).searchParams.get('file');
@@ -17,10 +17,13 @@ export const GET = withErrors(async (request: Request, { params }: Context) => {
   const { db } = await getDb();
   const row = await readMailFor(db, user, (await params).mailId);
   const download = await mailFile(row, file as MailFile);
+  const html = file === 'html';
   return new Response(download.body, {
     headers: {
       'content-type': download.type,
-      'content-disposition': `attachment; filename="${download.name}"`,
+      'content-disposition': `${html ? 'inline' : 'attachment'}; filename="${download.name}"`,
+      // The HTML part names come from upstream: shown as an opaque, script-less document.
+      ...(html ? { 'content-security-policy': "sandbox; default-src 'none'; style-src 'unsafe-inline'" } : {}),
       'cache-control': 'private, no-store',
       'x-content-type-options': 'nosniff',
     },
