@@ -860,17 +860,13 @@ async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'
     for (const deviceId of approval.deviceIds) {
       await waitFor(`system ${deviceId} to load`, async () => (await overview({ ...ctx, deviceId })).freshness?.status === 'ready', 90_000, 1_000);
     }
-    // One booking per apartment and room (the quota is two, and the demo has bookings of its own).
     const plan: { ctx: Ctx; slot: { startTime: string; endTime: string } }[] = [];
     const takenByRoom = new Map<string, Set<number>>();
-    const groups = new Set<string>();
-    // Both systems of the approval, one booking per apartment and room.
+    // Both systems of the approval, one booking per resident and room (an apartment's residents share its quota of two).
     for (const r of fixtures.residents.filter((x) => approval.deviceIds.includes(x.deviceId) && x.email)) {
-      if (groups.has(r.userGroupId)) continue;
-      groups.add(r.userGroupId);
       for (const resourceId of r.resourceIds) {
         // Some apartments already hold their quota in the demo data (refused before sending): plan extra.
-        if (plan.filter((p) => p.slot.startTime).length >= MAIL_BOOKINGS + 20) break;
+        if (plan.filter((p) => p.slot.startTime).length >= MAIL_BOOKINGS * 2) break;
         const taken = takenByRoom.get(resourceId) ?? new Set<number>();
         takenByRoom.set(resourceId, taken);
         const bookingCtx = { ...ctx, deviceId: r.deviceId, resourceId, residentUserId: r.userId };
