@@ -857,13 +857,20 @@ async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'
     const approval = fixtures.approvals[0];
     if (!approval) throw new Error('the demo preset has an approval');
     const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
-    for (const deviceId of approval.deviceIds) {
+    // Every system of the demo: its apartments' quotas (two per room) leave 50 bookings only across all three.
+    const deviceIds = [...approval.deviceIds];
+    for (const other of fixtures.approvals.slice(1)) {
+      const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie: ctx.cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: other.approvalId }) });
+      if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
+      deviceIds.push(...other.deviceIds);
+    }
+    for (const deviceId of deviceIds) {
       await waitFor(`system ${deviceId} to load`, async () => (await overview({ ...ctx, deviceId })).freshness?.status === 'ready', 90_000, 1_000);
     }
     const plan: { ctx: Ctx; slot: { startTime: string; endTime: string } }[] = [];
     const takenByRoom = new Map<string, Set<number>>();
-    // Both systems of the approval, one booking per resident and room (an apartment's residents share its quota of two).
-    for (const r of fixtures.residents.filter((x) => approval.deviceIds.includes(x.deviceId) && x.email)) {
+    // One booking per resident and room (an apartment's residents share its quota of two).
+    for (const r of fixtures.residents.filter((x) => deviceIds.includes(x.deviceId) && x.email)) {
       for (const resourceId of r.resourceIds) {
         // Some apartments already hold their quota in the demo data (refused before sending): plan extra.
         if (plan.filter((p) => p.slot.startTime).length >= MAIL_BOOKINGS * 2) break;
