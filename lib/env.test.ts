@@ -103,3 +103,36 @@ describe('startupProblem', () => {
     expect(() => parseEnv({ DEMO_MODE: 'perhaps' })).toThrowError(/DEMO_MODE/);
   });
 });
+
+describe('e-mail settings', () => {
+  it('defaults to capture mode (no SMTP_URL), a sender and a 300 s backoff cap', () => {
+    const env = parseEnv({});
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.MAIL_FROM).toBe('Tvättportalen <no-reply@localhost>');
+    expect(env.MAIL_RETRY_MAX_S).toBe(300);
+  });
+
+  it('accepts smtp:// and smtps:// URLs and named senders', () => {
+    expect(parseEnv({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).SMTP_URL).toBe('smtps://u:p@mail.example.com:465');
+    expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'no-reply@example.com' }).MAIL_FROM).toBe('no-reply@example.com');
+  });
+
+  it('stops the start on a malformed SMTP_URL, naming the variable and never echoing the password', () => {
+    for (const bad of ['http://user:hunter2@mail.example.com', 'smtp//user:hunter2@host', 'mail.example.com:25']) {
+      try {
+        parseEnv({ SMTP_URL: bad });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(EnvError);
+        expect((error as EnvError).problems.map((p) => p.variable)).toEqual(['SMTP_URL']);
+        expect((error as EnvError).message).not.toContain('hunter2');
+      }
+    }
+  });
+
+  it('rejects a sender that is not an address', () => {
+    expect(() => parseEnv({ MAIL_FROM: 'Portal' })).toThrowError(/MAIL_FROM/);
+    expect(() => parseEnv({ MAIL_FROM: 'Portal <nope>' })).toThrowError(/MAIL_FROM/);
+    expect(() => parseEnv({ MAIL_RETRY_MAX_S: '0' })).toThrowError(/MAIL_RETRY_MAX_S/);
+  });
+});

@@ -20,6 +20,24 @@ const serviceVariables = [
   'WEBHOOK_SECRET',
 ] as const;
 
+/** Whether a value is an smtp:// or smtps:// URL with a host (never echoed: it may hold a password). */
+export function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const ADDRESS = /^[^\s@<>()",;:]+@[^\s@<>()",;:]+$/;
+
+/** "someone@example.com" or "Some Name <someone@example.com>". */
+export function isMailbox(value: string): boolean {
+  const named = /^([^<>]*)<([^<>]+)>$/.exec(value.trim());
+  return named ? ADDRESS.test(named[2]?.trim() ?? '') && !/[\r\n]/.test(named[1] ?? '') : ADDRESS.test(value.trim());
+}
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -90,6 +108,23 @@ export const envSchema = z
 
     /** Bearer token that GET /api/metrics asks for; unset, the endpoint answers 404. */
     METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+
+    // E-mail to residents (lib/mail). Unset SMTP_URL: messages are rendered and kept in the outbox
+    // ('captured', shown on the E-mails page), nothing leaves the machine.
+    /** smtp://user:password@host:port or smtps://… (the password is never logged). */
+    SMTP_URL: z
+      .string()
+      .optional()
+      .superRefine((v, ctx) => {
+        if (v !== undefined && !isSmtpUrl(v)) ctx.addIssue({ code: 'custom', message: 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587' });
+      }),
+    /** The sender of residents' e-mail: an address or "Name <address>". */
+    MAIL_FROM: z
+      .string()
+      .refine(isMailbox, 'must be an e-mail address or "Name <address>"')
+      .default('Tvättportalen <no-reply@localhost>'),
+    /** The longest wait between two attempts at sending one e-mail (exponential backoff's cap). */
+    MAIL_RETRY_MAX_S: positiveInt(300),
 
     // Behaviour
     MIRROR_FRESHNESS_S: positiveInt(30),

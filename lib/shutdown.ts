@@ -16,7 +16,7 @@ type ExitSignal = 'SIGTERM' | 'SIGINT';
 export interface ShutdownSteps {
   /** Tells every open SSE stream to reconnect elsewhere (`event: end`, reason `restart`) and closes it; returns how many. */
   endStreams: () => number;
-  /** Stops the background workers: reconciler, closure jobs, mounted sandbox, event-bus listener. */
+  /** Stops the background workers: reconciler, closure jobs, mail worker, mounted sandbox, event-bus listener. */
   stopWorkers: () => Promise<void>;
   /** Resolves when the HTTP server has stopped and finished its requests (Next's own cleanup), or never. */
   serverDone: Promise<number | undefined>;
@@ -47,7 +47,9 @@ export async function runShutdown(signal: ExitSignal, steps: ShutdownSteps): Pro
 
 async function stopPortalWorkers(): Promise<void> {
   const sandbox = existingSingleton<Promise<Sandbox>>('mounted-sandbox');
-  await Promise.all([stopReconciler(), stopClosureWorker(), stopEventBus(), sandbox?.then((s) => s.stop())]);
+  // lib/mail's worker (startMailWorker), looked up rather than imported: its renderer is not needed to stop it.
+  const mail = existingSingleton<{ stop: () => Promise<void> }>('mail-worker');
+  await Promise.all([stopReconciler(), stopClosureWorker(), mail?.stop(), stopEventBus(), sandbox?.then((s) => s.stop())]);
 }
 
 async function closePortalDatabase(): Promise<void> {

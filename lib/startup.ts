@@ -5,6 +5,7 @@ import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
 import { registerSandboxWebhook } from '@/lib/events/register';
 import { log } from '@/lib/log';
+import { startMailWorker } from '@/lib/mail';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
 import { getClosureDeps, startClosureWorker } from '@/lib/closures';
@@ -71,6 +72,12 @@ export async function startPortal(): Promise<void> {
   startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
   // Room closures whose cancellations were not all sent (a restart mid-way) are continued.
   startClosureWorker(getClosureDeps);
+  // Residents' e-mail from the outbox: sent over SMTP, or kept for the E-mails page without SMTP_URL.
+  try {
+    await startMailWorker();
+  } catch (error) {
+    log.error('mail worker did not start', { error });
+  }
 }
 
 async function connectDemoSystems(): Promise<void> {

@@ -12,12 +12,17 @@
 //      degrades no one; failing searches do not stop bookings; a slot beyond the horizon is a 422;
 //   6. shutdown: SIGTERM with 200 open streams and 20 bookings in flight → every stream told to
 //      reconnect, the process gone within 10 s, and after a restart every request settled;
-//   7. no known secret in the server's log.
+//   7. no known secret in the server's log;
+//   8. resident e-mail (part `mail`): a fourth `next start` books 50 slots while its SMTP server is
+//      down for 60 s → every confirmed booking's e-mail arrives exactly once after it returns, and
+//      the portal's API stays fast meanwhile.
 // Sizes: RELIABILITY_CLIENTS (200), RELIABILITY_RATE (50/s), RELIABILITY_SECONDS (60). Needs TEST_DATABASE_URL.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
 import { weekKeyOf } from '@/lib/schedule';
 import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
 import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, stopProcess, waitFor } from './harness/processes';
@@ -29,10 +34,13 @@ const port = Number(process.env.RELIABILITY_PORT ?? 3311);
 const sandboxPort = Number(process.env.RELIABILITY_SANDBOX_PORT ?? 4043);
 const truthPort = Number(process.env.RELIABILITY_TRUTH_PORT ?? 3312);
 const shutdownPort = Number(process.env.RELIABILITY_SHUTDOWN_PORT ?? 3313);
+const mailPort = Number(process.env.RELIABILITY_MAIL_PORT ?? 3314);
+const mailSandboxPort = Number(process.env.RELIABILITY_MAIL_SANDBOX_PORT ?? 4044);
+const smtpPort = Number(process.env.RELIABILITY_SMTP_PORT ?? 2526);
 const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
 const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
-/** Comma-separated parts to run (input, faults, load, database, truth, shutdown); all when unset. */
+/** Comma-separated parts to run (input, faults, load, database, truth, shutdown, mail); all when unset. */
 const only = process.env.RELIABILITY_ONLY;
 /** A booking must answer well before a browser gives up; the upstream timeout is 2 s here. */
 const BOOKING_ANSWER_LIMIT_MS = 15_000;
@@ -46,7 +54,7 @@ const check = (ok: boolean, message: string) => {
 };
 const report: Record<string, unknown> = {};
 
-const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds', 'room_closures'];
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds', 'room_closures', 'mail_outbox'];
 async function counts(db: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
@@ -187,6 +195,10 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/feeds/[feedId]', name: 'a feed that does not exist', method: 'DELETE', path: `/api/feeds/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
     { route: 'api/feeds/[feedId]/rotate', name: 'invalid UUID', method: 'POST', path: '/api/feeds/not-a-uuid/rotate', headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 400 },
     { route: 'api/feeds/[feedId]/rotate', name: 'a feed that does not exist', method: 'POST', path: `/api/feeds/${randomUUID()}/rotate`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
+    { route: 'api/emails/[mailId]', name: 'an unknown download', method: 'GET', path: `/api/emails/${randomUUID()}?file=${enc(injection)}`, expect: (s) => s === 400 },
+    { route: 'api/emails/[mailId]', name: 'invalid UUID', method: 'GET', path: `/api/emails/${enc(injection)}?file=eml`, expect: (s) => s === 404 },
+    { route: 'api/emails/[mailId]', name: 'an e-mail that does not exist', method: 'GET', path: `/api/emails/${randomUUID()}?file=ics`, expect: (s) => s === 404 },
+    { route: 'api/emails/[mailId]', name: 'retrying an e-mail that does not exist', method: 'POST', path: `/api/emails/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/feeds/${'A'.repeat(43)}.ics`, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'a malformed token', method: 'GET', path: '/feeds/short.ics', expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'injection as the token', method: 'GET', path: `/feeds/${enc(injection)}.ics`, expect: (s) => s === 404 },
@@ -205,6 +217,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[reservationId]', randomUUID())
       .replace('[feedId]', randomUUID())
       .replace('[closureId]', randomUUID())
+      .replace('[mailId]', randomUUID())
       .replace('[file]', route.startsWith('feeds/') ? 'x.ics' : 'bookings.csv');
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }
@@ -804,6 +817,156 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
 
 type PortalConfigFor = Parameters<typeof startPortal>[1];
 
+// ---------------------------------------------------------------------------------------------
+// 8. Resident e-mail with the SMTP server down
+
+const MAIL_BOOKINGS = 50;
+const SMTP_DOWN_MS = 60_000;
+/** After the SMTP server returns: the backoff's cap (MAIL_RETRY_MAX_S=5) plus the worker's poll, with room. */
+const MAIL_DELIVERY_LIMIT_MS = 45_000;
+
+/** A real SMTP server in this process, started and stopped on demand; every message it accepted, by Message-ID. */
+function smtpReceiver(portNumber: number) {
+  const received = new Map<string, number>();
+  let server: SMTPServer | null = null;
+  return {
+    received,
+    async start() {
+      server = new SMTPServer({
+        authOptional: true,
+        // The portal logs in with SMTP_URL's user and password (plain text on loopback here).
+        allowInsecureAuth: true,
+        onAuth(auth, _session, callback) {
+          callback(null, { user: auth.username });
+        },
+        disabledCommands: ['STARTTLS'],
+        onData(stream, _session, callback) {
+          simpleParser(stream).then((mail) => {
+            const id = mail.messageId ?? '(none)';
+            received.set(id, (received.get(id) ?? 0) + 1);
+            callback();
+          }, callback);
+        },
+      });
+      await new Promise<void>((resolve) => server?.listen(portNumber, '127.0.0.1', resolve));
+    },
+    async stop() {
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server = null;
+    },
+  };
+}
+
+async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'>, adminDb: () => Promise<pg.Client>): Promise<void> {
+  // Its own sandbox (demo preset: apartments enough for 50 bookings) and its own portal.
+  const { url: sandboxUrl, fixtures } = await startSandbox(mailSandboxPort, 'demo');
+  const smtp = smtpReceiver(smtpPort);
+  const portal = await startPortal(mailPort, { ...config, sandboxUrl, fixtures }, {
+    MIRROR_FRESHNESS_S: '5',
+    RECONCILE_AFTER_S: '30',
+    SMTP_URL: `smtp://mailer:${config.authSecret.slice(0, 12)}@127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Tvättportalen <no-reply@portal.test>',
+    MAIL_RETRY_MAX_S: '5',
+  });
+  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const db = await adminDb();
+  const result: Record<string, unknown> = {};
+  try {
+    const approval = fixtures.approvals[0];
+    if (!approval) throw new Error('the demo preset has an approval');
+    const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
+    // Every system of the demo: its apartments' quotas (two per room) leave 50 bookings only across all three.
+    const deviceIds = [...approval.deviceIds];
+    for (const other of fixtures.approvals.slice(1)) {
+      const connected = await json(`${portal.url}/api/admin/systems`, { method: 'POST', cookie: ctx.cookie, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ approvalId: other.approvalId }) });
+      if (connected.status !== 201) throw new Error(`connecting failed: ${connected.status} ${await connected.text()}`);
+      deviceIds.push(...other.deviceIds);
+    }
+    for (const deviceId of deviceIds) {
+      await waitFor(`system ${deviceId} to load`, async () => (await overview({ ...ctx, deviceId })).freshness?.status === 'ready', 90_000, 1_000);
+    }
+    const plan: { ctx: Ctx; slot: { startTime: string; endTime: string } }[] = [];
+    const takenByRoom = new Map<string, Set<number>>();
+    // One booking per resident and room (an apartment's residents share its quota of two).
+    for (const r of fixtures.residents.filter((x) => deviceIds.includes(x.deviceId) && x.email)) {
+      for (const resourceId of r.resourceIds) {
+        // Some apartments already hold their quota in the demo data (refused before sending): plan extra.
+        if (plan.filter((p) => p.slot.startTime).length >= MAIL_BOOKINGS * 4) break;
+        const taken = takenByRoom.get(resourceId) ?? new Set<number>();
+        takenByRoom.set(resourceId, taken);
+        const bookingCtx = { ...ctx, deviceId: r.deviceId, resourceId, residentUserId: r.userId };
+        plan.push({ ctx: bookingCtx, slot: await freeSlot(bookingCtx, taken).catch(() => ({ startTime: '', endTime: '' })) });
+      }
+    }
+    const planned = plan.filter((p) => p.slot.startTime);
+    const downSince = performance.now();
+    // The SMTP server is down: bookings go on, their e-mails wait in the outbox.
+    const latencies: number[] = [];
+    const probing = (async () => {
+      while (performance.now() - downSince < SMTP_DOWN_MS) {
+        const t0 = performance.now();
+        await overview(ctx);
+        latencies.push(performance.now() - t0);
+        await sleep(500);
+      }
+    })();
+    const answers: Awaited<ReturnType<typeof book>>[] = [];
+    // 50 accepted bookings, ten at a time.
+    let next = 0;
+    while (next < planned.length && answers.filter((a) => a.status === 202).length < MAIL_BOOKINGS) {
+      const batch = planned.slice(next, next + Math.min(10, MAIL_BOOKINGS - answers.filter((a) => a.status === 202).length));
+      next += batch.length;
+      answers.push(...(await Promise.all(batch.map((p) => book(p.ctx, p.slot)))));
+    }
+    const requests = async () => (await db.query<{ status: string }>('SELECT status FROM reservation_requests')).rows;
+    // The demo's quotas may leave fewer than 50 bookable: the rest are cancellations of confirmed ones (an e-mail each too).
+    const short = MAIL_BOOKINGS - answers.filter((a) => a.status === 202).length;
+    if (short > 0) {
+      await waitFor('the bookings to settle', async () => (await requests()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 1_000).catch(() => undefined);
+      const confirmed = (await db.query<{ reservation_id: string; device_id: string }>("SELECT reservation_id, device_id FROM reservation_requests WHERE status = 'succeeded' AND kind = 'create' LIMIT $1", [short])).rows;
+      for (const c of confirmed) {
+        const cancel = await json(`${portal.url}/api/reservations/${c.reservation_id}?deviceId=${c.device_id}`, { method: 'DELETE', cookie: ctx.cookie, headers: { 'idempotency-key': `rel-${randomUUID()}` } });
+        answers.push({ status: cancel.status, ms: 0, message: '', reason: undefined, requestId: undefined, retryAfter: null });
+      }
+    }
+    await waitFor('every booking to settle', async () => (await requests()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 1_000).catch(() => undefined);
+    const outbox = async () => (await db.query<{ status: string; attempts: number; last_error: string | null; message_id: string | null; reservation_id: string }>('SELECT status, attempts, last_error, message_id, reservation_id FROM mail_outbox')).rows;
+    await probing;
+    const whileDown = await outbox();
+    const succeeded = (await requests()).filter((r) => r.status === 'succeeded').length;
+    result.bookings = { planned: planned.length, accepted: answers.filter((a) => a.status === 202).length, succeeded };
+    check(succeeded >= MAIL_BOOKINGS, `bookings (and cancellations) confirmed while SMTP is down: ${succeeded} (${MAIL_BOOKINGS} wanted; ${planned.length} planned, ${answers.length} tried)`);
+    check(whileDown.length === succeeded && whileDown.every((r) => r.status === 'queued'), `one e-mail per confirmed booking, all still queued while SMTP is down (${whileDown.length} rows: ${JSON.stringify(Object.fromEntries([...new Set(whileDown.map((r) => r.status))].map((st) => [st, whileDown.filter((r) => r.status === st).length])))})`);
+    check(whileDown.every((r) => r.attempts >= 1 && (r.last_error ?? '').length > 0), `each was tried and its error recorded (attempts ${Math.min(...whileDown.map((r) => r.attempts))}–${Math.max(...whileDown.map((r) => r.attempts))})`);
+    check(whileDown.every((r) => !(r.last_error ?? '').includes(config.authSecret.slice(0, 12))), 'no recorded error shows the SMTP password');
+    const p95 = percentile(latencies, 95);
+    check(latencies.length > 0 && p95 < 1_000, `the overview stayed fast while SMTP was down (${latencies.length} requests, p95 ${Math.round(p95)} ms, limit 1000 ms)`);
+
+    await sleep(Math.max(0, SMTP_DOWN_MS - (performance.now() - downSince)));
+    await smtp.start();
+    const upAt = performance.now();
+    await waitFor('every e-mail sent', async () => (await outbox()).every((r) => r.status === 'sent'), MAIL_DELIVERY_LIMIT_MS, 500).catch(() => undefined);
+    const deliveredMs = Math.round(performance.now() - upAt);
+    await sleep(2_000);
+    const rows = await outbox();
+    const ids = rows.map((r) => r.message_id ?? '');
+    const once = ids.filter((id) => smtp.received.get(id) === 1).length;
+    const extra = [...smtp.received.values()].filter((n) => n > 1).length;
+    result.mail = { rows: rows.length, sent: rows.filter((r) => r.status === 'sent').length, received: smtp.received.size, exactlyOnce: once, duplicated: extra, deliveredMs };
+    check(rows.length > 0 && rows.every((r) => r.status === 'sent') && deliveredMs < MAIL_DELIVERY_LIMIT_MS, `after SMTP returned every e-mail was sent within ${deliveredMs} ms (limit ${MAIL_DELIVERY_LIMIT_MS} ms; ${JSON.stringify(result.mail)})`);
+    check(once === rows.length && smtp.received.size === rows.length && extra === 0, `each arrived exactly once at the SMTP server, by Message-ID (${once} of ${rows.length}; ${smtp.received.size} distinct received)`);
+    const logText = readFileSync(portal.logFile, 'utf8');
+    check(!logText.includes(config.authSecret.slice(0, 12)), 'the SMTP password is not in the server log');
+  } finally {
+    await db.end().catch(() => undefined);
+    await smtp.stop();
+    stopProcess(portal.child);
+  }
+  report.mail = result;
+  console.log(`   mail: ${JSON.stringify(result)}`);
+}
+
+
 let dbUrl = '';
 
 // ---------------------------------------------------------------------------------------------
@@ -873,6 +1036,16 @@ async function main(): Promise<void> {
       const shutdownDb = await createDatabase(adminUrl, 'portal_shutdown');
       await shutdownSuite({ databaseUrl: shutdownDb.url, sandboxUrl, fixtures, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
         const c = new pg.Client({ connectionString: shutdownDb.url });
+        await c.connect();
+        return c;
+      });
+    }
+
+    if (run('mail')) {
+      console.log('== 8. resident e-mail with the SMTP server down for 60 s (a fourth next start)');
+      const mailDb = await createDatabase(adminUrl, 'portal_mail');
+      await mailSuite({ databaseUrl: mailDb.url, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
+        const c = new pg.Client({ connectionString: mailDb.url });
         await c.connect();
         return c;
       });

@@ -9,11 +9,12 @@ import type { SessionUser } from '@/lib/auth/schemas';
 
 type ShellTranslator = Awaited<ReturnType<typeof getTranslations<'shell'>>>;
 
-export function navItemsFor(user: SessionUser, t: ShellTranslator): NavItem[] {
+export function navItemsFor(user: SessionUser, t: ShellTranslator, emailsLabel: string): NavItem[] {
   return [
     { href: '/systems', label: t('systems') },
     { href: '/residents', label: t('residents') },
     { href: '/requests', label: t('requests') },
+    { href: '/emails', label: emailsLabel },
     { href: '/reports', label: t('reports') },
     ...(user.role === 'admin' ? [{ href: '/admin', label: t('admin') }] : []),
   ];
@@ -21,7 +22,7 @@ export function navItemsFor(user: SessionUser, t: ShellTranslator): NavItem[] {
 
 /** The signed-in frame of every portal page (and of the not-found page for a signed-in user). */
 export async function PortalShell({ user, children }: { user: SessionUser; children: ReactNode }) {
-  const t = await getTranslations('shell');
+  const [t, te] = await Promise.all([getTranslations('shell'), getTranslations('emails')]);
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900 focus:shadow">
@@ -32,7 +33,7 @@ export async function PortalShell({ user, children }: { user: SessionUser; child
           <Link href="/systems" className="font-semibold tracking-tight">{t('brand')}</Link>
           <ShellMenu>
             <nav aria-label={t('mainNav')} className="print:hidden">
-              <NavLinks items={navItemsFor(user, t)} />
+              <NavLinks items={navItemsFor(user, t, te('nav'))} />
             </nav>
             <div className="flex items-center justify-between gap-3 text-sm print:hidden">
               <p className="max-w-[11rem] truncate text-slate-600 dark:text-slate-300" title={`${user.name} (${user.email})`}>

@@ -6,10 +6,10 @@ import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
 import { claimRefresh, completeRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
 import { connectApproval } from '@/lib/systems/connect';
-import { getSystem, readResourceKinds, readSystemApiKey } from '@/lib/systems/store';
+import { getSystem, readMailSettings, readResourceKinds, readSystemApiKey } from '@/lib/systems/store';
 import { describeWithDb } from '@/tests/db';
 import { listAudit, recordConnectAudit } from './audit';
-import { disconnectSystem, setResourceKind, updateSystemSettings } from './systems';
+import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from './systems';
 
 const encryptionKey = randomBytes(32);
 
@@ -69,6 +69,17 @@ describeWithDb('admin system actions', (ctx) => {
     await updateSystemSettings(db(), admin, b, { bookingQuota: 3 });
     expect((await getSystem(db(), b))?.bookingQuota).toBe(3);
     expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.update', targetId: b, detail: { bookingQuota: { from: 2, to: 3 } } });
+  });
+
+  it('turns resident e-mail off and sets its language, recorded with before and after; an unchanged save records nothing', async () => {
+    expect((await readMailSettings(db())).get(b)).toEqual({ residentMail: true, mailLocale: 'sv' });
+    await updateSystemMailSettings(db(), admin, b, { residentMail: false, mailLocale: 'en' });
+    expect((await readMailSettings(db())).get(b)).toEqual({ residentMail: false, mailLocale: 'en' });
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.update', targetId: b, detail: { residentMail: { from: 'true', to: 'false' }, mailLocale: { from: 'sv', to: 'en' } } });
+    const total = (await listAudit(db(), 1)).total;
+    await updateSystemMailSettings(db(), admin, b, { residentMail: false, mailLocale: 'en' });
+    expect((await listAudit(db(), 1)).total).toBe(total);
+    await expect(updateSystemMailSettings(db(), admin, randomUUID(), { residentMail: true, mailLocale: 'sv' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it("sets a room's kind (or back to the guess), recorded with before and after; an unknown room is a 404", async () => {

@@ -8,7 +8,7 @@ import { notifyAccessChange } from '@/lib/auth/users';
 import { deleteMirrorOf, readResources } from '@/lib/mirror/store';
 import { guessResourceKind, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { SystemPublic, SystemUpdate } from '@/lib/systems/schemas';
-import { getSystem, readResourceKinds, updateSystem, writeResourceKind } from '@/lib/systems/store';
+import { getSystem, readMailSettings, readResourceKinds, updateMailSettings, updateSystem, writeResourceKind, type SystemMailSettings } from '@/lib/systems/store';
 import { recordAudit, type Actor } from './audit';
 
 /** Changes a system's settings and records what changed (before and after). */
@@ -20,6 +20,22 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     for (const key of ['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota'] as const) {
       if (before[key] !== after[key]) changes[key] = { from: before[key], to: after[key] };
+    }
+    if (Object.keys(changes).length > 0) {
+      await recordAudit(tx, actor, { action: 'system.update', targetType: 'system', targetId: deviceId, targetName: after.name, detail: changes });
+    }
+    return after;
+  });
+}
+
+/** Turns residents' e-mail on or off for a system and sets its language; recorded with before and after. */
+export async function updateSystemMailSettings(db: Database, actor: Actor, deviceId: string, settings: SystemMailSettings): Promise<SystemMailSettings & { name: string }> {
+  return db.transaction(async (tx) => {
+    const before = (await readMailSettings(tx)).get(deviceId);
+    const after = await updateMailSettings(tx, deviceId, settings);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const key of ['residentMail', 'mailLocale'] as const) {
+      if (before && before[key] !== after[key]) changes[key] = { from: String(before[key]), to: String(after[key]) };
     }
     if (Object.keys(changes).length > 0) {
       await recordAudit(tx, actor, { action: 'system.update', targetType: 'system', targetId: deviceId, targetName: after.name, detail: changes });

@@ -363,6 +363,18 @@ export async function readUsers(db: Database, deviceId: string, groupIds?: reado
   return rows.map((row) => ({ id: row.id, name: row.name ?? '', email: row.email ?? '', userGroupId: row.userGroupId }));
 }
 
+/** One user's name and e-mail address from the current generation (one indexed lookup; for resident e-mail). */
+export async function readUserContact(db: Database, deviceId: string, userId: string): Promise<{ name: string | null; email: string | null } | undefined> {
+  const u = mirrorUsers;
+  const [row] = await db
+    .select({ name: u.name, email: u.email })
+    .from(u)
+    .innerJoin(mirrorState, currentGeneration(u))
+    .where(and(eq(u.deviceId, deviceId), eq(u.id, userId)))
+    .limit(1);
+  return row;
+}
+
 /**
  * An apartment's reservations overlapping [from, to), from the current generation: those its
  * group owns and those its users made (a user's own booking counts for the apartment too).

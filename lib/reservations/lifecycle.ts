@@ -7,6 +7,7 @@ import { equalsAnyUuid } from '@/lib/db/raw';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { MessageData, PortalEvent, RequestView } from '@/lib/events/types';
 import type { BookingOrigin } from '@/lib/views/types';
+import { enqueueOutcomeMail } from '@/lib/mail/outbox';
 import { applyReservationChange } from '@/lib/mirror/store';
 import { describeOutcomeError } from './reasons';
 
@@ -16,7 +17,7 @@ import { describeOutcomeError } from './reasons';
  * with a correlation id), sent with an unknown outcome (pending, the answer lost), refused ("not
  * sent"), resolved by its webhook or by the reconciler, and read for views. Every change appends
  * the request's new state to the event log in the same transaction (lib/events), and a confirmed
- * outcome updates the mirror at once (lib/mirror).
+ * outcome updates the mirror at once (lib/mirror) and writes the resident's e-mail (lib/mail).
  */
 
 export type RequestRow = typeof reservationRequests.$inferSelect;
@@ -242,7 +243,11 @@ export async function resolveOpenRequest(
     .where(and('requestId' in target ? eq(requests.id, target.requestId) : eq(requests.correlationId, target.correlationId), isOpen()))
     .returning();
   if (!row) return [];
-  if (outcome.succeeded) await applyToMirror(tx, row);
+  if (outcome.succeeded) {
+    await applyToMirror(tx, row);
+    // The resident's e-mail, in this same transaction: written once the outcome is, never without it.
+    await enqueueOutcomeMail(tx, row);
+  }
   return [await appendRequestEvent(tx, toRequestView(row))];
 }
 

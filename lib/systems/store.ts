@@ -47,6 +47,27 @@ export async function updateSystem(db: Database, deviceId: string, update: Syste
   return row;
 }
 
+/** Each system's resident e-mail setting: whether residents get e-mail, and in which language (lib/mail). */
+export interface SystemMailSettings {
+  residentMail: boolean;
+  mailLocale: string;
+}
+
+export async function readMailSettings(db: Database): Promise<Map<string, SystemMailSettings>> {
+  const rows = await db.select({ deviceId: systems.deviceId, residentMail: systems.residentMail, mailLocale: systems.mailLocale }).from(systems);
+  return new Map(rows.map(({ deviceId, ...settings }) => [deviceId, settings]));
+}
+
+export async function updateMailSettings(db: Database, deviceId: string, settings: SystemMailSettings): Promise<SystemMailSettings & { name: string }> {
+  const [row] = await db
+    .update(systems)
+    .set({ ...settings, updatedAt: new Date() })
+    .where(eq(systems.deviceId, deviceId))
+    .returning({ name: systems.name, residentMail: systems.residentMail, mailLocale: systems.mailLocale });
+  if (!row) throw new ApiError('not_found', msg('errors.noSuchSystem'));
+  return row;
+}
+
 export function defaultSystemName(deviceId: string): string {
   return `System ${deviceId.slice(0, 8)}`;
 }

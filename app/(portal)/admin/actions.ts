@@ -5,7 +5,10 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
 import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
-import { disconnectSystem, setResourceKind, updateSystemSettings } from '@/lib/admin/systems';
+import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from '@/lib/admin/systems';
+import { ApiError } from '@/lib/api/errors';
+import { LANGUAGES, isLocale } from '@/i18n/config';
+import { msg } from '@/lib/i18n/message';
 import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/auth/session';
@@ -139,5 +142,21 @@ export async function deleteAccountAction(_state: ActionState, form: FormData): 
     const user = await deleteAccount((await getDb()).db, admin, await userIdOf(form));
     revalidatePath('/admin/managers');
     return (await done())('deleted', { name: user.name });
+  });
+}
+
+export async function updateMailSettingsAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const enabled = text(form, 'residentMail');
+    if (enabled !== 'on' && enabled !== 'off') throw new ApiError('bad_request', msg('errors.mailSettingInvalid'));
+    const mailLocale = text(form, 'mailLocale');
+    if (!isLocale(mailLocale)) throw new ApiError('bad_request', msg('errors.mailLocaleInvalid'));
+    const saved = await updateSystemMailSettings((await getDb()).db, admin, deviceId, { residentMail: enabled === 'on', mailLocale });
+    revalidatePath('/', 'layout');
+    const t = await getTranslations('mailSettings');
+    const language = LANGUAGES.find((l) => l.code === saved.mailLocale)?.name ?? saved.mailLocale;
+    return t('saved', { enabled: saved.residentMail ? 'yes' : 'no', name: saved.name, language });
   });
 }

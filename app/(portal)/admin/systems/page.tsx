@@ -9,7 +9,9 @@ import { readResources } from '@/lib/mirror/store';
 import { guessResourceKind, RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { BOOKING_HORIZON_MAX_DAYS, BOOKING_QUOTA_MAX } from '@/lib/systems/schemas';
 import { listAllSystems, readResourceKinds } from '@/lib/systems/store';
-import { connectSystemsAction, disconnectSystemAction, updateResourceKindAction, updateSystemAction } from '../actions';
+import { LANGUAGES } from '@/i18n/config';
+import { readMailSettings } from '@/lib/systems/store';
+import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateResourceKindAction, updateSystemAction } from '../actions';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('admin.systems');
@@ -25,9 +27,9 @@ const zonesFor = (current: string) => (zones.includes(current) ? zones : [curren
 
 export default async function AdminSystemsPage() {
   await requirePageAdmin('/admin/systems');
-  const [t, common] = await Promise.all([getTranslations('admin.systems'), getTranslations('common')]);
+  const [t, common, tm] = await Promise.all([getTranslations('admin.systems'), getTranslations('common'), getTranslations('mailSettings')]);
   const { db } = await getDb();
-  const systems = await listAllSystems(db);
+  const [systems, mailSettings] = await Promise.all([listAllSystems(db), readMailSettings(db)]);
   // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
   const rooms = new Map(
     await Promise.all(
@@ -126,6 +128,27 @@ export default async function AdminSystemsPage() {
                     {t('basisHint')}
                   </p>
                 </div>
+              </ActionForm>
+              <ActionForm action={updateMailSettingsAction} submitLabel={tm('save')} submitVariant="secondary" className="mt-4 flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+                <input type="hidden" name="deviceId" value={s.deviceId} />
+                <fieldset className="flex flex-col gap-3">
+                  <legend className="text-sm font-medium">{tm('legend')}</legend>
+                  <div className="flex flex-col gap-1">
+                    <label htmlFor={`mail-${s.deviceId}`} className={labelClass}>{tm('enabled')}</label>
+                    <select id={`mail-${s.deviceId}`} name="residentMail" defaultValue={mailSettings.get(s.deviceId)?.residentMail === false ? 'off' : 'on'} className={inputClass}>
+                      <option value="on">{tm('on')}</option>
+                      <option value="off">{tm('off')}</option>
+                    </select>
+                  </div>
+                  <div className="flex flex-col gap-1">
+                    <label htmlFor={`mail-locale-${s.deviceId}`} className={labelClass}>{tm('locale')}</label>
+                    <select id={`mail-locale-${s.deviceId}`} name="mailLocale" defaultValue={mailSettings.get(s.deviceId)?.mailLocale ?? 'sv'} className={inputClass}>
+                      {LANGUAGES.map((l) => (
+                        <option key={l.code} value={l.code} lang={l.code}>{l.name}</option>
+                      ))}
+                    </select>
+                  </div>
+                </fieldset>
               </ActionForm>
               <details className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
                 <summary className="cursor-pointer text-sm font-medium">{t('roomKinds', { count: rooms.get(s.deviceId)?.length ?? 0 })}</summary>
