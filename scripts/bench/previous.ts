@@ -51,7 +51,7 @@ export function parseResults(text: string): PreviousRun | null {
   return {
     ranAt: typeof record.ranAt === 'string' ? record.ranAt : null,
     commit: typeof record.commit === 'string' ? record.commit : null,
-    loadAverageAtStart: Array.isArray(load) && load.every((v) => typeof v === 'number') ? (load as number[]) : null,
+    loadAverageAtStart: Array.isArray(load) && load.every((v) => typeof v === 'number') ? (load) : null,
     byKey,
   };
 }
