@@ -190,6 +190,12 @@ describeWithDb('room closures', (ctx) => {
     );
     expect(rows.map((r) => r.idempotency_key)).toEqual(ids.map((id) => closureCancelKey(created.closure.id, id)).sort());
     expect(rows.every((r) => r.kind === 'cancel' && r.requested_by === manager.id)).toBe(true);
+    // Each resident is told by the closure's own e-mail, with its reason, once (lib/mail's outbox).
+    const mail = await ctx().handle.sql.query<{ reservation_id: string; kind: string; reason: string | null; closure_id: string | null }>(
+      "SELECT reservation_id, kind, facts->>'reason' AS reason, closure_id FROM mail_outbox WHERE reservation_id = ANY($1::uuid[]) AND kind <> 'booked' ORDER BY reservation_id",
+      [ids],
+    );
+    expect(mail.rows).toEqual([...ids].sort().map((id) => ({ reservation_id: id, kind: 'closed', reason: 'Pipe repair', closure_id: created.closure.id })));
     // The clients follow the closure's requests from the events.
     expect(published.filter((e) => e.data.closureId === created.closure.id && e.data.status === 'succeeded')).toHaveLength(2);
     expect(await readReservations(ctx().handle.db, deviceId, { from: new Date(s.slots[0].startMs), to: new Date(s.slots[1].endMs), resourceId: s.resource.id })).toEqual([]);
