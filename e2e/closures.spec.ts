@@ -81,6 +81,19 @@ test('a manager closes a room for an afternoon: the preview shows its two bookin
   await expect(closure.getByText('Cancelled', { exact: true })).toHaveCount(2);
   await expectNoSeriousA11yViolations(page, 'the closures page with a closure');
 
+  // Each resident is told: the E-mails page (the dev view: nothing leaves the machine) keeps the
+  // closure's two messages, each with the reason.
+  const closureMails = page.getByRole('row').filter({ hasText: 'Cancelled (closure)' }).filter({ hasText: resourceName });
+  await expect(async () => {
+    await page.goto(`/emails?status=captured&deviceId=${system.deviceId}`);
+    await expect(closureMails).toHaveCount(2, { timeout: 1_000 });
+  }).toPass({ timeout: 60_000 });
+  await closureMails.first().getByRole('link').first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'E-mail' })).toBeVisible();
+  await expect(page.getByTestId('mail-text')).toContainText(REASON);
+  const ics = await page.request.get((await page.getByRole('link', { name: 'Download calendar file (.ics)' }).getAttribute('href')) ?? '');
+  expect(await ics.text()).toContain('METHOD:CANCEL');
+
   // The grid: both slots closed with the reason, and no booking there.
   await page.goto(`/systems/${system.deviceId}/resources/${resourceId}?week=${week}`);
   const closed = page.getByRole('button', { name: new RegExp(`, Closed: ${REASON.replace(/[()]/g, '\\$&')}$`) });
