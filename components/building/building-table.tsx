@@ -28,10 +28,11 @@ interface TableProps {
 const roomHref = (deviceId: string, roomId: string, weekKey: string) => `/systems/${deviceId}/resources/${roomId}?week=${weekKey}`;
 const dayName = (day: Pick<LocalDay, 'startMs'>, timeZone: string, locale: Locale) => formatDayLabel(wallClock(day.startMs + 1, timeZone), locale);
 
-const CHIP = 'inline-flex min-h-8 items-center rounded-md border px-2 py-1 text-xs whitespace-nowrap';
-const FREE_CHIP = `${CHIP} border-emerald-600 bg-emerald-50 font-medium text-emerald-900 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-emerald-400 dark:bg-emerald-950 dark:text-emerald-100`;
-const TAKEN_CHIP = `${CHIP} border-slate-300 bg-slate-100 text-slate-800 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100`;
-const STICKY = 'sticky left-0 z-10 bg-white text-left align-top font-medium dark:bg-slate-900';
+// Cells, chips and the sticky room column are styled in app/globals.css ([data-building]): a week of
+// 100 rooms has thousands of them, and utilities repeated on each would be most of the HTML. The
+// scroll box is positioned so that the sr-only (absolute) headings scroll inside it, not the page.
+const TABLE = 'w-full border-collapse text-sm';
+const SCROLL = 'relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700';
 
 /** A slot as a chip: a link when it may be booked, else its state in words ("booked by apartment 1203"). */
 function SlotChip({ slot, room, href, showTime }: { slot: StatefulSlot; room: string; href: string; showTime: boolean }) {
@@ -41,14 +42,14 @@ function SlotChip({ slot, room, href, showTime }: { slot: StatefulSlot; room: st
   const time = slotTimeRange(slot, ts);
   if (slot.bookable) {
     return (
-      <a href={href} className={FREE_CHIP} aria-label={t('freeSlotLink', { room, day: formatDayLabel(wallClock(slot.startMs, slot.timeZone), locale), time })} data-state="free">
+      <a href={href} aria-label={t('freeSlotLink', { room, day: formatDayLabel(wallClock(slot.startMs, slot.timeZone), locale), time })} data-state="free">
         {showTime ? time : t('free')}
       </a>
     );
   }
   const words = slotStateText(slot, ts);
   return (
-    <span className={TAKEN_CHIP} data-state={slot.state}>
+    <span data-state={slot.state}>
       {showTime ? `${time} ${words}` : words}
     </span>
   );
@@ -80,16 +81,16 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
   const locale = useLocale();
   const columns = columnsOf(rooms, ts);
   return (
-    <div className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700" data-testid="building-scroll">
-      <table className="w-full border-collapse text-sm">
+    <div className={SCROLL}>
+      <table className={TABLE} data-building="">
         <caption className="sr-only">{t('dayCaption', { day: dayName(day, timeZone, locale) })}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className={`${STICKY} px-3 py-2`}>
+            <th scope="col">
               {t('roomColumn')}
             </th>
             {columns.map((c) => (
-              <th key={c.key} scope="col" className="px-2 py-2 text-left font-medium whitespace-nowrap">
+              <th key={c.key} scope="col">
                 {c.label}
               </th>
             ))}
@@ -99,19 +100,19 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
           {rooms.map((room) => {
             const href = roomHref(deviceId, room.id, weekKey);
             return (
-              <tr key={room.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <th scope="row" className={`${STICKY} max-w-40 px-3 py-2`}>
-                  <a href={href} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+              <tr key={room.id}>
+                <th scope="row">
+                  <a href={href} className="room">
                     {room.name}
                   </a>
-                  <span className="block text-xs font-normal text-slate-700 dark:text-slate-300">{t('counts', { free: room.free, taken: room.taken })}</span>
+                  <span className="counts">{t('counts', { free: room.free, taken: room.taken })}</span>
                 </th>
                 {columns.map((c) => {
                   const here = room.slots.filter((s) => `${s.startLabel}|${s.endLabel}|${s.endsNextDay}` === c.key);
                   return (
-                    <td key={c.key} className="px-2 py-2 align-top">
+                    <td key={c.key}>
                       {here.length === 0 ? (
-                        <span className="text-xs text-slate-600 dark:text-slate-400">{t('noSlot')}</span>
+                        <span className="counts">{t('noSlot')}</span>
                       ) : (
                         <span className="flex flex-col gap-1">
                           {here.map((slot) => (
@@ -136,16 +137,16 @@ export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, we
   const t = useTranslations('building');
   const locale = useLocale();
   return (
-    <div className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700" data-testid="building-scroll">
-      <table className="w-full border-collapse text-sm">
+    <div className={SCROLL}>
+      <table className={TABLE} data-building="">
         <caption className="sr-only">{t('weekCaption', { week: weekLabel })}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
-            <th scope="col" className={`${STICKY} px-3 py-2`}>
+            <th scope="col">
               {t('roomColumn')}
             </th>
             {days.map((d) => (
-              <th key={d.date} scope="col" className="px-2 py-2 text-left font-medium whitespace-nowrap">
+              <th key={d.date} scope="col">
                 <span aria-hidden="true">{formatShortDay(wallClock(d.startMs + 1, timeZone), locale)}</span>
                 <span className="sr-only">{dayName(d, timeZone, locale)}</span>
               </th>
@@ -156,12 +157,12 @@ export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, we
           {rooms.map((room) => {
             const href = roomHref(deviceId, room.id, weekKey);
             return (
-              <tr key={room.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <th scope="row" className={`${STICKY} max-w-40 px-3 py-2`}>
-                  <a href={href} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+              <tr key={room.id}>
+                <th scope="row">
+                  <a href={href} className="room">
                     {room.name}
                   </a>
-                  <span className="block text-xs font-normal text-slate-700 dark:text-slate-300">{t('counts', { free: room.free, taken: room.taken })}</span>
+                  <span className="counts">{t('counts', { free: room.free, taken: room.taken })}</span>
                 </th>
                 {days.map((d) => {
                   const here = room.slots.filter((s) => s.date === d.date);
@@ -172,8 +173,8 @@ export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, we
                     else if (s.state !== 'free' && s.state !== 'past') taken += 1;
                   }
                   return (
-                    <td key={d.date} className="px-2 py-2 align-top">
-                      <span className="block text-xs text-slate-700 dark:text-slate-300">{here.length === 0 ? t('noSlots') : t('counts', { free, taken })}</span>
+                    <td key={d.date}>
+                      <span className="counts">{here.length === 0 ? t('noSlots') : t('counts', { free, taken })}</span>
                       {free > 0 ? (
                         <ul className="mt-1 flex flex-col gap-1" aria-label={t('freeList', { room: room.name, day: dayName(d, timeZone, locale) })}>
                           {here
