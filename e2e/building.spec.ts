@@ -28,10 +28,12 @@ test('the building view: opened from the overview, every room with a free slot l
   // Next week has free slots in the demo (bookings lie mostly in the past).
   await page.getByRole('link', { name: 'Next week' }).click();
   await expect(page).toHaveURL(/[?&]view=week/);
-  const free = page.getByRole('link', { name: /free in .+ on .+: open the room's week to book it$/ }).first();
-  await expect(free).toBeVisible();
-  const label = (await free.getAttribute('aria-label'))!;
-  const room = /free in (.+) on /.exec(label)![1]!;
+  // A free slot is a link named by its time, in a list named by the room and the day.
+  const list = page.getByRole('list', { name: /^Free slots in .+ on / }).first();
+  await expect(list).toBeVisible();
+  const room = /^Free slots in (.+) on /.exec((await list.getAttribute('aria-label'))!)![1]!;
+  const free = list.getByRole('link').first();
+  await expect(free).toHaveText(/^\d{2}:\d{2}–\d{2}:\d{2}( next day)?$/);
   const href = (await free.getAttribute('href'))!;
   const weekKey = new URL(href, page.url()).searchParams.get('week')!;
   expect(weekKey).toMatch(/^\d{4}-W\d{2}$/);

@@ -68,7 +68,9 @@ describe('the building tables', () => {
     expect(counts).toEqual(['22 lediga, 1 bokat', '0 lediga, 0 bokade', '0 lediga, 0 bokade', '3 lediga, 0 bokade', '4 lediga, 1 bokat', '5 lediga, 0 bokade', '5 lediga, 0 bokade', '5 lediga, 0 bokade']);
     const links = tags(html, 'a').filter((l) => l.attrs['data-state'] === 'free');
     expect(links).toHaveLength(22);
-    expect(links[0]).toMatchObject({ text: '13:00–16:00', attrs: { 'aria-label': '13:00–16:00 ledigt i Tvättstuga A onsdag 25 november: öppna rummets vecka för att boka' } });
+    // Named by its time, inside a list named by the room and the day.
+    expect(links[0]).toMatchObject({ text: '13:00–16:00', attrs: { href: `/systems/${DEVICE}/resources/b0000000-0000-4000-8000-000000000001?week=2026-W48` } });
+    expect(html).toContain('<ul aria-label="Lediga pass i Tvättstuga A onsdag 25 november"><li><a href="/systems/');
     expect(html).toContain('aria-label="Lediga pass i Tvättstuga A torsdag 26 november"');
   });
 });

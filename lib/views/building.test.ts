@@ -157,6 +157,31 @@ describeWithDb('the building view', (ctx) => {
     expect(warm.rooms).toEqual(cold.rooms);
   });
 
+  it('holds the overlay until a slot starts or ends, then shows the new states', async () => {
+    let now = NOW;
+    const clocked: ViewDeps = { ...deps, now: () => now };
+    const ask = { day: '2026-03-28', mode: 'week' as const, onlyFree: false, roomId: ROOM_A };
+    const first = await loadBuildingView(clocked, system, ask);
+    now = new Date(NOW.getTime() + 60_000);
+    const held = await loadBuildingView(clocked, system, ask);
+    // Nothing started or ended in that minute: the very same slots.
+    expect(held.rooms[0]!.slots).toBe(first.rooms[0]!.slots);
+    // 13:00 local: the 10–13 slot has ended (past), the rest of Saturday unchanged.
+    now = new Date('2026-03-28T12:00:00Z');
+    const later = await loadBuildingView(clocked, system, ask);
+    const saturday = (v: typeof later) => v.rooms[0]!.slots.filter((s) => s.date === '2026-03-28').map((s) => [s.startLabel, s.state, s.isCurrent]);
+    expect(saturday(first)).toEqual([
+      ['07:00', 'past', false],
+      ['10:00', 'free', true],
+      ['23:00', 'booked', false],
+    ]);
+    expect(saturday(later)).toEqual([
+      ['07:00', 'past', false],
+      ['10:00', 'past', false],
+      ['23:00', 'booked', false],
+    ]);
+  });
+
   it('filters: only rooms with a free slot, one room, and an unknown room shows all', async () => {
     const onlyFree = await loadBuildingView(deps, system, { day: '2026-03-28', mode: 'day', onlyFree: true, roomId: undefined });
     expect(onlyFree.rooms.map((x) => x.id)).toEqual([ROOM_B]);

@@ -126,6 +126,21 @@ interface HeldWeek {
   version: number;
   byResource: Map<string, MirrorReservation[]>;
   ownerLabel: (r: ScheduleReservation) => Owner | null;
+  /** The last overlay of every room's week (see overlaidWeek). */
+  overlay?: HeldOverlay;
+}
+
+/**
+ * Every room's week overlaid at `nowMs`: the same answer for any later instant before the next
+ * instant at which a slot starts or ends (past, running, bookable change) or leaves the booking
+ * horizon (`changes`, sorted). A warm read within it does no overlay work at all.
+ */
+interface HeldOverlay {
+  nowMs: number;
+  horizonDays: number;
+  basis: string;
+  changes: Float64Array;
+  byResource: Map<string, StatefulSlot[]>;
 }
 const WEEKS_HELD = 16;
 const heldWeeks = new WeakMap<MirrorSnapshot, Map<string, HeldWeek>>();
@@ -147,11 +162,44 @@ async function weekReservations(deps: ViewDeps, snapshot: MirrorSnapshot, week: 
     of.push(r);
   }
   const entry: HeldWeek = { version, byResource, ownerLabel: await ownerLabelsFor(deps.db, snapshot.deviceId, list, snapshot.groupById) };
+  // Another generation's copy is used once, for this read, and not kept.
   if (sameGeneration) {
     if (held.size >= WEEKS_HELD) held.clear();
     held.set(week.key, entry);
   }
   return entry;
+}
+
+/** Index of the first value > ms in a sorted array. */
+function firstAfter(sorted: Float64Array, ms: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Every room's slots of the week with their states at `nowMs` (held until a slot's state could change). */
+function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, system: SystemPublic, nowMs: number, horizonEnd: number): Map<string, StatefulSlot[]> {
+  const prior = held.overlay;
+  if (prior && prior.horizonDays === system.bookingHorizonDays && prior.basis === system.scheduleBasis && prior.nowMs <= nowMs) {
+    // Unchanged while no slot boundary (nor a slot end shifted by the horizon) lies in (then, now].
+    const next = firstAfter(prior.changes, prior.nowMs);
+    if (next >= prior.changes.length || prior.changes[next]! > nowMs) return prior.byResource;
+  }
+  const horizonMs = horizonEnd - nowMs;
+  const byResource = new Map<string, StatefulSlot[]>();
+  const changes: number[] = [];
+  for (const resource of snapshot.resources) {
+    const expanded = weekSlotsOf(snapshot, resource, week, system.timeZone, system.scheduleBasis);
+    for (const slot of expanded) changes.push(slot.startMs, slot.endMs, slot.endMs - horizonMs);
+    byResource.set(resource.id, overlayReservations(expanded, held.byResource.get(resource.id) ?? [], { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel }));
+  }
+  held.overlay = { nowMs, horizonDays: system.bookingHorizonDays, basis: system.scheduleBasis, changes: Float64Array.from(changes).sort(), byResource };
+  return byResource;
 }
 
 function ownerOfRequest(r: RequestView): Owner | null {
@@ -214,13 +262,13 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
     of.push({ ...r, label: ownerOfRequest(r) });
   }
 
+  const overlaid = overlaidWeek(snapshot, held, week, system, nowMs, horizonEnd);
   const unknownRoom = params.roomId !== undefined && !snapshot.resourceById.has(params.roomId);
   const rooms: BuildingRoom[] = [];
   for (const resource of snapshot.resources) {
     if (params.roomId !== undefined && !unknownRoom && resource.id !== params.roomId) continue;
-    let expanded = weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis);
-    if (params.mode === 'day') expanded = expanded.filter((s) => s.startMs >= from && s.startMs < to);
-    let slots = overlayReservations(expanded, held.byResource.get(resource.id) ?? [], { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel });
+    let slots = overlaid.get(resource.id) ?? [];
+    if (params.mode === 'day') slots = slots.filter((s) => s.startMs >= from && s.startMs < to);
     const requests = openByResource.get(resource.id);
     if (requests) slots = applyOpenRequests(slots, requests, nowMs);
     let free = 0;
