@@ -41,20 +41,20 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT) {
   const counts = new Map<string, string>();
   const states = new Map<string, string>();
   return {
-    time(slot: StatefulSlot): string {
+    time: (slot: StatefulSlot): string => {
       const key = `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
       let text = times.get(key);
       if (text === undefined) times.set(key, (text = slotTimeRange(slot, ts)));
       return text;
     },
-    counts(free: number, taken: number): string {
+    counts: (free: number, taken: number): string => {
       const key = `${free}|${taken}`;
       let text = counts.get(key);
       if (text === undefined) counts.set(key, (text = t('counts', { free, taken })));
       return text;
     },
     /** "booked by apartment 1203", "past", …: by the fields the words depend on. */
-    state(slot: StatefulSlot): string {
+    state: (slot: StatefulSlot): string => {
       const owner = slot.ownerLabel ? JSON.stringify(slot.ownerLabel) : '';
       const partial = slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}-${slot.reservation.endLabel}` : '';
       const key = `${slot.state}|${slot.isPast}|${slot.beyondHorizon}|${slot.pending?.kind ?? ''}|${owner}|${partial}`;
