@@ -182,7 +182,11 @@ function firstAfter(sorted: Float64Array, ms: number): number {
   return lo;
 }
 
-/** Every room's slots of the week with their states at `nowMs` (held until a slot's state could change). */
+/**
+ * Every room's slots of the week with their states at `nowMs` (held until a slot's state could
+ * change). The slot objects are shared by every read that finds them held: never change them in
+ * place (a step that marks slots, such as markClosedSlots, must work on copies of that room's slots).
+ */
 function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, system: SystemPublic, nowMs: number, horizonEnd: number): Map<string, StatefulSlot[]> {
   const prior = held.overlay;
   if (prior && prior.horizonDays === system.bookingHorizonDays && prior.basis === system.scheduleBasis && prior.nowMs <= nowMs) {
