@@ -19,14 +19,17 @@ export interface BuildingTableRoom {
 }
 
 interface TableProps {
-  deviceId: string;
   /** The ISO week key of the shown day or week (the free slots' links open the room's grid there). */
   weekKey: string;
   timeZone: string;
   rooms: readonly BuildingTableRoom[];
 }
 
-const roomHref = (deviceId: string, roomId: string, weekKey: string) => `/systems/${deviceId}/resources/${roomId}?week=${weekKey}`;
+/**
+ * The room's week grid, relative to the building page (`/systems/{id}/building` → `/systems/{id}/resources/…`):
+ * a week of 100 rooms has thousands of these links, each written twice (HTML and the page's RSC data).
+ */
+const roomHref = (roomId: string, weekKey: string) => `resources/${roomId}?week=${weekKey}`;
 const dayName = (day: Pick<LocalDay, 'startMs'>, timeZone: string, locale: Locale) => formatDayLabel(wallClock(day.startMs, timeZone), locale);
 
 // Cells, chips and the sticky room column are styled in app/globals.css ([data-building]): a week of
@@ -87,7 +90,7 @@ function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlo
 }
 
 /** One day: rooms as rows, the day's slot times as columns; free slots link to the room's week. */
-export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
+export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
   const t = useTranslations('building');
   const ts = useTranslations('slot');
   const locale = useLocale();
@@ -95,7 +98,6 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
   const columns = columnsOf(rooms, words.time);
   const date = dayName(day, timeZone, locale);
   const freeWord = t('free');
-  const noSlot = t('noSlot');
   return (
     <div className={SCROLL}>
       <table className={TABLE} data-building="">
@@ -112,7 +114,7 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
         </thead>
         <tbody>
           {rooms.map((room) => {
-            const href = roomHref(deviceId, room.id, weekKey);
+            const href = roomHref(room.id, weekKey);
             const byColumn = new Map<string, StatefulSlot[]>();
             for (const slot of room.slots) {
               const key = columnKey(slot);
@@ -132,20 +134,17 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
                   const here = byColumn.get(c.key);
                   return (
                     <td key={c.key}>
-                      {!here ? (
-                        <span className="counts">{noSlot}</span>
-                      ) : (
-                        here.map((slot) =>
+                      {/* A room without a slot at this time: an empty cell. */}
+                      {here?.map((slot) =>
                           slot.bookable ? (
-                            <a key={slot.id} href={href} data-state="free" aria-label={t('freeSlotLink', { room: room.name, day: date, time: c.label })}>
+                            <a key={slot.startMs} href={href} data-state="free" aria-label={t('freeSlotLink', { room: room.name, day: date, time: c.label })}>
                               {freeWord}
                             </a>
                           ) : (
-                            <span key={slot.id} data-state={slot.state}>
+                            <span key={slot.startMs} data-state={slot.state}>
                               {words.state(slot)}
                             </span>
                           ),
-                        )
                       )}
                     </td>
                   );
@@ -163,7 +162,7 @@ export function BuildingDayTable({ deviceId, weekKey, timeZone, rooms, day }: Ta
  * One week: rooms as rows, days as columns; each cell counts the free and taken slots and lists the
  * free ones, each a link named by its time inside a list named by the room and the day.
  */
-export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
+export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
   const t = useTranslations('building');
   const ts = useTranslations('slot');
   const locale = useLocale();
@@ -187,7 +186,7 @@ export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, we
         </thead>
         <tbody>
           {rooms.map((room) => {
-            const href = roomHref(deviceId, room.id, weekKey);
+            const href = roomHref(room.id, weekKey);
             return (
               <tr key={room.id}>
                 <th scope="row">
@@ -212,10 +211,8 @@ export function BuildingWeekTable({ deviceId, weekKey, timeZone, rooms, days, we
                       {free.length > 0 ? (
                         <ul aria-label={t('freeList', { room: room.name, day: d.long })}>
                           {free.map((slot) => (
-                            <li key={slot.id}>
-                              <a href={href} data-state="free">
-                                {words.time(slot)}
-                              </a>
+                            <li key={slot.startMs}>
+                              <a href={href}>{words.time(slot)}</a>
                             </li>
                           ))}
                         </ul>

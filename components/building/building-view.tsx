@@ -9,7 +9,6 @@ import { weekLabel } from '@/components/resource-week/slot-words';
 import { BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
 
 export interface BuildingBodyProps {
-  deviceId: string;
   timeZone: string;
   mode: BuildingMode;
   day: LocalDay;
@@ -47,7 +46,7 @@ function ProblemAlert({ problem }: { problem: BuildingParamProblem }) {
 }
 
 export function BuildingBody(props: BuildingBodyProps) {
-  const { deviceId, timeZone, mode, day, week, nav, allRooms, rooms, loading, onlyFree, roomId, problems } = props;
+  const { timeZone, mode, day, week, nav, allRooms, rooms, loading, onlyFree, roomId, problems } = props;
   const t = useTranslations('building');
   const tg = useTranslations('grid');
   const locale = useLocale();
@@ -115,9 +114,9 @@ export function BuildingBody(props: BuildingBodyProps) {
         <>
           <p className="text-sm text-slate-700 dark:text-slate-300">{t('summary', { rooms: rooms.length, free })}</p>
           {mode === 'week' ? (
-            <BuildingWeekTable deviceId={deviceId} weekKey={week.key} timeZone={timeZone} rooms={rooms} days={week.days} weekLabel={label} />
+            <BuildingWeekTable weekKey={week.key} timeZone={timeZone} rooms={rooms} days={week.days} weekLabel={label} />
           ) : (
-            <BuildingDayTable deviceId={deviceId} weekKey={week.key} timeZone={timeZone} rooms={rooms} day={day} />
+            <BuildingDayTable weekKey={week.key} timeZone={timeZone} rooms={rooms} day={day} />
           )}
         </>
       )}

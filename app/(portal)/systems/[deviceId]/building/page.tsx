@@ -41,7 +41,6 @@ export default async function BuildingPage({ params, searchParams }: Props) {
         <p className="text-sm text-slate-700 dark:text-slate-300">{t('subtitle', { system: system.name, zone: system.timeZone })}</p>
       </header>
       <BuildingBody
-        deviceId={system.deviceId}
         timeZone={system.timeZone}
         mode={view.mode}
         day={view.day}
