@@ -2,11 +2,13 @@
 // sandbox (preset `large`, injected latency) and the portal in production mode against it, then
 // measures side by side: cold and warm week grid against the paging floor and a naive
 // pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, the 12-month
-// bookings CSV export (rows/s, RSS growth), Lighthouse
+// bookings CSV export (rows/s, RSS growth), the building view's page HTML (all rooms' week and
+// day, beside one room's week page) and its first-load JS, Lighthouse
 // and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
 // bench/results.json. Every process it starts is stopped by its id, also on failure.
 // Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
-//          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100, --next-free-requests 200
+//          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100, --next-free-requests 200,
+//          --building-requests 30
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -37,6 +39,7 @@ const { values: args } = parseArgs({
     searches: { type: 'string', default: '200' },
     'next-free-requests': { type: 'string', default: '200' },
     'report-requests': { type: 'string', default: '20' },
+    'building-requests': { type: 'string', default: '30' },
     chrome: { type: 'string', default: '/usr/bin/chromium' },
   },
 });
@@ -56,6 +59,7 @@ const LOOKUPS = int('lookups');
 const SEARCHES = Math.max(1, int('searches'));
 const NEXT_FREE_REQUESTS = Math.max(1, int('next-free-requests'));
 const REPORT_REQUESTS = Math.max(1, int('report-requests'));
+const BUILDING_REQUESTS = Math.max(1, int('building-requests'));
 const CHROME = String(args.chrome);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -442,6 +446,55 @@ async function main(): Promise<void> {
     figure({ key: 'exportRssGrowthMb', label: '    peak RSS growth during the export', value: round(growth, 1), unit: 'MB', target: '≤ 50 MB', met: growth <= 50, note: 'portal process tree, sampled every 25 ms, the larger of two runs' });
   } catch (e) {
     notMeasured('exportRowsPerSecond', '(j) 12-month bookings CSV, streamed', '≥ 50 k rows/s; RSS growth ≤ 50 MB', errorText(e));
+  }
+
+  // ---- (k) the building view (lib/views/building.ts): every room's day and week as page HTML, warm,
+  // beside one room's week page; and the building page's first-load JS
+  rss.phase('(k)');
+  step(`(k) building view: ${BUILDING_REQUESTS} warm page loads each of all rooms' week, all rooms' day, one room's week`);
+  try {
+    if (weekRouteWorks) await waitIdle(session, gridPath);
+    const buildingWeek = `/systems/${deviceId}/building?view=week`;
+    const buildingDay = `/systems/${deviceId}/building?view=day`;
+    const roomWeek = `/systems/${deviceId}/resources/${gridResource}?week=${week}`;
+    const probe = await session.fetch(buildingWeek);
+    if (probe.status === 404) throw new Error('the building page answers 404 (not on this branch yet)');
+    if (probe.status !== 200) throw new Error(`the building page answers ${probe.status}`);
+    const weekHtml = await probe.text();
+    const pageHtml = async (p: string) => {
+      const response = await session.fetch(p);
+      if (response.status !== 200) throw new Error(`${p} answered ${response.status}`);
+      return (await response.text()).length;
+    };
+    const warmRuns = async (p: string) => {
+      for (let i = 0; i < 5; i += 1) await pageHtml(p);
+      const ms: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < BUILDING_REQUESTS; i += 1) {
+        const run = await timed(() => pageHtml(p));
+        ms.push(run.ms);
+        bytes = run.value;
+      }
+      return { p50: percentile(ms, 50), p95: percentile(ms, 95), n: ms.length, bytes };
+    };
+    const weekRun = await warmRuns(buildingWeek);
+    const dayRun = await warmRuns(buildingDay);
+    const roomRun = await warmRuns(roomWeek);
+    const rooms = (weekHtml.match(/<th scope="row"/g) ?? []).length;
+    const js = await firstLoadJs(weekHtml, PORTAL);
+    details.building = {
+      rooms,
+      week: { p50: round(weekRun.p50, 1), p95: round(weekRun.p95, 1), n: weekRun.n, htmlKb: round(weekRun.bytes / 1024) },
+      day: { p50: round(dayRun.p50, 1), p95: round(dayRun.p95, 1), n: dayRun.n, htmlKb: round(dayRun.bytes / 1024) },
+      roomWeek: { p50: round(roomRun.p50, 1), p95: round(roomRun.p95, 1), n: roomRun.n, htmlKb: round(roomRun.bytes / 1024) },
+      firstLoadJs: js,
+    };
+    figure({ key: 'buildingWeekHtmlP50Ms', label: "(k) building view: all rooms' week, page HTML p50", value: round(weekRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: weekRun.p50 <= 150, note: `${rooms} rooms, ${round(weekRun.bytes / 1024)} kB HTML, p95 ${round(weekRun.p95, 1)} ms, n=${weekRun.n}` });
+    figure({ key: 'buildingDayHtmlP50Ms', label: "    building view: all rooms' day, page HTML p50", value: round(dayRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: dayRun.p50 <= 150, note: `${round(dayRun.bytes / 1024)} kB HTML, p95 ${round(dayRun.p95, 1)} ms` });
+    figure({ key: 'roomWeekHtmlP50Ms', label: "    one room's week page HTML p50", value: round(roomRun.p50, 1), unit: 'ms', target: '≤ 30 ms', met: roomRun.p50 <= 30, note: `${round(roomRun.bytes / 1024)} kB HTML, p95 ${round(roomRun.p95, 1)} ms` });
+    figure({ key: 'buildingFirstLoadJsKb', label: '    building page first-load JS (gzip)', value: round(js.gzipBytes / 1024), unit: 'kB', target: '≤ 170 kB', met: js.gzipBytes / 1024 <= 170, note: `${js.scripts} scripts, ${round(js.rawBytes / 1024)} kB raw` });
+  } catch (e) {
+    notMeasured('buildingWeekHtmlP50Ms', "(k) building view: all rooms' week, page HTML p50", '≤ 150 ms; day ≤ 150 ms; one room ≤ 30 ms; JS ≤ 170 kB', errorText(e));
   }
 
   // ---- (d) webhook to browser over SSE

@@ -24,7 +24,7 @@ export default async function SystemPage({ params }: Props) {
   const system = await pageSystem(user, deviceId);
   // Admins also see what the service sent that the portal could not read; managers do not.
   const overview = await loadSystemOverview(await portalViewDeps(), system, { includeSkipped: user.role === 'admin' });
-  const [t, tr, tc] = await Promise.all([getTranslations('systems'), getTranslations('reports'), getTranslations('closures')]);
+  const [t, tr, tc, tb] = await Promise.all([getTranslations('systems'), getTranslations('reports'), getTranslations('closures'), getTranslations('building')]);
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs parents={[{ label: t('title'), href: '/systems' }]} current={system.name} />
@@ -38,6 +38,11 @@ export default async function SystemPage({ params }: Props) {
           {' · '}
           <Link href={`/systems/${system.deviceId}/closures`} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
             {tc('link')}
+          </Link>
+        </p>
+        <p className="text-sm">
+          <Link href={`/systems/${system.deviceId}/building`} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+            {tb('openLink')}
           </Link>
         </p>
       </header>

@@ -1,0 +1,230 @@
+// The building view's tables: every room of a system for one day (rooms × slot times) or one week
+// (rooms × days, with counts and the free slots). Server-rendered, no client code: each free slot is
+// a plain link to its room's week grid, where booking happens. A week of 100 rooms has thousands of
+// cells and slots, so words that repeat (times, counts, day names) are formatted once per table.
+import { useLocale, useTranslations } from 'next-intl';
+import type { Locale } from '@/i18n/config';
+import { formatDayLabel, formatShortDay } from '@/lib/i18n/format';
+import type { LocalDay, StatefulSlot } from '@/lib/schedule';
+import { wallClock } from '@/lib/schedule/zoned';
+import { slotStateText, slotTimeRange, type SlotT } from '@/components/resource-week/slot-words';
+
+/** The parts of a room the tables show (lib/views/building.ts BuildingRoom). */
+export interface BuildingTableRoom {
+  id: string;
+  name: string;
+  slots: readonly StatefulSlot[];
+  free: number;
+  taken: number;
+}
+
+interface TableProps {
+  /** The ISO week key of the shown day or week (the free slots' links open the room's grid there). */
+  weekKey: string;
+  timeZone: string;
+  rooms: readonly BuildingTableRoom[];
+}
+
+/**
+ * The room's week grid, relative to the building page (`/systems/{id}/building` → `/systems/{id}/resources/…`):
+ * a week of 100 rooms has thousands of these links, each written twice (HTML and the page's RSC data).
+ */
+const roomHref = (roomId: string, weekKey: string) => `resources/${roomId}?week=${weekKey}`;
+const dayName = (day: Pick<LocalDay, 'startMs'>, timeZone: string, locale: Locale) => formatDayLabel(wallClock(day.startMs, timeZone), locale);
+
+// Cells, chips and the sticky room column are styled in app/globals.css ([data-building]): a week of
+// 100 rooms has thousands of them, and utilities repeated on each would be most of the HTML. The
+// scroll box is positioned so that the sr-only (absolute) headings scroll inside it, not the page.
+const TABLE = 'w-full border-collapse text-sm';
+const SCROLL = 'relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700';
+
+/** Memoised words of one table render: the same few strings asked for thousands of times. */
+function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT) {
+  const times = new Map<string, string>();
+  const counts = new Map<string, string>();
+  const states = new Map<string, string>();
+  return {
+    time: (slot: StatefulSlot): string => {
+      const key = `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
+      let text = times.get(key);
+      if (text === undefined) times.set(key, (text = slotTimeRange(slot, ts)));
+      return text;
+    },
+    counts: (free: number, taken: number): string => {
+      const key = `${free}|${taken}`;
+      let text = counts.get(key);
+      if (text === undefined) counts.set(key, (text = t('counts', { free, taken })));
+      return text;
+    },
+    /** "booked by apartment 1203", "past", …: by the fields the words depend on. */
+    state: (slot: StatefulSlot): string => {
+      const owner = slot.ownerLabel ? JSON.stringify(slot.ownerLabel) : '';
+      const partial = slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}-${slot.reservation.endLabel}` : '';
+      const key = `${slot.state}|${slot.isPast}|${slot.beyondHorizon}|${slot.pending?.kind ?? ''}|${owner}|${partial}`;
+      let text = states.get(key);
+      if (text === undefined) states.set(key, (text = slotStateText(slot, ts)));
+      return text;
+    },
+  };
+}
+
+interface Column {
+  key: string;
+  label: string;
+  startMinute: number;
+  endMinute: number;
+}
+
+const columnKey = (slot: StatefulSlot) => `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
+
+/** The day's slot times of all rooms, earliest first: the day table's columns. */
+function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlot) => string): Column[] {
+  const columns = new Map<string, Column>();
+  for (const room of rooms) {
+    for (const slot of room.slots) {
+      const key = columnKey(slot);
+      if (!columns.has(key)) columns.set(key, { key, label: time(slot), startMinute: slot.startMinute, endMinute: slot.endMinute });
+    }
+  }
+  return [...columns.values()].sort((a, b) => a.startMinute - b.startMinute || a.endMinute - b.endMinute);
+}
+
+/** One day: rooms as rows, the day's slot times as columns; free slots link to the room's week. */
+export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
+  const t = useTranslations('building');
+  const ts = useTranslations('slot');
+  const locale = useLocale();
+  const words = wordsOf(t, ts);
+  const columns = columnsOf(rooms, words.time);
+  const date = dayName(day, timeZone, locale);
+  const freeWord = t('free');
+  return (
+    <div className={SCROLL}>
+      <table className={TABLE} data-building="">
+        <caption className="sr-only">{t('dayCaption', { day: date })}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            <th scope="col">{t('roomColumn')}</th>
+            {columns.map((c) => (
+              <th key={c.key} scope="col">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((room) => {
+            const href = roomHref(room.id, weekKey);
+            const byColumn = new Map<string, StatefulSlot[]>();
+            for (const slot of room.slots) {
+              const key = columnKey(slot);
+              const list = byColumn.get(key);
+              if (list) list.push(slot);
+              else byColumn.set(key, [slot]);
+            }
+            return (
+              <tr key={room.id}>
+                <th scope="row">
+                  <a href={href} className="room">
+                    {room.name}
+                  </a>
+                  <span className="counts">{words.counts(room.free, room.taken)}</span>
+                </th>
+                {columns.map((c) => {
+                  const here = byColumn.get(c.key);
+                  return (
+                    <td key={c.key}>
+                      {/* A room without a slot at this time: an empty cell. */}
+                      {here?.map((slot) =>
+                          slot.bookable ? (
+                            <a key={slot.startMs} href={href} data-state="free" aria-label={t('freeSlotLink', { room: room.name, day: date, time: c.label })}>
+                              {freeWord}
+                            </a>
+                          ) : (
+                            <span key={slot.startMs} data-state={slot.state}>
+                              {words.state(slot)}
+                            </span>
+                          ),
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * One week: rooms as rows, days as columns; each cell counts the free and taken slots and lists the
+ * free ones, each a link named by its time inside a list named by the room and the day.
+ */
+export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
+  const t = useTranslations('building');
+  const ts = useTranslations('slot');
+  const locale = useLocale();
+  const words = wordsOf(t, ts);
+  const names = days.map((d) => ({ date: d.date, short: formatShortDay(wallClock(d.startMs, timeZone), locale), long: dayName(d, timeZone, locale) }));
+  const noSlots = t('noSlots');
+  return (
+    <div className={SCROLL}>
+      <table className={TABLE} data-building="">
+        <caption className="sr-only">{t('weekCaption', { week: weekLabel })}</caption>
+        <thead>
+          <tr className="border-b border-slate-200 dark:border-slate-700">
+            <th scope="col">{t('roomColumn')}</th>
+            {names.map((d) => (
+              <th key={d.date} scope="col">
+                <span aria-hidden="true">{d.short}</span>
+                <span className="sr-only">{d.long}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rooms.map((room) => {
+            const href = roomHref(room.id, weekKey);
+            return (
+              <tr key={room.id}>
+                <th scope="row">
+                  <a href={href} className="room">
+                    {room.name}
+                  </a>
+                  <span className="counts">{words.counts(room.free, room.taken)}</span>
+                </th>
+                {names.map((d) => {
+                  let slots = 0;
+                  let taken = 0;
+                  const free: StatefulSlot[] = [];
+                  for (const s of room.slots) {
+                    if (s.date !== d.date) continue;
+                    slots += 1;
+                    if (s.bookable) free.push(s);
+                    else if (s.state !== 'free' && s.state !== 'past') taken += 1;
+                  }
+                  return (
+                    <td key={d.date}>
+                      <span className="counts">{slots === 0 ? noSlots : words.counts(free.length, taken)}</span>
+                      {free.length > 0 ? (
+                        <ul aria-label={t('freeList', { room: room.name, day: d.long })}>
+                          {free.map((slot) => (
+                            <li key={slot.startMs}>
+                              <a href={href}>{words.time(slot)}</a>
+                            </li>
+                          ))}
+                        </ul>
+                      ) : null}
+                    </td>
+                  );
+                })}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { expectNoSeriousA11yViolations } from './a11y';
+import { expect, firstSystem, test } from './utils';
+
+test('the building view: opened from the overview, every room with a free slot link to its grid; day and week; 375 px', async ({ page, signedInAs }) => {
+  await signedInAs('manager');
+  const overview = await firstSystem(page);
+  const deviceId = overview.system.deviceId;
+  await page.goto(`/systems/${deviceId}`);
+  await page.getByRole('link', { name: /^Building view/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/systems/${deviceId}/building$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Building view' })).toBeVisible();
+
+  // The day: every room of the system is a row, server-rendered with its bookings.
+  const day = page.getByRole('table', { name: /^Slots of every room on / });
+  await expect(day).toBeVisible();
+  const rows = day.getByRole('rowheader');
+  await expect(rows).toHaveCount(overview.resources.length);
+  for (const resource of overview.resources.slice(0, 3)) await expect(rows.getByRole('link', { name: resource.name, exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the building view (day)');
+
+  // The week: rooms × days, each free slot a link to its room's week grid.
+  await page.getByRole('navigation', { name: 'Day or week' }).getByRole('link', { name: 'Week' }).click();
+  await expect(page).toHaveURL(/[?&]view=week/);
+  const week = page.getByRole('table', { name: /^Free slots of every room in Week \d+/ });
+  await expect(week).toBeVisible();
+  await expect(week.getByRole('columnheader')).toHaveCount(8);
+  await expectNoSeriousA11yViolations(page, 'the building view (week)');
+  // Next week has free slots in the demo (bookings lie mostly in the past).
+  await page.getByRole('link', { name: 'Next week' }).click();
+  await expect(page).toHaveURL(/[?&]view=week/);
+  // A free slot is a link named by its time, in a list named by the room and the day.
+  const list = page.getByRole('list', { name: /^Free slots in .+ on / }).first();
+  await expect(list).toBeVisible();
+  const room = /^Free slots in (.+) on /.exec((await list.getAttribute('aria-label'))!)![1]!;
+  const free = list.getByRole('link').first();
+  await expect(free).toHaveText(/^\d{2}:\d{2}–\d{2}:\d{2}( next day)?$/);
+  const href = (await free.getAttribute('href'))!;
+  const weekKey = new URL(href, page.url()).searchParams.get('week')!;
+  expect(weekKey).toMatch(/^\d{4}-W\d{2}$/);
+  await free.click();
+  await expect(page).toHaveURL(new RegExp(`/systems/${deviceId}/resources/[0-9a-f-]{36}\\?week=${weekKey}$`));
+  await expect(page.getByRole('heading', { level: 1, name: room })).toBeVisible();
+  await page.goBack();
+
+  // Only rooms with a free slot, and one room at a time (the phone's way), through the GET form.
+  await page.getByRole('checkbox', { name: 'Only rooms with a free slot' }).check();
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/[?&]free=1/);
+  await expect(page.getByRole('checkbox', { name: 'Only rooms with a free slot' })).toBeChecked();
+
+  // A mistyped day says so and shows today.
+  await page.goto(`/systems/${deviceId}/building?day=2026-02-30&view=fortnight`);
+  await expect(page.getByRole('alert').filter({ hasText: '“2026-02-30” is not a date' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: '“fortnight” is not a view' })).toBeVisible();
+  await expect(page.getByRole('table', { name: /^Slots of every room on / })).toBeVisible();
+
+  // 375 px: no horizontal page overflow; one room chosen in the select shows that room alone.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/systems/${deviceId}/building?view=week`);
+  await expect(page.getByRole('table', { name: /^Free slots of every room in / })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  const chosen = overview.resources[1] ?? overview.resources[0]!;
+  await page.getByRole('combobox', { name: 'Room' }).selectOption({ label: chosen.name });
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/[?&]room=[0-9a-f-]{36}/);
+  const one = page.getByRole('table', { name: /^Free slots of every room in / }).getByRole('rowheader');
+  await expect(one).toHaveCount(1);
+  await expect(one).toContainText(chosen.name);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSeriousA11yViolations(page, 'the building view at 375 px');
+});
