@@ -7,7 +7,7 @@ import type { Locale } from '@/i18n/config';
 import { formatDayLabel, formatShortDay } from '@/lib/i18n/format';
 import type { LocalDay, StatefulSlot } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';
-import { slotStateText, slotTimeRange, type SlotT } from '@/components/resource-week/slot-words';
+import { slotStateText, slotTimeRange, type ClosedText, type SlotT } from '@/components/resource-week/slot-words';
 
 /** The parts of a room the tables show (lib/views/building.ts BuildingRoom). */
 export interface BuildingTableRoom {
@@ -39,7 +39,7 @@ const TABLE = 'w-full border-collapse text-sm';
 const SCROLL = 'relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700';
 
 /** Memoised words of one table render: the same few strings asked for thousands of times. */
-function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT) {
+function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, closedText: ClosedText) {
   const times = new Map<string, string>();
   const counts = new Map<string, string>();
   const states = new Map<string, string>();
@@ -60,9 +60,9 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT) {
     state: (slot: StatefulSlot): string => {
       const owner = slot.ownerLabel ? JSON.stringify(slot.ownerLabel) : '';
       const partial = slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}-${slot.reservation.endLabel}` : '';
-      const key = `${slot.state}|${slot.isPast}|${slot.beyondHorizon}|${slot.pending?.kind ?? ''}|${owner}|${partial}`;
+      const key = `${slot.state}|${slot.isPast}|${slot.beyondHorizon}|${slot.pending?.kind ?? ''}|${owner}|${partial}|${slot.closed?.reason ?? ''}`;
       let text = states.get(key);
-      if (text === undefined) states.set(key, (text = slotStateText(slot, ts)));
+      if (text === undefined) states.set(key, (text = slotStateText(slot, ts, closedText)));
       return text;
     },
   };
@@ -93,8 +93,10 @@ function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlo
 export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
   const t = useTranslations('building');
   const ts = useTranslations('slot');
+  const tClosed = useTranslations('closedSlot');
   const locale = useLocale();
-  const words = wordsOf(t, ts);
+  const closedText: ClosedText = (reason) => tClosed('label', { reason });
+  const words = wordsOf(t, ts, closedText);
   const columns = columnsOf(rooms, words.time);
   const date = dayName(day, timeZone, locale);
   const freeWord = t('free');
@@ -165,8 +167,10 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
 export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
   const t = useTranslations('building');
   const ts = useTranslations('slot');
+  const tClosed = useTranslations('closedSlot');
   const locale = useLocale();
-  const words = wordsOf(t, ts);
+  const closedText: ClosedText = (reason) => tClosed('label', { reason });
+  const words = wordsOf(t, ts, closedText);
   const names = days.map((d) => ({ date: d.date, short: formatShortDay(wallClock(d.startMs, timeZone), locale), long: dayName(d, timeZone, locale) }));
   const noSlots = t('noSlots');
   return (
@@ -199,15 +203,18 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }:
                   let slots = 0;
                   let taken = 0;
                   const free: StatefulSlot[] = [];
+                  let closedReason: string | null = null;
                   for (const s of room.slots) {
                     if (s.date !== d.date) continue;
                     slots += 1;
+                    if (s.closed && closedReason === null) closedReason = s.closed.reason;
                     if (s.bookable) free.push(s);
                     else if (s.state !== 'free' && s.state !== 'past') taken += 1;
                   }
                   return (
                     <td key={d.date}>
                       <span className="counts">{slots === 0 ? noSlots : words.counts(free.length, taken)}</span>
+                      {closedReason !== null ? <span className="closed">{closedText(closedReason)}</span> : null}
                       {free.length > 0 ? (
                         <ul aria-label={t('freeList', { room: room.name, day: d.long })}>
                           {free.map((slot) => (

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { messageText } from '@/tests/message-text';
-import { closureOver, markClosedSlots, roomClosed } from './not-closed';
+import { closureOver, markClosedSlots, withClosedSlots, roomClosed } from './not-closed';
 
 const room = '11111111-1111-4111-8111-111111111111';
 const other = '22222222-2222-4222-8222-222222222222';
@@ -38,4 +38,16 @@ it('the grid marks the closed slots of the room not bookable, with the reason an
   const others = [{ startMs: 1000, endMs: 2000, bookable: true }];
   markClosedSlots(others, other, [closure]);
   expect(others[0]).toEqual({ startMs: 1000, endMs: 2000, bookable: true });
+});
+
+it('withClosedSlots marks copies and leaves the slots it was given as they were', () => {
+  const slots: { startMs: number; endMs: number; bookable: boolean; closed?: { reason: string; closureId: string; startMs: number; endMs: number } | null }[] = [
+    { startMs: 0, endMs: 1000, bookable: true },
+    { startMs: 1000, endMs: 2000, bookable: true },
+  ];
+  const marked = withClosedSlots(slots, room, [closure]);
+  expect(marked.map((s) => [s.bookable, s.closed?.reason ?? null])).toEqual([[true, null], [false, 'Pipe repair']]);
+  expect(marked[0]).toBe(slots[0]);
+  expect(slots[1]).toEqual({ startMs: 1000, endMs: 2000, bookable: true });
+  expect(withClosedSlots(slots, other, [closure])).toBe(slots);
 });

@@ -50,3 +50,21 @@ export function markClosedSlots(
     slot.bookable = false;
   }
 }
+
+/**
+ * markClosedSlots without touching `slots`: the slots a closure overlaps are copied and marked,
+ * the others kept as they are (for callers whose slots are shared between reads, such as the
+ * building view's held week).
+ */
+export function withClosedSlots<S extends { startMs: number; endMs: number; bookable: boolean; closed?: { closureId: string; reason: string; startMs: number; endMs: number } | null }>(
+  slots: readonly S[],
+  resourceId: string,
+  closures: readonly ClosureWindow[],
+): S[] {
+  const mine = closures.filter((c) => c.resourceIds.includes(resourceId));
+  if (mine.length === 0) return slots as S[];
+  return slots.map((slot) => {
+    const closure = closureOver(slot, resourceId, mine);
+    return closure ? { ...slot, closed: { closureId: closure.id, reason: closure.reason, startMs: closure.startMs, endMs: closure.endMs }, bookable: false } : slot;
+  });
+}

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { connections, roomClosures, systems } from '@/lib/db/schema';
 import { beforeAll, expect, it } from 'vitest';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
@@ -150,10 +152,11 @@ describeWithDb('the building view', (ctx) => {
     expect(byId.get(ROOM_A)!.slots).toHaveLength(21);
     expect(byId.get(ROOM_C)!.slots.map((s) => [s.date, s.startLabel])).toEqual([['2026-03-30', '07:00']]);
     expect(byId.get(ROOM_B)!.free).toBe(21);
-    // Warm: the state row and the open requests; rooms, schedules and the week's reservations are held.
+    // Warm: the state row, the open requests and the room closures; rooms, schedules and the week's
+    // reservations are held.
     const before = queries();
     const warm = await loadBuildingView(counted, system, { day: '2026-04-01', mode: 'week', onlyFree: false, roomId: undefined });
-    expect(queries() - before).toBeLessThanOrEqual(2);
+    expect(queries() - before).toBeLessThanOrEqual(3);
     expect(warm.rooms).toEqual(cold.rooms);
   });
 
@@ -180,6 +183,39 @@ describeWithDb('the building view', (ctx) => {
       ['10:00', 'past', false],
       ['23:00', 'booked', false],
     ]);
+  });
+
+  it('shows a room closure: its slots closed with the reason and not bookable, and free again once lifted', async () => {
+    const { db } = ctx().handle;
+    const [connection] = await db.insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
+    await db.insert(systems).values({ deviceId: DEVICE, connectionId: connection!.id, name: system.name, timeZone: system.timeZone }).onConflictDoNothing();
+    // Room B closed Saturday 22:00 to Sunday 04:00 local (CET, then CEST): over its 23:00 slot.
+    const [closure] = await db
+      .insert(roomClosures)
+      .values({ deviceId: DEVICE, resourceIds: [ROOM_B], startsAt: new Date('2026-03-28T21:00:00Z'), endsAt: new Date('2026-03-29T02:00:00Z'), reason: 'Pipe repair', status: 'done' })
+      .returning({ id: roomClosures.id });
+    const ask = { day: '2026-03-28', mode: 'day', onlyFree: false, roomId: undefined } as const;
+    const closed = await loadBuildingView(deps, system, ask);
+    const b = closed.rooms.find((r) => r.id === ROOM_B)!;
+    expect(b.slots.map((s) => [s.startLabel, s.bookable, s.closed?.reason ?? null])).toEqual([
+      ['07:00', false, null],
+      ['10:00', false, null],
+      ['23:00', false, 'Pipe repair'],
+    ]);
+    expect(b.free).toBe(0);
+    // Room A is not in the closure.
+    expect(closed.rooms.find((r) => r.id === ROOM_A)!.slots.some((s) => s.closed)).toBe(false);
+
+    // The held slots were not marked in place: lifted, the same held week shows the slot free.
+    await db.update(roomClosures).set({ liftedAt: new Date() }).where(eq(roomClosures.id, closure!.id));
+    const lifted = await loadBuildingView(deps, system, ask);
+    const again = lifted.rooms.find((r) => r.id === ROOM_B)!;
+    expect(again.slots.map((s) => [s.startLabel, s.bookable, s.closed ?? null])).toEqual([
+      ['07:00', false, null],
+      ['10:00', false, null],
+      ['23:00', true, null],
+    ]);
+    await db.delete(roomClosures).where(eq(roomClosures.id, closure!.id));
   });
 
   it('filters: only rooms with a free slot, one room, and an unknown room shows all', async () => {

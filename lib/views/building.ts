@@ -1,5 +1,6 @@
 import 'server-only';
-import { bookingHorizonEnd } from '@/lib/booking-rules';
+import { bookingHorizonEnd, withClosedSlots } from '@/lib/booking-rules';
+import { readClosureWindows } from '@/lib/closures/read';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
@@ -185,7 +186,7 @@ function firstAfter(sorted: Float64Array, ms: number): number {
 /**
  * Every room's slots of the week with their states at `nowMs` (held until a slot's state could
  * change). The slot objects are shared by every read that finds them held: never change them in
- * place (a step that marks slots, such as markClosedSlots, must work on copies of that room's slots).
+ * place (closures are marked on copies by withClosedSlots).
  */
 function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, system: SystemPublic, nowMs: number, horizonEnd: number): Map<string, StatefulSlot[]> {
   const prior = held.overlay;
@@ -254,9 +255,11 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
   if (!snapshot) return { ...base, allRooms: [], rooms: [], unknownRoom: false };
 
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
-  const [held, open] = await Promise.all([
+  const [held, open, closures] = await Promise.all([
     weekReservations(deps, snapshot, week, state.reservationsVersion, sameGeneration),
     listOpenBookingsInWindow(deps.db, system.deviceId, new Date(from - DAY_MS), new Date(to + DAY_MS)),
+    // Room closures (lib/closures): one range scan of their partial index.
+    readClosureWindows(deps.db, system.deviceId, new Date(from - DAY_MS)),
   ]);
   const openByResource = new Map<string, SlotRequest[]>();
   for (const r of open) {
@@ -275,6 +278,8 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
     if (params.mode === 'day') slots = slots.filter((s) => s.startMs >= from && s.startMs < to);
     const requests = openByResource.get(resource.id);
     if (requests) slots = applyOpenRequests(slots, requests, nowMs);
+    // Closed slots ("Closed: reason", never bookable), marked on copies: the held slots are shared.
+    slots = withClosedSlots(slots, resource.id, closures);
     let free = 0;
     let taken = 0;
     for (const slot of slots) {
