@@ -68,6 +68,16 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, c
   };
 }
 
+/** What both tables say with: their translators, the locale and the memoised words. */
+function useTableWords() {
+  const t = useTranslations('building');
+  const ts = useTranslations('slot');
+  const tClosed = useTranslations('closedSlot');
+  const locale = useLocale();
+  const closedText: ClosedText = (reason) => tClosed('label', { reason });
+  return { t, locale, closedText, words: wordsOf(t, ts, closedText) };
+}
+
 interface Column {
   key: string;
   label: string;
@@ -91,12 +101,7 @@ function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlo
 
 /** One day: rooms as rows, the day's slot times as columns; free slots link to the room's week. */
 export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
-  const t = useTranslations('building');
-  const ts = useTranslations('slot');
-  const tClosed = useTranslations('closedSlot');
-  const locale = useLocale();
-  const closedText: ClosedText = (reason) => tClosed('label', { reason });
-  const words = wordsOf(t, ts, closedText);
+  const { t, locale, words } = useTableWords();
   const columns = columnsOf(rooms, words.time);
   const date = dayName(day, timeZone, locale);
   const freeWord = t('free');
@@ -165,12 +170,7 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
  * free ones, each a link named by its time inside a list named by the room and the day.
  */
 export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
-  const t = useTranslations('building');
-  const ts = useTranslations('slot');
-  const tClosed = useTranslations('closedSlot');
-  const locale = useLocale();
-  const closedText: ClosedText = (reason) => tClosed('label', { reason });
-  const words = wordsOf(t, ts, closedText);
+  const { t, locale, closedText, words } = useTableWords();
   const names = days.map((d) => ({ date: d.date, short: formatShortDay(wallClock(d.startMs, timeZone), locale), long: dayName(d, timeZone, locale) }));
   const noSlots = t('noSlots');
   return (

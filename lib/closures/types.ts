@@ -30,14 +30,8 @@ export interface ClosurePreview {
  */
 export type ClosureItemState = 'waiting' | 'sent' | 'cancelled' | 'failed' | 'gone' | 'skipped';
 
-export interface ClosureItem {
-  reservationId: string;
-  resourceId: string;
-  resourceName: string | null;
-  startTime: string;
-  endTime: string;
-  apartment: string | null;
-  residentName: string | null;
+/** A target of a confirmed closure: the booking as the preview showed it, and what became of it. */
+export interface ClosureItem extends Omit<PreviewBooking, 'willCancel'> {
   /** The cancellation request (its events carry this id and the closure's). */
   requestId: string | null;
   state: ClosureItemState;
