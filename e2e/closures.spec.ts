@@ -83,12 +83,14 @@ test('a manager closes a room for an afternoon: the preview shows its two bookin
 
   // Each resident is told: the E-mails page (the dev view: nothing leaves the machine) keeps the
   // closure's two messages, each with the reason.
-  const closureMails = page.getByRole('row').filter({ hasText: 'Cancelled (closure)' }).filter({ hasText: resourceName });
+  const closureMail = (slot: { startLabel: string; endLabel: string }) =>
+    page.getByRole('row').filter({ hasText: 'Cancelled (closure)' }).filter({ hasText: `${resourceName}, ` }).filter({ hasText: `from ${slot.startLabel} to ${slot.endLabel}` }).first();
   await expect(async () => {
     await page.goto(`/emails?status=captured&deviceId=${system.deviceId}`);
-    await expect(closureMails).toHaveCount(2, { timeout: 1_000 });
+    await expect(closureMail(a)).toBeVisible({ timeout: 1_000 });
+    await expect(closureMail(b)).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
-  await closureMails.first().getByRole('link').first().click();
+  await closureMail(a).getByRole('link').first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'E-mail' })).toBeVisible();
   await expect(page.getByTestId('mail-text')).toContainText(REASON);
   const ics = await page.request.get((await page.getByRole('link', { name: 'Download calendar file (.ics)' }).getAttribute('href')) ?? '');

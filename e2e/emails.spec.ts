@@ -46,8 +46,14 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   }
   if (!booked) throw new Error('no resident without bookings in the demo data');
 
-  // After the outcome the worker composes the message and keeps it: "Kept (not sent)".
-  const link = page.getByRole('link', { name: booked.email, exact: true });
+  // After the outcome the worker composes the message and keeps it: "Kept (not sent)". The resident
+  // may have older messages from other specs: this one is the booking of this slot.
+  const row = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: booked.email, exact: true }) })
+    .filter({ hasText: 'Booked' })
+    .filter({ hasText: `from ${clock(booked.slot.startTime)} to ${clock(booked.slot.endTime)}` });
+  const link = row.getByRole('link', { name: booked.email, exact: true });
   await expect(async () => {
     await page.goto('/emails?status=captured');
     await expect(link.first()).toBeVisible({ timeout: 1_000 });
