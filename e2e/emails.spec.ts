@@ -5,8 +5,8 @@ import { BASE_URL, expect, sandboxFixtures, test } from './utils';
 interface WeekSlot { startTime: string; endTime: string; bookable: boolean; isPast: boolean; state: string; ownerLabel: { apartment?: string } | null }
 interface Week { freshness: { status: string }; nav: { next: string }; slots: WeekSlot[] }
 
-/** Stockholm wall-clock time, as the e-mail says it. */
-const clock = (iso: string) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+/** Wall-clock time in the system's zone, as the e-mail says it. */
+const clockIn = (timeZone: string) => (iso: string) => new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
 
 test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with its room and time', async ({ page, signedInAs }) => {
   test.setTimeout(300_000);
@@ -17,7 +17,7 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   // From the middle of the list: the booking and requests specs take residents from the ends.
   const residents = fixtures.residents.filter((r) => mine.includes(r.deviceId) && r.email && /^[A-Za-z0-9]+$/.test(r.apartmentId));
   const candidates = residents.slice(Math.floor(residents.length / 3));
-  let booked: { email: string; slot: WeekSlot; resourceId: string } | null = null;
+  let booked: { email: string; slot: WeekSlot; resourceId: string; deviceId: string } | null = null;
   for (const resident of candidates) {
     for (const resourceId of resident.resourceIds) {
       let view: Week | null = null;
@@ -39,13 +39,16 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
         data: { deviceId: resident.deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime },
       });
       expect(answer.status(), await answer.text()).toBe(202);
-      booked = { email: resident.email, slot, resourceId };
+      booked = { email: resident.email, slot, resourceId, deviceId: resident.deviceId };
       break;
     }
     if (booked) break;
   }
   if (!booked) throw new Error('no resident without bookings in the demo data');
 
+  // The system's zone (another spec may have changed it from Stockholm): the e-mail's times are in it.
+  const { system } = (await (await request.get(`/api/systems/${booked.deviceId}`)).json()) as { system: { timeZone: string } };
+  const clock = clockIn(system.timeZone);
   // After the outcome the worker composes the message and keeps it: "Kept (not sent)". The resident
   // may have older messages from other specs: this one is the booking of this slot.
   const row = page
