@@ -108,6 +108,8 @@ export const envSchema = z
 
     /** Bearer token that GET /api/metrics asks for; unset, the endpoint answers 404. */
     METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+    /** Adds a Server-Timing header to API answers: where a request's time went (session, access, view, database). */
+    SERVER_TIMING: z.stringbool({ truthy: ['1', 'true', 'yes', 'on'], falsy: ['0', 'false', 'no', 'off'] }).default(false),
 
     // E-mail to residents (lib/mail). Unset SMTP_URL: messages are rendered and kept in the outbox
     // ('captured', shown on the E-mails page), nothing leaves the machine.

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { msg } from '@/lib/i18n/message';
+import { env } from '@/lib/env';
+import { measure, noteQuery } from '@/lib/observability/server-timing';
 import { ApiError, errorResponse, handleApiError, isApiError, readJson, withErrors } from './errors';
 
 const jsonRequest = (body: string, type = 'application/json') =>
@@ -192,5 +194,31 @@ describe('readJson', () => {
   });
   it('refuses a body over the cap with 413 even without Content-Length', async () => {
     await expect(readJson(jsonRequest(`"${'x'.repeat(2_000)}"`), 1_000)).rejects.toMatchObject({ code: 'payload_too_large' });
+  });
+});
+
+describe('Server-Timing', () => {
+  const handler = withErrors(async () => {
+    await measure('session', () => new Promise((resolve) => setTimeout(resolve, 5)));
+    noteQuery(1.5);
+    noteQuery(0.5);
+    return Response.json({ ok: true });
+  });
+
+  it('says where the time went when SERVER_TIMING is on: the handler, each measured part, the statements', async () => {
+    const before = env.SERVER_TIMING;
+    env.SERVER_TIMING = true;
+    try {
+      const value = (await handler(new Request('http://portal.test/api/x'), {})).headers.get('server-timing') ?? '';
+      expect(value).toMatch(/^handler;dur=[\d.]+, session;dur=[\d.]+, db;desc="2 queries";dur=2$/);
+      expect(Number(/session;dur=([\d.]+)/.exec(value)?.[1])).toBeGreaterThanOrEqual(4);
+    } finally {
+      env.SERVER_TIMING = before;
+    }
+  });
+
+  it('adds nothing when it is off (the default), and measures nothing outside a request', async () => {
+    expect((await handler(new Request('http://portal.test/api/x'), {})).headers.has('server-timing')).toBe(false);
+    await expect(measure('x', () => Promise.resolve(7))).resolves.toBe(7);
   });
 });

@@ -7,6 +7,7 @@ import { securityHeaders } from '@/lib/security/headers';
 import { isServiceError, type ServiceError } from '@/lib/service/errors';
 import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
+import { newTimings, serverTimingValue } from '@/lib/observability/server-timing';
 import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
 import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
 import { resolveLocale } from '@/lib/i18n/negotiate';
@@ -233,7 +234,8 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
   return async (request, context) => {
     const startedAt = performance.now();
     const requestId = requestIdFrom(request.headers);
-    let response = await runWithRequestContext({ requestId }, async () => {
+    const timings = env.SERVER_TIMING ? newTimings() : undefined;
+    let response = await runWithRequestContext({ requestId, timings }, async () => {
       try {
         return await handler(request, context);
       } catch (error) {
@@ -241,6 +243,7 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
       }
     });
     response = withRequestId(withApiHeaders(response), requestId);
+    if (timings) response.headers.set('Server-Timing', serverTimingValue(timings, performance.now() - startedAt));
     observeRequest(request, response.status, options.route, startedAt);
     return response;
   };

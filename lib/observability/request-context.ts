@@ -2,10 +2,13 @@ import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { singleton } from '@/lib/singleton';
+import type { Timings } from './server-timing';
 
 /** What is known about the request being handled, for every log line written meanwhile. */
 export interface RequestContext {
   requestId: string;
+  /** Where the time goes, when SERVER_TIMING is on (./server-timing.ts). */
+  timings?: Timings;
 }
 
 // One store per process: a module loaded into several chunks must still see the same context.

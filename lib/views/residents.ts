@@ -7,6 +7,7 @@ import { residentDirectory, searchDirectory } from '@/lib/residents/directory';
 import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/search';
 import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
+import { measure } from '@/lib/observability/server-timing';
 import type { ApartmentHit, ResidentSearchResult } from './types';
 
 export { parseResidentQuery } from '@/lib/residents/search';
@@ -126,7 +127,7 @@ export async function lookUpResidents(deps: ResidentSearchDeps, query: string): 
         return deps.client.users.byReference(key, query);
     }
   }
-  const accounts: UserAccount[] = (await Promise.all(lookups)).flat();
+  const accounts: UserAccount[] = (await measure('upstream', () => Promise.all(lookups))).flat();
 
   const byUser = new Map<string, UserAccount>();
   for (const account of accounts) {
