@@ -10,6 +10,7 @@ import { clientIp, verifyCredentials } from './credentials';
 import { roleSchema } from './schemas';
 import { createSignInThrottle, type SignInThrottle } from './throttle';
 import { bumpSessionVersion, findUserByEmail, findUserById } from './users';
+import { sessionStillValid } from './session-token';
 import { singletonPromise } from '@/lib/singleton';
 
 declare module 'next-auth' {
@@ -107,7 +108,7 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
         }
         // Every later use: the account must still exist with the same session version.
         const current = token.uid ? await findUserById(db, token.uid) : undefined;
-        if (!current || current.sessionVersion !== token.sv || current.deactivatedAt !== null) throw new SessionRevokedError('session revoked');
+        if (!sessionStillValid(current, token)) throw new SessionRevokedError('session revoked');
         return { ...token, email: current.email, name: current.name, role: current.role, locale: current.locale };
       },
       session({ session, token }) {

@@ -1,6 +1,5 @@
 import 'server-only';
-import { getServerSession } from 'next-auth';
-import { getToken } from 'next-auth/jwt';
+import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
@@ -8,23 +7,37 @@ import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
+import { measure } from '@/lib/observability/server-timing';
 import { getSecrets } from '@/lib/secrets';
-import { getAuthOptions } from './options';
-import { sessionUserSchema, type SessionUser } from './schemas';
+import { getDb } from '@/lib/db';
+import type { SessionUser } from './schemas';
+import { decodeSessionToken, readSessionUser, sessionTokenOf } from './session-token';
 
 /**
  * The signed-in user, checked against the database (revoked sessions give null). Once per page
  * render: the layout, generateMetadata and the page all ask (React's cache; a plain call elsewhere).
  */
 export const getSession = cache(async (): Promise<SessionUser | null> => {
-  const session = await getServerSession(await getAuthOptions());
-  const user = sessionUserSchema.safeParse(session?.user);
-  return user.success ? user.data : null;
+  const [{ authSecret }, jar, { db }] = await Promise.all([getSecrets(), cookies(), getDb()]);
+  return readSessionUser(db, authSecret, sessionTokenOf(jar.getAll(), secureCookies()));
 });
+
+/**
+ * The current request's session token, decrypted and unexpired, not yet checked against the
+ * account (see sessionStillValid): for reads that check the account together with other rows.
+ */
+export async function currentSessionToken(): Promise<JWT | null> {
+  const [{ authSecret }, jar] = await Promise.all([getSecrets(), cookies()]);
+  const value = sessionTokenOf(jar.getAll(), secureCookies());
+  return value ? decodeSessionToken(value, authSecret) : null;
+}
+
+/** next-auth's secure cookie names (`__Secure-…`) when the portal is served over https. */
+const secureCookies = () => env.PORTAL_URL.startsWith('https://');
 
 /** For route handlers and server actions: 401 when nobody is signed in. */
 export async function requireUser(): Promise<SessionUser> {
-  const user = await getSession();
+  const user = await measure('session', getSession);
   if (!user) throw new ApiError('unauthorized', msg('errors.signIn'));
   return user;
 }
@@ -36,7 +49,7 @@ export async function requireUser(): Promise<SessionUser> {
 export async function requestSessionVersion(): Promise<number | undefined> {
   const [{ authSecret }, jar, head] = await Promise.all([getSecrets(), cookies(), headers()]);
   const req = { cookies: jar, headers: head } as unknown as Parameters<typeof getToken>[0]['req'];
-  const token = await getToken({ req, secret: authSecret, secureCookie: env.PORTAL_URL.startsWith('https://') });
+  const token = await getToken({ req, secret: authSecret, secureCookie: secureCookies() });
   return typeof token?.sv === 'number' ? token.sv : undefined;
 }
 
