@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
+import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
 import type {
   MirrorErrorKind,
@@ -235,9 +236,24 @@ export async function readRefreshTimes(db: Database): Promise<{ deviceId: string
 
 export async function readState(db: Database, deviceId: string): Promise<MirrorState | null> {
   const [row] = await db.select().from(mirrorState).where(eq(mirrorState.deviceId, deviceId));
-  if (!row) return null;
+  return row ? toMirrorState(row) : null;
+}
+
+/** readState as one read of a `readTogether` (lib/db/read-together.ts). */
+export function stateRead(deviceId: string): JsonRead<MirrorState | null> {
+  const rows = selectRows(queryBuilder.select().from(mirrorState).where(eq(mirrorState.deviceId, deviceId)));
   return {
-    deviceId,
+    query: rows.query,
+    parse: (json) => {
+      const [row] = rows.parse(json);
+      return row ? toMirrorState(row) : null;
+    },
+  };
+}
+
+function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
+  return {
+    deviceId: row.deviceId,
     generation: row.generation,
     refreshedAt: row.refreshedAt,
     refreshEndedAt: row.refreshEndedAt,

@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { mirrorState, reservationRequests } from '@/lib/db/schema';
 import { equalsAnyUuid } from '@/lib/db/raw';
+import { queryBuilder, readTogether, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { MessageData, PortalEvent, RequestView } from '@/lib/events/types';
 import type { BookingOrigin } from '@/lib/views/types';
@@ -23,6 +24,7 @@ import { describeOutcomeError } from './reasons';
 export type RequestRow = typeof reservationRequests.$inferSelect;
 
 const requests = reservationRequests;
+const DAY_MS = 86_400_000;
 const iso = (v: Date | null): string | null => v?.toISOString() ?? null;
 
 /**
@@ -387,10 +389,24 @@ function newestOrigins(rows: readonly RequestRow[]): BookingOrigin[] {
 }
 
 /**
- * A resource week's requests in one query (a warm grid read makes few): the open ones touching
- * [from, to) (the grid shows them pending) and who booked the given reservations through the portal
- * (for the slot dialog: the mirror knows the upstream booking; only the request knows who asked).
+ * A resource week's requests, as one read of a `readTogether` (a warm grid read makes few
+ * statements): those touching [from, to) that are open (the grid shows them pending) or booked
+ * (the slot dialog says who asked: the mirror knows the upstream booking, only the request who
+ * asked). `weekRequestsOf` sorts them out.
  */
+export function weekRequestsRead(deviceId: string, resourceId: string, from: Date, to: Date): JsonRead<RequestRow[]> {
+  // A request is at most a day long (as a slot is): the lower bound keeps the index range to the week.
+  const inWeek = and(
+    eq(requests.deviceId, deviceId),
+    eq(requests.resourceId, resourceId),
+    lt(requests.startTime, to),
+    gt(requests.startTime, new Date(from.getTime() - DAY_MS)),
+    gt(requests.endTime, from),
+  );
+  return selectRows(queryBuilder.select().from(requests).where(and(inWeek, or(isOpen(), isBooking()))));
+}
+
+/** weekRequestsRead and weekRequestsOf in one call (a statement of its own). */
 export async function listWeekRequests(
   db: Database,
   deviceId: string,
@@ -399,12 +415,16 @@ export async function listWeekRequests(
   to: Date,
   reservationIds: readonly string[],
 ): Promise<{ open: RequestView[]; origins: BookingOrigin[] }> {
-  const openInWeek = and(eq(requests.resourceId, resourceId), isOpen(), lt(requests.startTime, to), gt(requests.endTime, from));
-  const where = reservationIds.length > 0 ? or(openInWeek, and(isBooking(), equalsAnyUuid(requests.reservationId, reservationIds))) : openInWeek;
-  const rows = await db.select().from(requests).where(and(eq(requests.deviceId, deviceId), where)).orderBy(requests.createdAt);
-  const open = rows.filter((r) => r.status === 'sending' || r.status === 'pending');
+  const { rows } = await readTogether(db, { rows: weekRequestsRead(deviceId, resourceId, from, to) });
+  return weekRequestsOf(rows, reservationIds);
+}
+
+/** The open requests (oldest first), and who booked each of the given reservations through the portal. */
+export function weekRequestsOf(rows: readonly RequestRow[], reservationIds: Iterable<string>): { open: RequestView[]; origins: BookingOrigin[] } {
+  const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  const open = sorted.filter((r) => r.status === 'sending' || r.status === 'pending');
   const wanted = new Set(reservationIds);
-  const origins = newestOrigins(rows.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && wanted.has(r.reservationId)));
+  const origins = newestOrigins(sorted.filter((r) => r.kind === 'create' && r.status === 'succeeded' && r.reservationId !== null && wanted.has(r.reservationId)));
   return { open: open.map(toRequestView), origins };
 }
 

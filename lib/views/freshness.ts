@@ -55,11 +55,16 @@ function toFreshness(status: MirrorStatus): Freshness {
  * it read (its generation names the copy readers see). Within the freshness window nothing else
  * is done. When a refresh is due, the source is built first: when that fails (no API key, service
  * client cannot start), a copy already held is still served with the failure noted, and only a
- * system never loaded fails outright.
+ * system never loaded fails outright. `known` is the state row when the caller read it already
+ * (together with its own reads, lib/db/read-together.ts).
  */
-export async function systemMirror(deps: ViewDeps, deviceId: string): Promise<{ freshness: Freshness; state: MirrorState | null }> {
+export async function systemMirror(
+  deps: ViewDeps,
+  deviceId: string,
+  known?: MirrorState | null,
+): Promise<{ freshness: Freshness; state: MirrorState | null }> {
   const now = deps.now?.() ?? new Date();
-  const state = await readState(deps.db, deviceId);
+  const state = known !== undefined ? known : await readState(deps.db, deviceId);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
   if (refreshDue(state, deps.freshnessMs, now)) {

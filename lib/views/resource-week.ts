@@ -2,11 +2,12 @@ import 'server-only';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
-import { readReservations } from '@/lib/mirror/store';
+import { readReservations, stateRead } from '@/lib/mirror/store';
+import { readTogether } from '@/lib/db/read-together';
 import type { MirrorReservation } from '@/lib/mirror/types';
-import { listWeekRequests } from '@/lib/reservations/lifecycle';
+import { weekRequestsOf, weekRequestsRead } from '@/lib/reservations/lifecycle';
 import { bookingHorizonEnd, markClosedSlots } from '@/lib/booking-rules';
-import { readClosureWindows } from '@/lib/closures/read';
+import { closureWindowsRead } from '@/lib/closures/read';
 import {
   overlayReservations,
   shiftWeekKey,
@@ -20,6 +21,7 @@ import {
 } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
+import { isUuid } from './page-access';
 import { weekSlotsOf } from './week-slots';
 import { ownerLabelsFor } from './owner-labels';
 import type { ResourceWeekView } from './types';
@@ -74,7 +76,16 @@ export async function loadResourceWeek(
   const week = weekFromKey(weekKey ?? current, timeZone);
   const nav = { previous: shiftWeekKey(week.key, -1), next: shiftWeekKey(week.key, 1), current };
   const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
-  const { freshness, state } = await systemMirror(deps, system.deviceId);
+  // Not a room id at all: no such room (the reads below compare it as a uuid).
+  if (!isUuid(resourceId)) throw new ApiError('not_found', msg('errors.noSuchResource'));
+  // The state row, the room's week of requests and the system's closures: one statement.
+  const around = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS) };
+  const read = await readTogether(deps.db, {
+    state: stateRead(system.deviceId),
+    requests: weekRequestsRead(system.deviceId, resourceId.toLowerCase(), around.from, around.to),
+    closures: closureWindowsRead(system.deviceId, around.from),
+  });
+  const { freshness, state } = await systemMirror(deps, system.deviceId, read.state);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
   if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };
 
@@ -87,11 +98,7 @@ export async function loadResourceWeek(
   let held = sameGeneration && entry.reservations?.version === state.reservationsVersion ? entry.reservations : undefined;
   if (!held) {
     // A slot starting in the week may have a reservation starting up to a day earlier or later.
-    const list = await readReservations(deps.db, system.deviceId, {
-      from: new Date(week.startMs - DAY_MS),
-      to: new Date(week.endMs + DAY_MS),
-      resourceId: resource.id,
-    });
+    const list = await readReservations(deps.db, system.deviceId, { ...around, resourceId: resource.id });
     held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById) };
     if (sameGeneration) entry.reservations = held;
   }
@@ -104,11 +111,8 @@ export async function loadResourceWeek(
   // Bookings (not Service windows) may have been made through the portal: the dialog says by whom.
   const booked = new Set<string>();
   for (const slot of slots) for (const r of slot.reservations) if (r.ownerType !== 'Service') booked.add(r.id);
-  // Room closures (lib/closures): one range scan of their partial index, beside the requests' read.
-  const [{ open: requests, origins }, closures] = await Promise.all([
-    listWeekRequests(deps.db, system.deviceId, resource.id, new Date(week.startMs - DAY_MS), new Date(week.endMs + DAY_MS), [...booked]),
-    readClosureWindows(deps.db, system.deviceId, new Date(week.startMs - DAY_MS)),
-  ]);
+  const { open: requests, origins } = weekRequestsOf(read.requests, booked);
+  const closures = read.closures;
   // Their slots are closed: shown "Closed: reason", never bookable.
   markClosedSlots(slots, resource.id, closures);
   return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };

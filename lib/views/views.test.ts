@@ -119,7 +119,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(checkedGroup).toBeGreaterThan(0);
   });
 
-  it('answers a warm week read from the state row, the week and its open requests, without building the upstream source', async () => {
+  it('answers a warm week read in one statement (state row, requests, closures), without building the upstream source', async () => {
     const resource = resources[0]!;
     let sources = 0;
     const counting = await countingDb(ctx().handle);
@@ -136,10 +136,10 @@ describeWithDb('portal views over the mirror', (ctx) => {
     expect(again.resource).toEqual({ id: resource.id, name: resource.name, description: resource.description });
     // Within the freshness window the source (API key, service client) is not needed.
     expect(sources).toBe(0);
-    // The state row, the open requests and the system's room closures (one range scan of their
-    // partial index, read side by side with the requests); resources, schedules and groups come
-    // from the generation's snapshot, the week's reservations from memory while no outcome changed them.
-    expect(queries).toBeLessThanOrEqual(3);
+    // One statement: the state row, the room's week of requests and the system's room closures
+    // together (lib/db/read-together.ts); resources, schedules and groups come from the
+    // generation's snapshot, the week's reservations from memory while no outcome changed them.
+    expect(queries).toBe(1);
   });
 
   it('shows an outcome applied to the mirror on the next warm read, and its cancellation', async () => {

@@ -44,6 +44,8 @@ export const reservationRequests = pgTable(
     index('reservation_requests_created_id').on(t.createdAt.desc(), t.id.desc()),
     index('reservation_requests_device_created_id').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
     index('reservation_requests_open_resource').on(t.deviceId, t.resourceId, t.startTime).where(sql`status IN ('sending', 'pending')`),
+    // Migration 0025: a room's week of requests, open and booked, in one range read.
+    index('reservation_requests_resource_time').on(t.deviceId, t.resourceId, t.startTime),
     index('reservation_requests_pending').on(t.status, t.updatedAt).where(sql`status IN ('sending', 'pending')`),
     index('reservation_requests_booked_reservation').on(t.deviceId, t.reservationId).where(sql`kind = 'create' AND status = 'succeeded'`),
     // Migration 0018: an apartment's request history.
