@@ -4,11 +4,16 @@ import { msg } from '@/lib/i18n/message';
 import { getDb, type Database } from '@/lib/db';
 import type { AccessCheck } from '@/lib/events/sse';
 import { log } from '@/lib/log';
+import { measure } from '@/lib/observability/server-timing';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { getSecrets } from '@/lib/secrets';
-import { getSystem, listAllSystems, listSystemsOfManager, listSystemsWithKeys, type SystemsWithKeys } from '@/lib/systems/store';
+import { getSystem, listAllSystems, listSystemsOfManager, listSystemsWithKeys, systemRead, type SystemsWithKeys } from '@/lib/systems/store';
+import { readTogether } from '@/lib/db/read-together';
+import type { JWT } from 'next-auth/jwt';
+import { currentSessionToken } from './session';
+import { sessionStillValid, sessionUserOf } from './session-token';
 import type { SessionUser } from './schemas';
-import { findUserById, managerHasSystem } from './users';
+import { assignmentRead, findUserById, managerHasSystem, userRead } from './users';
 
 /**
  * Admins see every system; a manager only those assigned. A manager asking for any other id,
@@ -16,19 +21,43 @@ import { findUserById, managerHasSystem } from './users';
  */
 export async function checkSystemAccess(db: Database, user: SessionUser, deviceId: string): Promise<SystemPublic> {
   const system = await getSystem(db, deviceId);
+  const assigned = user.role === 'admin' || (system !== undefined && (await managerHasSystem(db, user.id, deviceId)));
+  return decideSystemAccess(user, deviceId, system, assigned);
+}
+
+/** The rule above, given what was read: the system (if it exists) and whether it is the user's. */
+export function decideSystemAccess(user: SessionUser, deviceId: string, system: SystemPublic | undefined, assigned: boolean): SystemPublic {
   if (user.role === 'admin') {
     if (!system) throw new ApiError('not_found', msg('errors.noSuchSystem'));
     return system;
   }
-  if (!system || !(await managerHasSystem(db, user.id, deviceId))) {
+  if (!system || !assigned) {
     log.warn('system access denied', { userId: user.id, role: user.role, deviceId });
     throw new ApiError('forbidden', msg('errors.noSystemAccess'));
   }
   return system;
 }
 
+/**
+ * For route handlers about one system: the signed-in user (401 as requireUser) and the system they
+ * may see (403 or 404 as requireSystemAccess), the account, the system and the assignment read in
+ * one statement. `deviceId` must be a parsed id.
+ */
+export async function requireSystemViewer(deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
+  return measure('viewer', async () => readSystemViewer((await getDb()).db, await currentSessionToken(), deviceId));
+}
+
+/** requireSystemViewer, given the request's decrypted session token (null without one). */
+export async function readSystemViewer(db: Database, token: Pick<JWT, 'uid' | 'sv'> | null, deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
+  if (!token?.uid) throw new ApiError('unauthorized', msg('errors.signIn'));
+  const read = await readTogether(db, { user: userRead(token.uid), system: systemRead(deviceId), assigned: assignmentRead(token.uid, deviceId) });
+  if (!sessionStillValid(read.user, token)) throw new ApiError('unauthorized', msg('errors.signIn'));
+  const user = sessionUserOf(read.user);
+  return { user, system: decideSystemAccess(user, deviceId, read.system, read.assigned) };
+}
+
 export async function requireSystemAccess(user: SessionUser, deviceId: string): Promise<SystemPublic> {
-  return checkSystemAccess((await getDb()).db, user, deviceId);
+  return measure('access', async () => checkSystemAccess((await getDb()).db, user, deviceId));
 }
 
 export async function listAccessibleSystemsIn(db: Database, user: SessionUser): Promise<SystemPublic[]> {
@@ -65,5 +94,5 @@ export async function currentStreamAccess(db: Database, userId: string, sessionV
 /** listAccessibleSystems with each system's API key, in one query (for searches across systems). */
 export async function listAccessibleSystemsWithKeys(user: SessionUser): Promise<SystemsWithKeys> {
   const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
-  return listSystemsWithKeys(db, user.role === 'admin' ? null : user.id, encryptionKey);
+  return measure('systems', () => listSystemsWithKeys(db, user.role === 'admin' ? null : user.id, encryptionKey));
 }

@@ -5,6 +5,7 @@ import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import { ACCESS_CHANNEL } from '@/lib/events/bus-types';
+import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { hashPassword } from './passwords';
 import type { SessionUser } from './schemas';
 
@@ -36,6 +37,12 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
 export async function findUserById(db: Database, id: string): Promise<UserRecord | undefined> {
   const [row] = await db.select(userColumns).from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** findUserById as one read of a `readTogether` (lib/db/read-together.ts). */
+export function userRead(id: string): JsonRead<UserRecord | undefined> {
+  const rows = selectRows(queryBuilder.select(userColumns).from(users).where(eq(users.id, id)).limit(1));
+  return { query: rows.query, parse: (json) => rows.parse(json)[0] };
 }
 
 export interface NewUser {
@@ -118,6 +125,18 @@ export async function addManagerSystems(db: Database, userId: string, deviceIds:
     .values(deviceIds.map((deviceId) => ({ userId, deviceId })))
     .onConflictDoNothing();
   await notifyAccessChange(db, userId);
+}
+
+/** managerHasSystem as one read of a `readTogether`. */
+export function assignmentRead(userId: string, deviceId: string): JsonRead<boolean> {
+  const rows = selectRows(
+    queryBuilder
+      .select({ deviceId: managerSystems.deviceId })
+      .from(managerSystems)
+      .where(and(eq(managerSystems.userId, userId), eq(managerSystems.deviceId, deviceId)))
+      .limit(1),
+  );
+  return { query: rows.query, parse: (json) => rows.parse(json).length > 0 };
 }
 
 export async function managerHasSystem(db: Database, userId: string, deviceId: string): Promise<boolean> {

@@ -6,6 +6,7 @@ import type { ResourceKind } from '@/lib/schedule/resource-kind';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
+import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { DEFAULT_TIME_ZONE, type SystemPublic, type SystemUpdate } from './schemas';
 
 // Only these columns ever leave this module toward pages and route handlers.
@@ -22,6 +23,12 @@ const publicColumns = {
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
   const [row] = await db.select(publicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1);
   return row;
+}
+
+/** getSystem as one read of a `readTogether` (lib/db/read-together.ts). */
+export function systemRead(deviceId: string): JsonRead<SystemPublic | undefined> {
+  const rows = selectRows(queryBuilder.select(publicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1));
+  return { query: rows.query, parse: (json) => rows.parse(json)[0] };
 }
 
 export function listAllSystems(db: Database): Promise<SystemPublic[]> {

@@ -1,0 +1,48 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { storeConnection } from '@/lib/systems/store';
+import { countingDb, describeWithDb } from '@/tests/db';
+import { checkSystemAccess, readSystemViewer } from './access';
+import { bumpSessionVersion, createUser, findUserById, setManagerSystems } from './users';
+
+describeWithDb('the signed-in user and their system in one statement', (ctx) => {
+  const mine = randomUUID();
+  const other = randomUUID();
+  const unknown = randomUUID();
+  const ids = { admin: '', manager: '' };
+  beforeAll(async () => {
+    const db = ctx().handle.db;
+    await storeConnection(db, { approvalId: randomUUID(), apiKey: 'k', deviceIds: [mine, other], encryptionKey: randomBytes(32) });
+    ids.admin = (await createUser(db, { email: 'ada@example.com', name: 'Ada', role: 'admin' })).id;
+    ids.manager = (await createUser(db, { email: 'max@example.com', name: 'Max', role: 'manager' })).id;
+    await setManagerSystems(db, ids.manager, [mine]);
+  });
+  const tokenOf = async (uid: string) => ({ uid, sv: (await findUserById(ctx().handle.db, uid))?.sessionVersion });
+
+  it('answers as requireUser and requireSystemAccess would, with one statement', async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const manager = await tokenOf(ids.manager);
+    const viewer = await readSystemViewer(db, manager, mine);
+    expect(queries()).toBe(1);
+    expect(viewer.user).toMatchObject({ id: ids.manager, role: 'manager', name: 'Max' });
+    expect(viewer.system).toEqual(await checkSystemAccess(db, viewer.user, mine));
+    // Another system, existing or not: the same 403 for a manager; an admin sees any and gets 404 for none.
+    await expect(readSystemViewer(db, manager, other)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(readSystemViewer(db, manager, unknown)).rejects.toMatchObject({ code: 'forbidden' });
+    const admin = await tokenOf(ids.admin);
+    expect((await readSystemViewer(db, admin, other)).system.deviceId).toBe(other);
+    await expect(readSystemViewer(db, admin, unknown)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('says "sign in" without a token, for another session version, and for an account gone', async () => {
+    const db = ctx().handle.db;
+    await expect(readSystemViewer(db, null, mine)).rejects.toMatchObject({ code: 'unauthorized' });
+    const before = await tokenOf(ids.manager);
+    await bumpSessionVersion(db, ids.manager);
+    await expect(readSystemViewer(db, before, mine)).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(readSystemViewer(db, { uid: randomUUID(), sv: 0 }, mine)).rejects.toMatchObject({ code: 'unauthorized' });
+    // An unassigned system stops being visible at once.
+    await setManagerSystems(db, ids.manager, []);
+    await expect(readSystemViewer(db, await tokenOf(ids.manager), mine)).rejects.toMatchObject({ code: 'forbidden' });
+  });
+});
