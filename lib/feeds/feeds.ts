@@ -12,6 +12,7 @@ import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
+import type { SystemPublic } from '@/lib/systems/schemas';
 import { feedTokenHash, feedUrl, issueFeedToken } from './token';
 
 // Ids are compared with what the database returns: lower case.
@@ -174,6 +175,10 @@ export async function revokeFeed(db: Database, args: { user: SessionUser; feedId
 /** A room's or an apartment's active feeds, newest first, for a user who may see the system. */
 export async function listFeeds(db: Database, user: SessionUser, deviceId: string, target: FeedTarget): Promise<FeedSummary[]> {
   await checkSystemAccess(db, user, deviceId);
+  return readFeeds(db, deviceId, target);
+}
+
+async function readFeeds(db: Database, deviceId: string, target: FeedTarget): Promise<FeedSummary[]> {
   const rows = await db
     .select(summaryColumns)
     .from(calendarFeeds)
@@ -205,7 +210,10 @@ export async function findActiveFeed(db: Database, token: string) {
   return feed;
 }
 
-/** listFeeds on the portal's database, for pages. */
-export async function listFeedsForPage(user: SessionUser, deviceId: string, target: FeedTarget): Promise<FeedSummary[]> {
-  return listFeeds((await getDb()).db, user, deviceId, target);
+/**
+ * listFeeds on the portal's database, for pages: `system` is what the page's access check
+ * (pageSystem) returned, so access is not read again.
+ */
+export async function listFeedsForPage(system: SystemPublic, target: FeedTarget): Promise<FeedSummary[]> {
+  return readFeeds((await getDb()).db, system.deviceId, target);
 }

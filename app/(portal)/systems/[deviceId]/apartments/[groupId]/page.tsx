@@ -56,7 +56,7 @@ export default async function ApartmentPage({ params }: Props) {
       <FeedSection
         deviceId={system.deviceId}
         target={{ scope: 'apartment', groupId: view.group.id }}
-        initialFeeds={await listFeedsForPage(user, system.deviceId, { scope: 'apartment', groupId: view.group.id })}
+        initialFeeds={await listFeedsForPage(system, { scope: 'apartment', groupId: view.group.id })}
         timeZone={system.timeZone}
       />
     </div>

@@ -72,7 +72,7 @@ export default async function ResourcePage({ params, searchParams }: Props) {
         <FeedSection
           deviceId={system.deviceId}
           target={{ scope: 'room', resourceId: resourceId.toLowerCase() }}
-          initialFeeds={await listFeedsForPage(user, system.deviceId, { scope: 'room', resourceId: resourceId.toLowerCase() })}
+          initialFeeds={await listFeedsForPage(system, { scope: 'room', resourceId: resourceId.toLowerCase() })}
           timeZone={system.timeZone}
         />
       ) : null}
