@@ -60,14 +60,14 @@ export async function findResidents(deps: ResidentSearchDeps, query: string): Pr
   if (query.trim() === '') return { apartments: [], truncated: false };
   const prepared = prepareQuery(query);
   const readStateOf = deps.state ?? ((deviceId: string) => readState(deps.db, deviceId));
-  const searched = await Promise.all(
+  const searched = await measure('directories', () => Promise.all(
     deps.systems.map(async (system) => {
       const deviceId = system.deviceId.toLowerCase();
       const state = await readStateOf(deviceId);
       const directory = state ? await residentDirectory(deps.db, deviceId, state) : null;
       return directory ? { system, hits: searchDirectory(directory, { deviceId, name: system.name }, prepared) } : { system, hits: null };
     }),
-  );
+  ));
   const hits: ScoredHit[] = searched.flatMap((s) => s.hits ?? []);
   const fallback = searched.filter((s) => s.hits === null).map((s) => s.system);
   if (fallback.length > 0) hits.push(...(await lookUpResidents({ ...deps, systems: fallback }, query.trim())));
@@ -139,7 +139,7 @@ export async function lookUpResidents(deps: ResidentSearchDeps, query: string): 
   const found = [...byUser.values()];
   const deviceIds = [...new Set(found.map((a) => a.deviceId.toLowerCase()))];
   const snapshotsFound = new Map<string, MirrorSnapshot | null>();
-  await Promise.all(deviceIds.map(async (deviceId) => snapshotsFound.set(deviceId, await snapshotOf(deviceId))));
+  await measure('names', () => Promise.all(deviceIds.map(async (deviceId) => snapshotsFound.set(deviceId, await snapshotOf(deviceId)))));
   const entries = new Map<string, ScoredHit>();
   for (const account of found) {
     const deviceId = account.deviceId.toLowerCase();

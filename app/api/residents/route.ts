@@ -1,6 +1,7 @@
 import { requireUser } from '@/lib/auth/session';
 import { ApiError, withErrors } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
+import { measure } from '@/lib/observability/server-timing';
 import { searchResidentsFor } from '@/lib/views/live-deps';
 import { isUuid } from '@/lib/views/page-access';
 import { parseResidentQuery } from '@/lib/views/residents';
@@ -15,5 +16,5 @@ export const GET = withErrors(async (request: Request) => {
   if (!parsed.ok) throw new ApiError('bad_request', parsed.message);
   const deviceId = url.searchParams.get('deviceId');
   if (deviceId !== null && !isUuid(deviceId)) throw new ApiError('bad_request', msg('errors.deviceIdNotUuid'));
-  return Response.json(await searchResidentsFor(user, parsed.query, deviceId ?? undefined));
+  return Response.json(await measure('search', () => searchResidentsFor(user, parsed.query, deviceId ?? undefined)));
 });
