@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { storeConnection } from '@/lib/systems/store';
 import { countingDb, describeWithDb } from '@/tests/db';
-import { checkSystemAccess, readSystemViewer } from './access';
+import { systemsWithKeysRead } from '@/lib/systems/store';
+import { checkSystemAccess, readAsViewer, readSystemViewer, visibleTo } from './access';
 import { bumpSessionVersion, createUser, findUserById, setManagerSystems } from './users';
 
 describeWithDb('the signed-in user and their system in one statement', (ctx) => {
@@ -32,6 +33,18 @@ describeWithDb('the signed-in user and their system in one statement', (ctx) => 
     const admin = await tokenOf(ids.admin);
     expect((await readSystemViewer(db, admin, other)).system.deviceId).toBe(other);
     await expect(readSystemViewer(db, admin, unknown)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it("reads on the viewer's behalf in the same statement, scoped to the systems they may see", async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const reads = (userId: string) => ({ systems: systemsWithKeysRead(visibleTo(userId), randomBytes(32)) });
+    const manager = await readAsViewer(db, await tokenOf(ids.manager), reads);
+    expect(queries()).toBe(1);
+    expect(manager.user.id).toBe(ids.manager);
+    expect(manager.systems.systems.map((s) => s.deviceId)).toEqual([mine]);
+    const admin = await readAsViewer(db, await tokenOf(ids.admin), reads);
+    expect(admin.systems.systems.map((s) => s.deviceId).sort()).toEqual([mine, other].sort());
+    await expect(readAsViewer(db, { uid: ids.manager, sv: -1 }, reads)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('says "sign in" without a token, for another session version, and for an account gone', async () => {

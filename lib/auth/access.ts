@@ -6,14 +6,16 @@ import type { AccessCheck } from '@/lib/events/sse';
 import { log } from '@/lib/log';
 import { measure } from '@/lib/observability/server-timing';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { getSecrets } from '@/lib/secrets';
-import { getSystem, listAllSystems, listSystemsOfManager, listSystemsWithKeys, systemRead, type SystemsWithKeys } from '@/lib/systems/store';
-import { readTogether } from '@/lib/db/read-together';
+import { getSystem, listAllSystems, listSystemsOfManager, systemRead } from '@/lib/systems/store';
+import { queryBuilder, readTogether, type JsonRead, type ReadResults } from '@/lib/db/read-together';
+import { managerSystems, users } from '@/lib/db/schema';
+import { and, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { JWT } from 'next-auth/jwt';
 import { currentSessionToken } from './session';
 import { sessionStillValid, sessionUserOf } from './session-token';
 import type { SessionUser } from './schemas';
-import { assignmentRead, findUserById, managerHasSystem, userRead } from './users';
+import { assignmentRead, findUserById, managerHasSystem, userRead, type UserRecord } from './users';
 
 /**
  * Admins see every system; a manager only those assigned. A manager asking for any other id,
@@ -48,12 +50,44 @@ export async function requireSystemViewer(deviceId: string): Promise<{ user: Ses
 }
 
 /** requireSystemViewer, given the request's decrypted session token (null without one). */
-export async function readSystemViewer(db: Database, token: Pick<JWT, 'uid' | 'sv'> | null, deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
+export async function readSystemViewer(db: Database, token: SessionToken | null, deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
+  const { user, system, assigned } = await readAsViewer(db, token, (userId) => ({ system: systemRead(deviceId), assigned: assignmentRead(userId, deviceId) }));
+  return { user, system: decideSystemAccess(user, deviceId, system, assigned) };
+}
+
+type SessionToken = Pick<JWT, 'uid' | 'sv'>;
+
+/**
+ * For route handlers that read on behalf of the signed-in user: the account (checked as requireUser
+ * checks it, 401 otherwise) and the caller's reads, given the account's id, in one statement. The
+ * reads run before the account is known to be valid, so they must be scoped by that id (see
+ * visibleTo); nothing read is returned unless the session holds.
+ */
+export async function requireViewer<R extends Record<string, JsonRead<unknown>>>(reads: (userId: string) => R): Promise<{ user: SessionUser } & ReadResults<R>> {
+  return measure('viewer', async () => readAsViewer((await getDb()).db, await currentSessionToken(), reads));
+}
+
+/** requireViewer, given the request's decrypted session token (null without one). */
+export async function readAsViewer<R extends Record<string, JsonRead<unknown>>>(
+  db: Database,
+  token: SessionToken | null,
+  reads: (userId: string) => R,
+): Promise<{ user: SessionUser } & ReadResults<R>> {
   if (!token?.uid) throw new ApiError('unauthorized', msg('errors.signIn'));
-  const read = await readTogether(db, { user: userRead(token.uid), system: systemRead(deviceId), assigned: assignmentRead(token.uid, deviceId) });
-  if (!sessionStillValid(read.user, token)) throw new ApiError('unauthorized', msg('errors.signIn'));
-  const user = sessionUserOf(read.user);
-  return { user, system: decideSystemAccess(user, deviceId, read.system, read.assigned) };
+  const { user: record, ...rest } = await readTogether(db, { ...reads(token.uid), user: userRead(token.uid) });
+  if (!sessionStillValid(record as UserRecord | undefined, token)) throw new ApiError('unauthorized', msg('errors.signIn'));
+  return { ...(rest as ReadResults<R>), user: sessionUserOf(record as UserRecord) };
+}
+
+/**
+ * Whether a system (by its id column) is one a user may see, as a condition: every system for an
+ * admin, the assigned ones for a manager (the role as stored, not as the session token says). The
+ * admin check is a subquery PostgreSQL evaluates once per statement.
+ */
+export function visibleTo(userId: string): (deviceId: PgColumn) => SQL {
+  const isAdmin = queryBuilder.select({ id: users.id }).from(users).where(and(eq(users.id, userId), eq(users.role, 'admin')));
+  const assigned = queryBuilder.select({ deviceId: managerSystems.deviceId }).from(managerSystems).where(eq(managerSystems.userId, userId));
+  return (deviceId) => or(exists(isAdmin), inArray(deviceId, assigned)) as SQL;
 }
 
 export async function requireSystemAccess(user: SessionUser, deviceId: string): Promise<SystemPublic> {
@@ -91,8 +125,3 @@ export async function currentStreamAccess(db: Database, userId: string, sessionV
   return { deviceIds: (await listSystemsOfManager(db, user.id)).map((s) => s.deviceId) };
 }
 
-/** listAccessibleSystems with each system's API key, in one query (for searches across systems). */
-export async function listAccessibleSystemsWithKeys(user: SessionUser): Promise<SystemsWithKeys> {
-  const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
-  return measure('systems', () => listSystemsWithKeys(db, user.role === 'admin' ? null : user.id, encryptionKey));
-}

@@ -54,11 +54,11 @@ const fromDriver = (value: unknown): unknown[] => {
   return Array.isArray(parsed) ? parsed : [];
 };
 
+/** What a set of reads gives: each owner's value under its name. */
+export type ReadResults<R extends Record<string, JsonRead<unknown>>> = { [K in keyof R]: R[K] extends JsonRead<infer T> ? T : never };
+
 /** Runs every read in one statement and returns each owner's value under its name. */
-export async function readTogether<R extends Record<string, JsonRead<unknown>>>(
-  db: Database,
-  reads: R,
-): Promise<{ [K in keyof R]: R[K] extends JsonRead<infer T> ? T : never }> {
+export async function readTogether<R extends Record<string, JsonRead<unknown>>>(db: Database, reads: R): Promise<ReadResults<R>> {
   const names = Object.keys(reads);
   const columns: SQL[] = names.map(
     (name, i) => sql`(SELECT COALESCE(json_agg(t), '[]'::json) FROM (${reads[name]!.query}) t) AS ${sql.identifier(`r${i}`)}`,
@@ -67,5 +67,5 @@ export async function readTogether<R extends Record<string, JsonRead<unknown>>>(
   const row = result.rows[0] ?? {};
   const out: Record<string, unknown> = {};
   names.forEach((name, i) => (out[name] = reads[name]!.parse(fromDriver(row[`r${i}`]))));
-  return out as { [K in keyof R]: R[K] extends JsonRead<infer T> ? T : never };
+  return out as ReadResults<R>;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
@@ -249,6 +250,12 @@ export function stateRead(deviceId: string): JsonRead<MirrorState | null> {
       return row ? toMirrorState(row) : null;
     },
   };
+}
+
+/** The state rows of the systems `visible` lets through, by device id, as one read of a `readTogether`. */
+export function statesRead(visible: (deviceId: PgColumn) => SQL): JsonRead<Map<string, MirrorState>> {
+  const rows = selectRows(queryBuilder.select().from(mirrorState).where(visible(mirrorState.deviceId)));
+  return { query: rows.query, parse: (json) => new Map(rows.parse(json).map((row) => [row.deviceId, toMirrorState(row)])) };
 }
 
 function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {

@@ -2,11 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { apiErrorText } from '@/tests/message-text';
 import { expect, it } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
-import { checkSystemAccess, listAccessibleSystemsIn } from '@/lib/auth/access';
+import { checkSystemAccess, listAccessibleSystemsIn, visibleTo } from '@/lib/auth/access';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { describeWithDb } from '@/tests/db';
 import { connectApproval, type ApiKeyGenerator } from './connect';
-import { listSystemsWithKeys, readSystemApiKey, updateSystem } from './store';
+import { readTogether } from '@/lib/db/read-together';
+import { readSystemApiKey, systemsWithKeysRead, updateSystem } from './store';
 
 const encryptionKey = randomBytes(32);
 const APPROVAL_1 = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
@@ -95,12 +96,13 @@ describeWithDb('connecting systems and access to them', (ctx) => {
     const manager = await createUser(db, { email: 'k@example.com', name: 'K', role: 'manager' });
     const admin = await createUser(db, { email: 'kadm@example.com', name: 'KA', role: 'admin' });
     await setManagerSystems(db, manager.id, [b]);
-    const mine = await listSystemsWithKeys(db, manager.id, encryptionKey);
+    const withKeys = async (userId: string) => (await readTogether(db, { s: systemsWithKeysRead(visibleTo(userId), encryptionKey) })).s;
+    const mine = await withKeys(manager.id);
     expect(mine.systems).toEqual(await listAccessibleSystemsIn(db, manager));
     expect(mine.apiKeyOf(b)).toBe('key-BBBB-2222');
     // A system outside the list has no key here, even though it exists.
     expect(mine.apiKeyOf(a)).toBeUndefined();
-    const all = await listSystemsWithKeys(db, null, encryptionKey);
+    const all = await withKeys(admin.id);
     expect(all.systems).toEqual(await listAccessibleSystemsIn(db, admin));
     expect(all.systems.map((s) => all.apiKeyOf(s.deviceId))).toEqual(all.systems.map(() => 'key-BBBB-2222'));
     expect(Object.keys(all.systems[0]!).sort()).toEqual(['bookingHorizonDays', 'bookingQuota', 'deviceId', 'name', 'scheduleBasis', 'status', 'timeZone']);

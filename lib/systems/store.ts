@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
 import type { ResourceKind } from '@/lib/schedule/resource-kind';
@@ -141,16 +142,28 @@ export interface SystemsWithKeys {
 }
 
 /**
- * Every system (`managerId` null) or a manager's, each with its key, in one query: the resident
- * search asks every system the viewer may see, and read each key with a query of its own.
+ * Systems with their API key, as one read of a `readTogether`: those `visible` lets through
+ * (lib/auth/access.ts visibleTo), the keys decrypted only when asked for. The resident
+ * search asks every system the viewer may see, and read each key with a query of its own before.
  */
-export async function listSystemsWithKeys(db: Database, managerId: string | null, encryptionKey: Buffer): Promise<SystemsWithKeys> {
-  const columns = { ...publicColumns, connectionId: connections.id, ciphertext: connections.apiKeyCiphertext };
-  const base = db.select(columns).from(systems).innerJoin(connections, eq(connections.id, systems.connectionId));
-  const rows = await (managerId === null
-    ? base
-    : base.innerJoin(managerSystems, eq(managerSystems.deviceId, systems.deviceId)).where(eq(managerSystems.userId, managerId))
-  ).orderBy(asc(systems.name), asc(systems.deviceId));
+export function systemsWithKeysRead(visible: (deviceId: PgColumn) => SQL, encryptionKey: Buffer): JsonRead<SystemsWithKeys> {
+  const rows = selectRows(
+    queryBuilder
+      .select(keyedColumns)
+      .from(systems)
+      .innerJoin(connections, eq(connections.id, systems.connectionId))
+      .where(visible(systems.deviceId))
+      // json_agg keeps a sorted subquery's order (PostgreSQL documents it as what works in practice).
+      .orderBy(asc(systems.name), asc(systems.deviceId)),
+  );
+  return { query: rows.query, parse: (json) => withKeys(rows.parse(json), encryptionKey) };
+}
+
+const keyedColumns = { ...publicColumns, connectionId: connections.id, ciphertext: connections.apiKeyCiphertext };
+type KeyedRow = SystemPublic & { connectionId: string; ciphertext: string };
+
+/** The systems, each key decrypted only when asked for (once per connection). */
+function withKeys(rows: readonly KeyedRow[], encryptionKey: Buffer): SystemsWithKeys {
   const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
   const keys = new Map<string, string>();
   return {

@@ -1,7 +1,10 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
-import { listAccessibleSystemsWithKeys } from '@/lib/auth/access';
+import { requireViewer, visibleTo } from '@/lib/auth/access';
+import { readTogether } from '@/lib/db/read-together';
+import { getSecrets } from '@/lib/secrets';
+import { systemsWithKeysRead, type SystemsWithKeys } from '@/lib/systems/store';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
@@ -12,7 +15,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { log } from '@/lib/log';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readState } from '@/lib/mirror/store';
+import { readState, statesRead } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
 import { systemMirror, type ViewDeps } from './freshness';
 import { findResidents, type ResidentSearchDeps } from './residents';
@@ -39,6 +42,7 @@ const FIRST_LOAD_WAIT_MS = 5_000;
 async function portalResidentSearchDeps(
   systems: readonly SystemPublic[],
   apiKeyOf: ResidentSearchDeps['apiKeyOf'],
+  known: ReadonlyMap<string, MirrorState>,
 ): Promise<ResidentSearchDeps> {
   const [{ db }, client, viewDeps] = await Promise.all([getDb(), getServiceClient(), portalViewDeps()]);
   // The state of a system (refreshing it when due, waiting a little for its first load), read
@@ -54,7 +58,8 @@ async function portalResidentSearchDeps(
   };
   const loadState = async (deviceId: string): Promise<MirrorState | null> => {
     try {
-      const mirror = await systemMirror(viewDeps, deviceId);
+      // The state rows were read with the systems: only a system still loading is read again.
+      const mirror = await systemMirror(viewDeps, deviceId, known.get(deviceId) ?? null);
       if (mirror.freshness.status !== 'loading') return mirror.state;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
@@ -79,14 +84,36 @@ async function portalResidentSearchDeps(
 }
 
 /**
- * The resident search of the route and the page: the viewer's systems and their keys come in one
- * query. `deviceId` narrows it to one of them (the slot dialog); a system not visible finds nothing.
+ * The resident search of the page: the viewer's systems with their keys and their mirror states
+ * come in one statement. `deviceId` narrows it to one of them (the slot dialog); a system not
+ * visible finds nothing.
  */
 export async function searchResidentsFor(user: SessionUser, query: string, deviceId?: string): Promise<ResidentSearchResult> {
   if (query.trim() === '') return { apartments: [], truncated: false };
-  const accessible = await listAccessibleSystemsWithKeys(user);
-  const { apiKeyOf } = accessible;
-  const systems = deviceId ? accessible.systems.filter((s) => s.deviceId.toLowerCase() === deviceId.toLowerCase()) : accessible.systems;
+  const [{ db }, reads] = await Promise.all([getDb(), searchReads()]);
+  return searchIn(await readTogether(db, reads(user.id)), query, deviceId);
+}
+
+/**
+ * The resident search of the route, for the signed-in user (401 as requireUser): the account, the
+ * systems, their keys and their mirror states in one statement (a search is asked at every keystroke).
+ */
+export async function searchResidentsAsViewer(query: string, deviceId?: string): Promise<ResidentSearchResult> {
+  const viewer = await requireViewer(await searchReads());
+  return query.trim() === '' ? { apartments: [], truncated: false } : searchIn(viewer, query, deviceId);
+}
+
+async function searchReads() {
+  const { encryptionKey } = await getSecrets();
+  return (userId: string) => ({
+    systems: systemsWithKeysRead(visibleTo(userId), encryptionKey),
+    states: statesRead(visibleTo(userId)),
+  });
+}
+
+async function searchIn(read: { systems: SystemsWithKeys; states: ReadonlyMap<string, MirrorState> }, query: string, deviceId?: string): Promise<ResidentSearchResult> {
+  const { apiKeyOf } = read.systems;
+  const systems = deviceId ? read.systems.systems.filter((s) => s.deviceId.toLowerCase() === deviceId.toLowerCase()) : read.systems.systems;
   if (systems.length === 0) return { apartments: [], truncated: false };
-  return findResidents(await portalResidentSearchDeps(systems, (deviceId) => Promise.resolve(apiKeyOf(deviceId))), query);
+  return findResidents(await portalResidentSearchDeps(systems, (id) => Promise.resolve(apiKeyOf(id)), read.states), query);
 }
