@@ -1,7 +1,8 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
-import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
+import { partialLoadOf } from '@/lib/mirror/refresh';
+import { mirrorSnapshot, structureSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { listWeekRequests } from '@/lib/reservations/lifecycle';
@@ -15,6 +16,7 @@ import {
   type ScheduleBasis,
   type ScheduleReservation,
   type ScheduleSlot,
+  type StatefulSlot,
   type WeekInfo,
   type Owner,
 } from '@/lib/schedule';
@@ -59,7 +61,9 @@ function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: W
 /**
  * The resource page: one week of a resource's slots (in the system's zone) with their states and
  * holders, the booking horizon and the neighbouring week keys. `weekKey` must be valid (callers
- * parse it with weekKeySchema); it defaults to the current week.
+ * parse it with weekKeySchema); it defaults to the current week. During a first load whose rooms
+ * and schedules are in (freshness.partial), the week's slots with the bookings read so far; every
+ * other slot is 'loading' and none is bookable (lib/booking-rules reservations-known).
  */
 export async function loadResourceWeek(
   deps: ViewDeps,
@@ -76,7 +80,25 @@ export async function loadResourceWeek(
   const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
   const { freshness, state } = await systemMirror(deps, system.deviceId);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
-  if (freshness.status === 'loading' || !state) return { ...base, resource: null, slots: [] };
+  if (freshness.status === 'loading' || !state) {
+    // A first load whose rooms and schedules are in: the week at once, its bookings as read so far.
+    const partial = partialLoadOf(state);
+    if (freshness.status !== 'loading' || !freshness.partial || !partial) return { ...base, resource: null, slots: [] };
+    const snapshot = await structureSnapshot(deps.db, system.deviceId, partial.generation);
+    const resource = snapshot.resourceById.get(resourceId.toLowerCase());
+    if (!resource) throw new ApiError('not_found', msg('errors.noSuchResource'));
+    const generation = { generation: partial.generation };
+    const list = await readReservations(deps.db, system.deviceId, { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS), resourceId: resource.id }, generation);
+    const ownerLabel = await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById, generation);
+    const slots = overlayReservations(weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis), list, {
+      now: nowMs,
+      resourceId: resource.id,
+      horizonEnd,
+      ownerLabel,
+      reservationsComplete: false,
+    });
+    return { ...base, ...(await withRequestsAndClosures(deps, system, resource, week, slots)) };
+  }
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
   const resource = snapshot?.resourceById.get(resourceId.toLowerCase());
@@ -101,6 +123,17 @@ export async function loadResourceWeek(
     horizonEnd,
     ownerLabel: held.ownerLabel,
   });
+  return { ...base, ...(await withRequestsAndClosures(deps, system, resource, week, slots)) };
+}
+
+/** The week's open requests, portal origins and room closures, added to its slots. */
+async function withRequestsAndClosures(
+  deps: ViewDeps,
+  system: SystemPublic,
+  resource: SnapshotResource,
+  week: WeekInfo,
+  slots: StatefulSlot[],
+): Promise<Pick<ResourceWeekView, 'resource' | 'slots' | 'requests' | 'origins'>> {
   // Bookings (not Service windows) may have been made through the portal: the dialog says by whom.
   const booked = new Set<string>();
   for (const slot of slots) for (const r of slot.reservations) if (r.ownerType !== 'Service') booked.add(r.id);
@@ -111,5 +144,5 @@ export async function loadResourceWeek(
   ]);
   // Their slots are closed: shown "Closed: reason", never bookable.
   markClosedSlots(slots, resource.id, closures);
-  return { ...base, resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };
+  return { resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };
 }
