@@ -61,6 +61,10 @@ describe('the progress of a first load', () => {
     const bar = /<div role="progressbar"([^>]*)>/.exec(html)?.[1] ?? '';
     expect(bar).toContain('aria-label="Reading reservations"');
     expect(bar).not.toMatch(/aria-value(now|max|min)/);
+    // Only a page that shows the slots explains the slots being checked.
+    expect(html).not.toContain('Checking…');
+    const grid = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...loading, partial: { reservationsRead: 0, reservationsExpected: null } }} timeZone={SE} slotsShown />));
+    expect(grid).toContain('Slots whose bookings have not been read yet say “Checking…”');
   });
 
   it('carries the value and the estimate when the last complete load gives one', () => {

@@ -79,7 +79,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         thisWeekHref={data.week.key === data.nav.current ? null : href(data.nav.current)}
         sheetHref={`/systems/${deviceId}/resources/${resourceId}/sheet?week=${encodeURIComponent(weekKey)}`}
       />
-      <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} />
+      <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} slotsShown={data.resource !== null} />
       {query.isError ? (
         <QueryError
           title={t('updateFailed')}
