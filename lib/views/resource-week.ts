@@ -1,5 +1,6 @@
 import 'server-only';
 import { ApiError } from '@/lib/api/errors';
+import type { Database } from '@/lib/db';
 import { msg } from '@/lib/i18n/message';
 import { partialLoadOf } from '@/lib/mirror/refresh';
 import { mirrorSnapshot, structureSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
@@ -87,17 +88,22 @@ export async function loadResourceWeek(
     const snapshot = await structureSnapshot(deps.db, system.deviceId, partial.generation);
     const resource = snapshot.resourceById.get(resourceId.toLowerCase());
     if (!resource) throw new ApiError('not_found', msg('errors.noSuchResource'));
-    const generation = { generation: partial.generation };
-    const list = await readReservations(deps.db, system.deviceId, { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS), resourceId: resource.id }, generation);
-    const ownerLabel = await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById, generation);
-    const slots = overlayReservations(weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis), list, {
-      now: nowMs,
-      resourceId: resource.id,
-      horizonEnd,
-      ownerLabel,
-      reservationsComplete: false,
+    const key = `${system.deviceId}|${partial.generation}|${resource.id}|${week.key}|${timeZone}|${system.scheduleBasis}|${system.bookingHorizonDays}`;
+    const week$ = reusedPartialWeek(deps.db, key, nowMs, async () => {
+      const generation = { generation: partial.generation };
+      const range = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS), resourceId: resource.id };
+      const list = await readReservations(deps.db, system.deviceId, range, generation);
+      const ownerLabel = await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById, generation);
+      const slots = overlayReservations(weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis), list, {
+        now: nowMs,
+        resourceId: resource.id,
+        horizonEnd,
+        ownerLabel,
+        reservationsComplete: false,
+      });
+      return withRequestsAndClosures(deps, system, resource, week, slots);
     });
-    return { ...base, ...(await withRequestsAndClosures(deps, system, resource, week, slots)) };
+    return { ...base, ...(await week$) };
   }
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
@@ -124,6 +130,33 @@ export async function loadResourceWeek(
     ownerLabel: held.ownerLabel,
   });
   return { ...base, ...(await withRequestsAndClosures(deps, system, resource, week, slots)) };
+}
+
+/**
+ * A first load's week, computed at most once a second per room and week (per database handle) and
+ * shared by every poll meanwhile: pages check every second, and on PGlite each read runs on the
+ * thread that also writes the load's pages, so a second's staleness buys a load not slowed by its
+ * watchers (the freshness itself is read per request).
+ */
+const PARTIAL_REUSE_MS = 1_000;
+const partialWeeks = new WeakMap<Database, Map<string, { atMs: number; week: Promise<PartialWeek> }>>();
+type PartialWeek = Pick<ResourceWeekView, 'resource' | 'slots' | 'requests' | 'origins'>;
+
+function reusedPartialWeek(db: Database, key: string, nowMs: number, compute: () => Promise<PartialWeek>): Promise<PartialWeek> {
+  let held = partialWeeks.get(db);
+  if (!held) {
+    held = new Map();
+    partialWeeks.set(db, held);
+  }
+  const hit = held.get(key);
+  if (hit && nowMs >= hit.atMs && nowMs - hit.atMs < PARTIAL_REUSE_MS) return hit.week;
+  const entry = { atMs: nowMs, week: compute() };
+  if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
+  held.set(key, entry);
+  entry.week.catch(() => {
+    if (held.get(key) === entry) held.delete(key);
+  });
+  return entry.week;
 }
 
 /** The week's open requests, portal origins and room closures, added to its slots. */
