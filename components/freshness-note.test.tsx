@@ -18,7 +18,7 @@ describe('FreshnessNote', () => {
 
   it('shows a failed first load as a failure with its retry time, not as loading forever', () => {
     const html = renderToStaticMarkup(withIntl(<FreshnessNote
-        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
+        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, partial: null, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
         timeZone={TZ}
       />));
     expect(html).not.toContain('Loading reservations');

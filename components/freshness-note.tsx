@@ -3,7 +3,8 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { formatAgo, formatClock, formatNumber } from '@/lib/i18n/format';
-import type { Freshness, SkippedItemsView } from '@/lib/views/types';
+import type { Freshness, PartialFreshness, SkippedItemsView } from '@/lib/views/types';
+import { ProgressBar } from './ui/progress-bar';
 import { mutedTextClass } from './ui/styles';
 
 type FreshnessT = ReturnType<typeof useTranslations<'freshness'>>;
@@ -46,9 +47,10 @@ const warningBox =
 /**
  * How current the shown data is: "Updated 12 s ago" (ticking), the loading progress of a system
  * never loaded, and a visible notice saying truly why the last refresh failed and when the
- * portal tries again.
+ * portal tries again. `slotsShown`: the page shows a first load's slots as they are read (the week
+ * grid), so the note explains the slots being checked.
  */
-export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; timeZone: string }) {
+export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { freshness: Freshness; timeZone: string; slotsShown?: boolean }) {
   const t = useTranslations('freshness');
   const locale = useLocale();
   const now = useNow();
@@ -58,7 +60,9 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
     const waiting = kind !== null && !freshness.refreshing;
     return (
       <div className="flex flex-col gap-2">
-        {waiting ? null : (
+        {waiting ? null : freshness.partial ? (
+          <PartialLoad partial={freshness.partial} slotsShown={slotsShown} />
+        ) : (
           <div role="status" className="flex items-center gap-3 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
             <span aria-hidden="true" className="size-4 shrink-0 animate-spin rounded-full border-2 border-brand-600 border-t-transparent dark:border-blue-300 dark:border-t-transparent" />
             <span>{t('loading', { pages: freshness.pagesFetched })}</span>
@@ -90,6 +94,26 @@ export function FreshnessNote({ freshness, timeZone }: { freshness: Freshness; t
           </span>
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/**
+ * A first load whose rooms are in: how many reservations are read, as a progress bar — with "of
+ * about N" and a value only when an honest estimate exists (the last complete load's count), else
+ * indeterminate (the service sends items in no order, so a load cannot estimate its own total).
+ */
+function PartialLoad({ partial, slotsShown }: { partial: PartialFreshness; slotsShown: boolean }) {
+  const t = useTranslations('freshness');
+  const locale = useLocale();
+  const read = formatNumber(partial.reservationsRead, locale);
+  const expected = partial.reservationsExpected;
+  const text = expected !== null ? t('partialReadOf', { read, expected: formatNumber(expected, locale) }) : t('partialRead', { read });
+  return (
+    <div className="flex flex-col gap-2 rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+      <p className="font-medium tabular-nums">{text}</p>
+      <ProgressBar label={t('partialLabel')} value={expected !== null ? partial.reservationsRead : null} max={expected} valueText={text} />
+      {slotsShown ? <p className="text-slate-700 dark:text-slate-300">{t('partialHint')}</p> : null}
     </div>
   );
 }

@@ -10,15 +10,17 @@ export interface ResourceSummaryProps {
   description?: string | null;
   /** The resource page. */
   href: string;
-  /** This week's occupancy (occupancyByResourceWeek). */
-  stats: OccupancyStats;
-  /** What is happening now (resourceNowStatus). */
-  status: NowStatus;
+  /** This week's occupancy (occupancyByResourceWeek); null while a first load reads the bookings. */
+  stats: OccupancyStats | null;
+  /** What is happening now (resourceNowStatus); null while a first load reads the bookings. */
+  status: NowStatus | null;
+  /** Said instead of the occupancy while it is not known ("Bookings are still being read"). */
+  loadingText?: string;
   headingLevel?: 2 | 3;
 }
 
 /** One resource on the system page: name, what is happening now, and this week's booked share. */
-export function ResourceSummary({ name, description, href, stats, status, headingLevel = 3 }: ResourceSummaryProps) {
+export function ResourceSummary({ name, description, href, stats, status, loadingText, headingLevel = 3 }: ResourceSummaryProps) {
   const Heading = `h${headingLevel}` as 'h3';
   return (
     <Card as="article" className="flex flex-col gap-3">
@@ -34,9 +36,16 @@ export function ResourceSummary({ name, description, href, stats, status, headin
           </Heading>
           {description ? <p className={mutedTextClass}>{description}</p> : null}
         </div>
-        <NowStatusBadge status={status} />
+        {status ? <NowStatusBadge status={status} /> : null}
       </div>
-      <OccupancyBar label={name} stats={stats} showLabel={false} />
+      {stats ? (
+        <OccupancyBar label={name} stats={stats} showLabel={false} />
+      ) : (
+        <p className={`flex items-center gap-2 ${mutedTextClass}`}>
+          <span aria-hidden="true" className="size-3 shrink-0 animate-spin rounded-full border-2 border-slate-500 border-t-transparent motion-reduce:animate-none dark:border-slate-300 dark:border-t-transparent" />
+          {loadingText}
+        </p>
+      )}
     </Card>
   );
 }

@@ -41,7 +41,8 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
           retrying={query.isFetching}
         />
       ) : null}
-      {data.freshness.status === 'loading' ? (
+      {/* A first load lists the rooms as soon as they are in (freshness.partial), their occupancy after. */}
+      {data.freshness.status === 'loading' && data.resources.length === 0 ? (
         <OverviewSkeleton />
       ) : (
         <div className="flex flex-col gap-6 xl:grid xl:grid-cols-[minmax(0,1fr)_28rem] xl:items-start">
@@ -64,6 +65,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
                       href={`/systems/${deviceId}/resources/${r.id}`}
                       stats={r.occupancy}
                       status={r.now}
+                      loadingText={t('occupancyLoading')}
                     />
                     <ClosedNotes notes={r.closures} timeZone={data.system.timeZone} />
                   </li>

@@ -79,7 +79,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         thisWeekHref={data.week.key === data.nav.current ? null : href(data.nav.current)}
         sheetHref={`/systems/${deviceId}/resources/${resourceId}/sheet?week=${encodeURIComponent(weekKey)}`}
       />
-      <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} />
+      <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} slotsShown={data.resource !== null} />
       {query.isError ? (
         <QueryError
           title={t('updateFailed')}
@@ -88,11 +88,12 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
           retrying={query.isFetching}
         />
       ) : null}
-      {data.freshness.status === 'loading' ? (
+      {/* A first load shows the week as soon as its rooms are in (freshness.partial), bookings as read. */}
+      {data.freshness.status === 'loading' && !(data.freshness.partial && data.resource) ? (
         <GridSkeleton />
       ) : (
         <>
-          <SlotLegend />
+          <SlotLegend checking={data.freshness.status === 'loading'} />
           <SlotGrid
             key={data.week.key}
             week={data.week}
@@ -122,13 +123,17 @@ const LEGEND = [
   { key: 'past', className: 'border border-dotted border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-900' },
   { key: 'notYetBookable', className: 'border border-dashed border-slate-400 bg-white dark:border-slate-500 dark:bg-slate-950' },
 ] as const;
+/** Only while a first load is still reading the bookings. */
+const CHECKING = { key: 'loading', className: 'border-2 border-dotted border-slate-400 bg-slate-100 dark:border-slate-500 dark:bg-slate-800' } as const;
 
-export function SlotLegend() {
+/** The grid's legend; `checking` adds the state of slots a first load has not read yet. */
+export function SlotLegend({ checking = false }: { checking?: boolean }) {
   const t = useTranslations('grid');
   const states = useTranslations('slot.state');
+  const entries = checking ? [CHECKING, ...LEGEND] : LEGEND;
   return (
     <ul aria-label={t('legend')} className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
-      {LEGEND.map((item) => (
+      {entries.map((item) => (
         <li key={item.key} className="flex items-center gap-1.5">
           <span aria-hidden="true" className={`inline-block h-3.5 w-5 rounded-sm ${item.className}`} />
           {states(item.key)}

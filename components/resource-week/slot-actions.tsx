@@ -116,8 +116,9 @@ export function SlotActions({ slot, deviceId, resourceId, resourceName, timeZone
   }
 
   const reservation = slot.reservation;
-  // A booking whose owner type the service did not name in a known way is shown, never cancelled here.
-  if (slot.state === 'booked' && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
+  // A booking whose owner type the service did not name in a known way is shown, never cancelled
+  // here; nor is one seen while a first load is still reading (the portal refuses both until then).
+  if (slot.state === 'booked' && !slot.checking && reservation && reservation.ownerType !== 'Unknown' && slot.startMs > Date.now()) {
     const cancel = () => send({ kind: 'cancel', deviceId, reservationId: reservation.id });
     return (
       <div className={SECTION}>

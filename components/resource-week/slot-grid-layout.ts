@@ -90,7 +90,7 @@ export function slotGridLayout(
 }
 
 /** Keys of the `slot.state` catalogue entries a slot can show as its visible state word. */
-export type VisibleStateKey = 'free' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past';
+export type VisibleStateKey = 'free' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past' | 'loading';
 
 /** What a slot shows: its state word (a catalogue key under `slot.state`) and, when booked or used, who holds it. */
 export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; detail: Owner | string | null } {
@@ -112,6 +112,8 @@ export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; 
       };
     case 'past':
       return { title: 'past', detail: null };
+    case 'loading':
+      return { title: 'loading', detail: null };
   }
 }
 

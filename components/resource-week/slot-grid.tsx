@@ -42,6 +42,8 @@ const STATE_CLASSES: Record<SlotState, string> = {
   pending:
     'border-2 border-dashed border-violet-700 bg-violet-50 text-violet-950 hover:bg-violet-100 dark:border-violet-300 dark:bg-violet-950 dark:text-violet-50 dark:hover:bg-violet-900',
   past: 'border border-dotted border-slate-300 bg-slate-50 text-slate-600 hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-400 dark:hover:bg-slate-800',
+  // Being checked (a first load): neutral, and never looks like free.
+  loading: 'cursor-wait border-2 border-dotted border-slate-400 bg-slate-100 text-slate-700 dark:border-slate-500 dark:bg-slate-800 dark:text-slate-200',
 };
 /** Booked/maintenance slots that have ended lose their strong colour; a booking says "Was booked". */
 const ENDED_CLASSES =
@@ -215,6 +217,8 @@ export function SlotGrid({
                   ))}
                   {column.slots.map(({ slot, top, height }) => {
                     const visible = slotVisibleState(slot);
+                    // Nothing to open on a slot being checked: no details yet, and never a booking.
+                    const checking = slot.state === 'loading';
                     const style = { '--top': `${top}px`, '--h': `${height}px` } as CSSProperties;
                     return (
                       <li key={slot.id} style={style} className="min-h-11 sm:absolute sm:inset-x-0.5 sm:top-[var(--top)] sm:h-[var(--h)] sm:min-h-0">
@@ -228,12 +232,16 @@ export function SlotGrid({
                           data-state={slot.state}
                           tabIndex={slot.id === activeId ? 0 : -1}
                           aria-label={words.accessibleName(slot)}
+                          aria-disabled={checking || undefined}
                           onClick={() => {
                             setChosenId(slot.id);
-                            onOpen?.(slot);
+                            if (!checking) onOpen?.(slot);
                           }}
                           className={`${slotClassName(slot)} min-h-11 sm:min-h-0 ${slot.isCurrent ? 'ring-2 ring-orange-600 ring-offset-1 dark:ring-orange-400 dark:ring-offset-slate-950' : ''} focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-600 dark:focus-visible:outline-blue-300`}
                         >
+                          {checking && (
+                            <span aria-hidden="true" className="absolute right-1.5 top-1.5 size-3 animate-spin rounded-full border-2 border-slate-500 border-t-transparent motion-reduce:animate-none dark:border-slate-300 dark:border-t-transparent" />
+                          )}
                           {slot.state === 'maintenance' && (
                             <span
                               aria-hidden="true"

@@ -27,6 +27,7 @@ function describeAvailability(slot: StatefulSlot, t: SlotT, closedText: (reason:
   if (slot.closed) return closedText(slot.closed.reason);
   if (slot.isCurrent) return t('availability.running');
   if (slot.isPast) return t('availability.over');
+  if (slot.state === 'loading') return t('availability.checking');
   if (slot.beyondHorizon && slot.state === 'free') return t('availability.beyondHorizon');
   return t('availability.taken');
 }

@@ -36,7 +36,7 @@ export function ownerText(owner: Owner, t: SlotT): string {
 /**
  * What the slot holds, in words: "free", "booked by apartment 1203" ("was booked by …" once it
  * has ended), "maintenance 08:00–09:00" (a window covering only part of the slot names its own
- * times), "used by apartment 1203", "past".
+ * times), "used by apartment 1203", "past", "being checked" (a first load has not read it yet).
  */
 export function slotStateText(slot: StatefulSlot, t: SlotT, closedText?: ClosedText): string {
   const text = stateText(slot, t);
@@ -67,6 +67,8 @@ function stateText(slot: StatefulSlot, t: SlotT): string {
       return `${t('words.maintenance')}${partial}`;
     case 'past':
       return t('words.past');
+    case 'loading':
+      return t('words.checking');
   }
 }
 

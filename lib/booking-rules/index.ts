@@ -8,6 +8,7 @@
  */
 import { alreadyStarted, hasStarted } from './not-started';
 import { alreadyBooked, isSlotFree } from './slot-free';
+import { isStateKnown, stillChecking } from './reservations-known';
 import type { Refusal, SlotWords } from './types';
 import { tooFarAhead } from './within-booking-horizon';
 
@@ -20,6 +21,7 @@ export * from './resident-authorized';
 export * from './within-quota';
 export * from './cancellable-owner';
 export * from './not-closed';
+export * from './reservations-known';
 
 /** What the grid and the handler both know about a slot of the schedule. */
 export interface SlotFacts {
@@ -28,12 +30,21 @@ export interface SlotFacts {
   overlapping: number;
   /** The slot ends after the system's booking horizon (isBeyondHorizon). */
   beyondHorizon: boolean;
+  /**
+   * Whether every reservation that could overlap the slot has been read: false while a first load
+   * is still reading them (reservations-known). Default true: the mirror holds a complete copy.
+   */
+  reservationsKnown?: boolean;
 }
 
 /** The first slot rule a booking would break, in the order the handler reports them; null = bookable. */
-export function brokenSlotRule(slot: SlotFacts, nowMs: number): 'not-started' | 'within-booking-horizon' | 'slot-free' | null {
+export function brokenSlotRule(
+  slot: SlotFacts,
+  nowMs: number,
+): 'not-started' | 'within-booking-horizon' | 'reservations-known' | 'slot-free' | null {
   if (hasStarted(slot, nowMs)) return 'not-started';
   if (slot.beyondHorizon) return 'within-booking-horizon';
+  if (!isStateKnown(slot.reservationsKnown ?? true)) return 'reservations-known';
   if (!isSlotFree(slot.overlapping)) return 'slot-free';
   return null;
 }
@@ -50,6 +61,8 @@ export function slotRefusal(slot: SlotFacts, nowMs: number, words: SlotWords, ho
       return alreadyStarted('create', words.slot);
     case 'within-booking-horizon':
       return tooFarAhead(words, horizonDays);
+    case 'reservations-known':
+      return stillChecking(words);
     case 'slot-free':
       return alreadyBooked(words);
     default:

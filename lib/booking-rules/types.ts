@@ -3,7 +3,8 @@ import type { Message } from '@/lib/i18n/message';
 /** Why a booking or cancellation is refused, as a sentence for the manager (`rules.*`, not yet in a language), with its HTTP meaning. */
 export interface Refusal {
   rule: RuleName;
-  code: 'unprocessable_entity' | 'conflict';
+  /** service_unavailable: not refused for good, only until the portal knows more (try again). */
+  code: 'unprocessable_entity' | 'conflict' | 'service_unavailable';
   message: Message;
 }
 
@@ -15,7 +16,8 @@ export type RuleName =
   | 'resident-authorized'
   | 'within-quota'
   | 'cancellable-owner'
-  | 'not-closed';
+  | 'not-closed'
+  | 'reservations-known';
 
 /**
  * How the slot and resource are named in sentences ("Mon 24 Nov 07:00–10:00", "Tvättstuga 1").

@@ -104,15 +104,29 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   // One chain of writes (the database takes them one at a time anyway); the fetches of the four
   // collections run side by side, since only each collection's own pages must follow one another.
   let writes: Promise<void> = Promise.resolve();
-  const write = (kind: (typeof COLLECTIONS)[number] | 'users', page: readonly unknown[]): Promise<void> => {
-    pages += 1;
-    const done = pages;
-    const next = writes.then(() => insertPage(db, kind, deviceId, generation, page)).then(() => recordProgress(db, deviceId, done));
+  const chain = (step: () => Promise<void>): Promise<void> => {
+    const next = writes.then(step);
     // A failed write fails the chain after it, so every later write is skipped.
     writes = next;
     // Observed by the collection's loop; this keeps a failure meanwhile from being "unhandled".
     next.catch(() => undefined);
     return next;
+  };
+  // Reservations written so far: the progress a first load shows, carried by the per-page update.
+  let reservationsRead = 0;
+  const write = (kind: (typeof COLLECTIONS)[number] | 'users', page: readonly unknown[]): Promise<void> => {
+    pages += 1;
+    const done = pages;
+    if (kind === 'reservations') reservationsRead += page.length;
+    const read = reservationsRead;
+    return chain(() => insertPage(db, kind, deviceId, generation, page).then(() => recordProgress(db, deviceId, done, { reservationsRead: read })));
+  };
+  // Once resources and time schedules are all written, views may show the rooms and their slots
+  // while the reservations are still read (issue 20): one more update, once per refresh.
+  let structureLeft = 2;
+  const structureWritten = () => {
+    structureLeft -= 1;
+    if (structureLeft === 0 && !failed) void chain(() => recordProgress(db, deviceId, null, { structureGeneration: generation }));
   };
   const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
     try {
@@ -126,6 +140,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
         previous = write(kind, items);
       }
       await previous;
+      if (kind === 'resources' || kind === 'timeSchedules') structureWritten();
     } catch (error) {
       failed = true;
       throw error;
@@ -153,6 +168,8 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     return 'loaded';
   };
   try {
+    // A refresh taken over from a crashed one must not show that one's structure as its own.
+    await recordProgress(db, deviceId, null, { reservationsRead: 0, structureGeneration: null });
     const [users, ...results] = await Promise.allSettled([copyUsers(), ...COLLECTIONS.map(copy)]);
     await writes;
     const rejected = [users, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -188,8 +205,25 @@ export interface MirrorFailure {
   retryAt: Date | null;
 }
 
+/**
+ * A first load whose resources and time schedules are complete (MirrorState.structureGeneration):
+ * the reservations read so far, and the last complete load's count as the estimate of the total
+ * (null when there was none: items come in no order, so a load cannot estimate its own).
+ */
+export interface PartialLoad {
+  generation: number;
+  reservationsRead: number;
+  reservationsExpected: number | null;
+}
+
+/** The partial first load the state describes, if any. */
+export function partialLoadOf(state: MirrorState | null): PartialLoad | null {
+  if (!state || state.refreshedAt || !state.refreshing || state.structureGeneration === null) return null;
+  return { generation: state.structureGeneration, reservationsRead: state.reservationsRead, reservationsExpected: state.reservationsLoaded };
+}
+
 export type MirrorStatus =
-  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean } & MirrorFailure)
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialLoad | null } & MirrorFailure)
   | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean } & MirrorFailure);
 
 /**
@@ -235,7 +269,7 @@ export async function ensureFresh(
     retryAt: state?.lastError ? (state.nextRefreshAt ?? null) : null,
   };
   refreshing = refreshing || inflight.has(deviceId);
-  if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, ...failure };
+  if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, partial: partialLoadOf(state), ...failure };
   return { status: 'ready', refreshedAt: loaded, refreshing, ...failure };
 }
 

@@ -100,11 +100,7 @@ async function loadSnapshot(db: Database, deviceId: string): Promise<MirrorSnaps
        FROM mirror_state s WHERE s.device_id = ${deviceId}`,
   );
   if (!row) return null;
-  const schedules = new Map(row.schedules.map((s) => [s.id.toLowerCase(), s.schedule]));
-  // timeScheduleId is a plain string upstream; compare case-insensitively like GUIDs.
-  const resources = row.resources.map(
-    (r): SnapshotResource => ({ ...r, deviceId, schedule: schedules.get(r.timeScheduleId.toLowerCase()) ?? [] }),
-  );
+  const resources = withSchedules(deviceId, row.resources, row.schedules);
   const groupById = new Map<string, MirrorUserGroup>();
   for (const [id, name, apartmentId, referenceId] of row.groups) {
     groupById.set(id, { id, name, apartmentId: apartmentId ?? '', referenceId: referenceId ?? '', deviceId });
@@ -116,5 +112,61 @@ async function loadSnapshot(db: Database, deviceId: string): Promise<MirrorSnaps
     resources,
     resourceById: new Map(resources.map((r) => [r.id, r])),
     groupById,
+  };
+}
+
+/** Each resource with its Week schedule (empty when missing: shown as "no slots"). */
+function withSchedules(deviceId: string, resources: SnapshotRow['resources'], schedules: SnapshotRow['schedules']): SnapshotResource[] {
+  const byId = new Map(schedules.map((s) => [s.id.toLowerCase(), s.schedule]));
+  // timeScheduleId is a plain string upstream; compare case-insensitively like GUIDs.
+  return resources.map((r): SnapshotResource => ({ ...r, deviceId, schedule: byId.get(r.timeScheduleId.toLowerCase()) ?? [] }));
+}
+
+// The structure of a generation still being loaded, per database handle and system (one entry each).
+const structures = singleton('mirror-structures', () => new WeakMap<Database, Map<string, { generation: number; snapshot: Promise<MirrorSnapshot> }>>());
+
+/**
+ * The resources and schedules of a generation a first load is still writing, once they are
+ * complete (MirrorState.structureGeneration; issue 20): they never change after that, so they are
+ * read once and kept. Its groups are not complete yet, so `groupById` is empty (callers read the
+ * groups they need by id); `refreshedAtMs` is null (the generation is not readable as a whole yet).
+ */
+export async function structureSnapshot(db: Database, deviceId: string, generation: number): Promise<MirrorSnapshot> {
+  let cache = structures.get(db);
+  if (!cache) {
+    cache = new Map();
+    structures.set(db, cache);
+  }
+  const held = cache.get(deviceId);
+  if (held?.generation === generation) return held.snapshot;
+  const snapshot = loadStructure(db, deviceId, generation);
+  const entry = { generation, snapshot };
+  cache.set(deviceId, entry);
+  snapshot.catch(() => {
+    if (cache.get(deviceId) === entry) cache.delete(deviceId);
+  });
+  return snapshot;
+}
+
+type StructureRow = Pick<SnapshotRow, 'resources' | 'schedules'>;
+
+/** Hand-written like loadSnapshot: both collections of the named generation in one statement. */
+async function loadStructure(db: Database, deviceId: string, generation: number): Promise<MirrorSnapshot> {
+  const [row] = await rawRows<StructureRow>(
+    db,
+    sql`SELECT COALESCE((SELECT json_agg(json_build_object('id', r.id, 'name', r.name, 'description', r.description,
+                                                          'timeScheduleId', r.time_schedule_id) ORDER BY r.name, r.id)
+                          FROM mirror_resources r WHERE r.device_id = ${deviceId} AND r.generation = ${generation}), '[]'::json) AS resources,
+              COALESCE((SELECT json_agg(json_build_object('id', t.id, 'schedule', t.schedule))
+                          FROM mirror_time_schedules t WHERE t.device_id = ${deviceId} AND t.generation = ${generation}), '[]'::json) AS schedules`,
+  );
+  const resources = withSchedules(deviceId, row?.resources ?? [], row?.schedules ?? []);
+  return {
+    deviceId,
+    generation,
+    refreshedAtMs: null,
+    resources,
+    resourceById: new Map(resources.map((r) => [r.id, r])),
+    groupById: new Map(),
   };
 }

@@ -134,8 +134,19 @@ export async function claimRefresh(
   return row ? row.generation : null;
 }
 
-export async function recordProgress(db: Database, deviceId: string, pages: number): Promise<void> {
-  await db.update(mirrorState).set({ pagesFetched: pages }).where(eq(mirrorState.deviceId, deviceId));
+/** What a refresh records as it goes besides its page count (see MirrorState). */
+export interface LoadProgress {
+  reservationsRead?: number;
+  structureGeneration?: number | null;
+}
+
+/** One small update per page (pages null: leave the count as it is). */
+export async function recordProgress(db: Database, deviceId: string, pages: number | null, progress: LoadProgress = {}): Promise<void> {
+  const set: Partial<typeof mirrorState.$inferInsert> = {};
+  if (pages !== null) set.pagesFetched = pages;
+  if (progress.reservationsRead !== undefined) set.reservationsRead = progress.reservationsRead;
+  if (progress.structureGeneration !== undefined) set.structureGeneration = progress.structureGeneration;
+  await db.update(mirrorState).set(set).where(eq(mirrorState.deviceId, deviceId));
 }
 
 /** Switches readers to the new generation and drops the old ones, atomically. */
@@ -179,6 +190,9 @@ export async function completeRefresh(
         consecutiveFailures: 0,
         nextRefreshAt: null,
         skippedItems: skipped && skipped.total > 0 ? skipped : null,
+        // Readers now see the whole generation; its count estimates the next first load's total.
+        structureGeneration: null,
+        reservationsLoaded: sql`${mirrorState.reservationsRead}`,
       })
       .where(eq(mirrorState.deviceId, deviceId));
     for (const table of MIRROR_TABLES) {
@@ -216,6 +230,9 @@ export async function failRefresh(
     .update(mirrorState)
     .set({
       refreshStartedAt: null,
+      // Its rows are gone: nothing of it may be shown (issue 20's partial view).
+      structureGeneration: null,
+      reservationsRead: 0,
       lastError: failure.message,
       lastErrorKind: failure.kind,
       lastErrorAt: sql`now()`,
@@ -275,12 +292,29 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     skipped: row.skippedItems,
     usersRefreshedAt: row.usersRefreshedAt,
     usersStatus: row.usersStatus,
+    structureGeneration: row.structureGeneration,
+    reservationsRead: row.reservationsRead,
+    reservationsLoaded: row.reservationsLoaded,
   };
 }
 
 /** Rows of a mirror table that belong to the generation its system's state names (the current one). */
 function currentGeneration(table: (typeof MIRROR_TABLES)[number]): SQL {
   return and(eq(mirrorState.deviceId, table.deviceId), eq(mirrorState.generation, table.generation)) as SQL;
+}
+
+/**
+ * Which generation a read is of: the current one (default), or a named one — the generation a
+ * first load is writing, whose structure is complete (MirrorState.structureGeneration).
+ */
+export interface GenerationOption {
+  generation?: number;
+}
+
+/** The join condition of a read: the current generation, or the one named. */
+function generationOf(table: (typeof MIRROR_TABLES)[number], options: GenerationOption): SQL {
+  if (options.generation === undefined) return currentGeneration(table);
+  return and(eq(mirrorState.deviceId, table.deviceId), eq(table.generation, options.generation)) as SQL;
 }
 
 const toReservation = (deviceId: string) => (row: typeof mirrorReservations.$inferSelect): MirrorReservation => ({
@@ -298,18 +332,19 @@ const toReservation = (deviceId: string) => (row: typeof mirrorReservations.$inf
 const reservationColumns = getTableColumns(mirrorReservations);
 const DAY = sql.raw(`interval '1 day'`);
 
-/** Reservations overlapping [from, to), optionally of one resource, from the current generation. */
+/** Reservations overlapping [from, to), optionally of one resource, from the current generation (or the one named). */
 export async function readReservations(
   db: Database,
   deviceId: string,
   range: { from: Date; to: Date; resourceId?: string },
+  options: GenerationOption = {},
 ): Promise<MirrorReservation[]> {
   const r = mirrorReservations;
   // A reservation is at most a day long, so start_time > from - 1 day keeps the index range tight.
   const rows = await db
     .select(reservationColumns)
     .from(r)
-    .innerJoin(mirrorState, currentGeneration(r))
+    .innerJoin(mirrorState, generationOf(r, options))
     .where(
       and(
         eq(r.deviceId, deviceId),
@@ -334,34 +369,34 @@ export async function readReservationById(db: Database, deviceId: string, reserv
   return rows.map(toReservation(deviceId))[0];
 }
 
-export async function readResources(db: Database, deviceId: string): Promise<MirrorResource[]> {
+export async function readResources(db: Database, deviceId: string, options: GenerationOption = {}): Promise<MirrorResource[]> {
   const r = mirrorResources;
   const rows = await db
     .select({ id: r.id, name: r.name, description: r.description, timeScheduleId: r.timeScheduleId })
     .from(r)
-    .innerJoin(mirrorState, currentGeneration(r))
+    .innerJoin(mirrorState, generationOf(r, options))
     .where(eq(r.deviceId, deviceId))
     .orderBy(asc(r.name), asc(r.id));
   return rows.map((row) => ({ ...row, deviceId }));
 }
 
-export async function readTimeSchedules(db: Database, deviceId: string): Promise<MirrorTimeSchedule[]> {
+export async function readTimeSchedules(db: Database, deviceId: string, options: GenerationOption = {}): Promise<MirrorTimeSchedule[]> {
   const t = mirrorTimeSchedules;
   const rows = await db
     .select({ id: t.id, schedule: t.schedule })
     .from(t)
-    .innerJoin(mirrorState, currentGeneration(t))
+    .innerJoin(mirrorState, generationOf(t, options))
     .where(eq(t.deviceId, deviceId))
     .orderBy(asc(t.id));
   return rows.map((row) => ({ id: row.id, deviceId, scheduleType: 'Week' as const, schedule: row.schedule }));
 }
 
-export async function readUserGroups(db: Database, deviceId: string, ids?: readonly string[]): Promise<MirrorUserGroup[]> {
+export async function readUserGroups(db: Database, deviceId: string, ids?: readonly string[], options: GenerationOption = {}): Promise<MirrorUserGroup[]> {
   const g = mirrorUserGroups;
   const query = db
     .select({ id: g.id, name: g.name, apartmentId: g.apartmentId, referenceId: g.referenceId })
     .from(g)
-    .innerJoin(mirrorState, currentGeneration(g));
+    .innerJoin(mirrorState, generationOf(g, options));
   const rows = ids
     ? await query.where(and(eq(g.deviceId, deviceId), equalsAnyUuid(g.id, ids)))
     : await query.where(eq(g.deviceId, deviceId)).orderBy(asc(g.name));

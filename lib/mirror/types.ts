@@ -74,4 +74,13 @@ export interface MirrorState {
   /** When the current generation's user list was read (null: none held); see MirrorUsersStatus. */
   usersRefreshedAt: Date | null;
   usersStatus: MirrorUsersStatus | null;
+  /**
+   * The generation being loaded, once its resources and time schedules are complete (its rooms and
+   * slots may be shown while its reservations are still read); null when none is (migration 0024).
+   */
+  structureGeneration: number | null;
+  /** Reservations of the loading generation written so far. */
+  reservationsRead: number;
+  /** Reservations the last complete load read (an estimate of the next load's total); null before one. */
+  reservationsLoaded: number | null;
 }

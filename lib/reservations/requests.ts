@@ -8,6 +8,7 @@ import type { Database } from '@/lib/db';
 import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import { log } from '@/lib/log';
+import { partialLoadOf } from '@/lib/mirror/refresh';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
 import { expandRange, type ScheduleBasis } from '@/lib/schedule';
 import { isServiceError, type Accepted, type ServiceClient } from '@/lib/service';
@@ -113,11 +114,11 @@ function assertSameRequest(row: RequestRow, expected: { kind: 'create' | 'cancel
   }
 }
 
+const stillLoading = () => new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+
 async function requireLoaded(db: Database, deviceId: string): Promise<void> {
   const state = await readState(db, deviceId);
-  if (!state?.refreshedAt) {
-    throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
-  }
+  if (!state?.refreshedAt) throw stillLoading();
 }
 
 /** "tisdag 24 november kl. 07:00–10:00" / "Tuesday 24 November at 07:00–10:00". */
@@ -131,7 +132,9 @@ function slotIn(startMs: number, endMs: number, timeZone: string) {
 }
 
 function refuse(refusal: Refusal, localValues?: (locale: Locale) => { slot: string }): never {
-  throw new ApiError(refusal.code, refusal.message, {}, localValues);
+  // Not refused for good (the slot is still being checked): the client may try again shortly.
+  const headers: Record<string, string> = refusal.code === 'service_unavailable' ? { 'Retry-After': '5' } : {};
+  throw new ApiError(refusal.code, refusal.message, headers, localValues);
 }
 
 function publish(deps: ReservationDeps, events: PortalEvent[]) {
@@ -190,11 +193,17 @@ export async function requestBooking(
   const replay = await replayIfSeen(deps.db, requester.id, idempotencyKey, expected);
   if (replay) return replay;
 
-  // The slot: a real slot of the resource's schedule, not started, free in the mirror.
-  await requireLoaded(deps.db, input.deviceId);
-  const resource = (await readResources(deps.db, input.deviceId)).find((r) => r.id === input.resourceId);
+  // The slot: a real slot of the resource's schedule, not started, free in the mirror. During a
+  // first load whose rooms are in, the slot is judged against that load's rooms and schedules, and
+  // refused as not known yet (reservations-known, the grid's rule): never taken as free.
+  const state = await readState(deps.db, input.deviceId);
+  const partial = partialLoadOf(state);
+  if (!state?.refreshedAt && !partial) throw stillLoading();
+  const reservationsKnown = Boolean(state?.refreshedAt);
+  const generation = partial && !reservationsKnown ? { generation: partial.generation } : {};
+  const resource = (await readResources(deps.db, input.deviceId, generation)).find((r) => r.id === input.resourceId);
   if (!resource) throw new ApiError('not_found', msg('errors.noSuchResourceIn', { resourceId: input.resourceId, system: system.name }));
-  const schedule = (await readTimeSchedules(deps.db, input.deviceId)).find((s) => s.id === resource.timeScheduleId);
+  const schedule = (await readTimeSchedules(deps.db, input.deviceId, generation)).find((s) => s.id === resource.timeScheduleId);
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
   const inLanguage = slotIn(startMs, endMs, system.timeZone);
   const slot = schedule
@@ -205,7 +214,7 @@ export async function requestBooking(
   const now = (deps.now?.() ?? new Date()).getTime();
   const horizonDays = system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(now, horizonDays));
-  const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon }, now, words, horizonDays);
+  const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon, reservationsKnown }, now, words, horizonDays);
   if (notYet) refuse(notYet, inLanguage);
   // A room closure over the slot (lib/closures): refused with its reason and period.
   const closure = closureOver({ startMs, endMs }, resource.id, await readClosureWindows(deps.db, input.deviceId, new Date(startMs)));

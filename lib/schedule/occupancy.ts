@@ -22,6 +22,8 @@ export interface OccupancyStats {
   free: number;
   /** Free slots that ended without a booking. */
   past: number;
+  /** Slots a first load has not checked yet ('loading'): in the total, not in the capacity. */
+  loading: number;
   capacity: number;
   reserved: number;
   share: number | null;
@@ -38,6 +40,7 @@ export function weekOccupancy(slots: readonly StatefulSlot[]): OccupancyStats {
     used: 0,
     free: 0,
     past: 0,
+    loading: 0,
     capacity: 0,
     reserved: 0,
     share: null,
@@ -48,7 +51,8 @@ export function weekOccupancy(slots: readonly StatefulSlot[]): OccupancyStats {
   for (const slot of slots) {
     // A pending booking is not a reservation yet: the slot counts as free.
     stats[slot.state === 'pending' ? 'free' : slot.state] += 1;
-    if (slot.state === 'maintenance') continue;
+    // Neither capacity nor reserved until known.
+    if (slot.state === 'maintenance' || slot.state === 'loading') continue;
     const reserved = slot.state === 'booked' || slot.state === 'used';
     stats.capacity += 1;
     if (reserved) stats.reserved += 1;

@@ -3,8 +3,12 @@ import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
 import { type InstantInput, type OwnerType, type ReservationStatus, type Owner, type ScheduleReservation, requireMs, toMs } from './types';
 
-/** 'pending': a booking of the free slot was requested and its outcome has not arrived yet. */
-export type SlotState = 'past' | 'free' | 'booked' | 'maintenance' | 'used' | 'pending';
+/**
+ * 'pending': a booking of the free slot was requested and its outcome has not arrived yet.
+ * 'loading': a first load is still reading the system's reservations and none read so far touches
+ * the slot: it may be free or taken (being checked), and is never bookable.
+ */
+export type SlotState = 'past' | 'free' | 'booked' | 'maintenance' | 'used' | 'pending' | 'loading';
 
 /** A reservation as it touches one slot. */
 export interface SlotReservation {
@@ -46,6 +50,11 @@ export interface StatefulSlot extends ScheduleSlot {
   beyondHorizon: boolean;
   /** Free, not started, and within the horizon: a booking may be requested. */
   bookable: boolean;
+  /**
+   * A first load is still reading reservations: more may overlap this slot than it shows (a known
+   * booking still shows as booked). Never bookable while set; see OverlayOptions.reservationsComplete.
+   */
+  checking?: boolean;
   /** An open portal request about this slot (see applyOpenRequests), if any. */
   pending?: { requestId: string; kind: 'create' | 'cancel' } | null;
   /** A room closure over the slot (lib/closures; see markClosedSlots): never bookable, shown "Closed: reason". */
@@ -70,6 +79,12 @@ export interface OverlayOptions {
   ownerLabel?: (reservation: ScheduleReservation) => Owner | null | undefined;
   /** When given, reservations of other resources are ignored. */
   resourceId?: string;
+  /**
+   * False while a first load is still reading the reservations (given are those read so far): a
+   * slot none of them touches is 'loading', and no slot is bookable (lib/booking-rules
+   * reservations-known). Default true.
+   */
+  reservationsComplete?: boolean;
 }
 
 /** Marks slots that end after now + horizonDays as not bookable (the rules in lib/booking-rules). */
@@ -82,7 +97,11 @@ export function applyBookingHorizon<T extends StatefulSlot>(
     options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
   return slots.map((slot) => {
     const beyondHorizon = isBeyondHorizon(slot, horizonMs);
-    return { ...slot, beyondHorizon, bookable: !slot.closed && isBookable({ startMs: slot.startMs, overlapping: slot.reservations.length, beyondHorizon }, nowMs) };
+    return {
+      ...slot,
+      beyondHorizon,
+      bookable: !slot.closed && isBookable({ startMs: slot.startMs, overlapping: slot.reservations.length, beyondHorizon, reservationsKnown: !slot.checking }, nowMs),
+    };
   });
 }
 
@@ -95,6 +114,7 @@ export function overlayReservations(
   const nowMs = requireMs(options.now, 'now');
   const horizonMs =
     options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
+  const checking = options.reservationsComplete === false;
   const relevant = normalise(reservations, options.resourceId);
   const maxLength = relevant.reduce((max, r) => Math.max(max, r.endMs - r.startMs), 0);
   const result: StatefulSlot[] = [];
@@ -115,9 +135,11 @@ export function overlayReservations(
         : reservation.status === 'Used'
           ? 'used'
           : 'booked'
-      : isPast
-        ? 'past'
-        : 'free';
+      : checking
+        ? 'loading'
+        : isPast
+          ? 'past'
+          : 'free';
     // The horizon is applied here rather than by applyBookingHorizon: one object per slot, not two
     // (a week grid is built on every warm read).
     const beyondHorizon = isBeyondHorizon(slot, horizonMs);
@@ -147,7 +169,8 @@ export function overlayReservations(
       isPast,
       isCurrent: slot.startMs <= nowMs && nowMs < slot.endMs,
       beyondHorizon,
-      bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon }, nowMs),
+      bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon, reservationsKnown: !checking }, nowMs),
+      checking,
     });
   }
   return result;

@@ -45,12 +45,15 @@ export function applyOpenRequests<T extends StatefulSlot>(slots: readonly T[], r
           const reservations = slot.reservations.filter((x) => x.id !== r.reservationId);
           return {
             ...slot,
-            state: isPast ? 'past' : 'free',
+            // During a first load another reservation may still turn up: the slot is being checked.
+            state: slot.checking ? 'loading' : isPast ? 'past' : 'free',
             ownerLabel: null,
             reservation: null,
             reservations,
             // A booking cancelled in a closed room leaves it free but not bookable.
-            bookable: !slot.closed && isBookable({ startMs: slot.startMs, overlapping: reservations.length, beyondHorizon: slot.beyondHorizon }, nowMs),
+            bookable:
+              !slot.closed &&
+              isBookable({ startMs: slot.startMs, overlapping: reservations.length, beyondHorizon: slot.beyondHorizon, reservationsKnown: !slot.checking }, nowMs),
             pending: null,
           };
         }

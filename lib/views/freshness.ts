@@ -39,7 +39,8 @@ function toFreshness(status: MirrorStatus): Freshness {
     retryAt: kind ? (status.retryAt?.toISOString() ?? null) : null,
   };
   if (status.status === 'loading') {
-    return { status: 'loading', pagesFetched: status.pagesFetched, refreshing: status.refreshing, ...failure };
+    const partial = status.partial ? { reservationsRead: status.partial.reservationsRead, reservationsExpected: status.partial.reservationsExpected } : null;
+    return { status: 'loading', pagesFetched: status.pagesFetched, refreshing: status.refreshing, partial, ...failure };
   }
   return {
     status: 'ready',

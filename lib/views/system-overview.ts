@@ -1,7 +1,8 @@
 import 'server-only';
 import { closureNotes } from './closure-notes';
 import { readClosureWindows } from '@/lib/closures/read';
-import { mirrorSnapshot } from '@/lib/mirror/snapshot';
+import { partialLoadOf } from '@/lib/mirror/refresh';
+import { mirrorSnapshot, structureSnapshot } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import { type Heatmap, occupancyByResourceWeek, occupancyHeatmap, resourceNowStatus, weekOf } from '@/lib/schedule';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -29,7 +30,8 @@ const WEEK_MS = 7 * DAY_MS;
 /**
  * The system page: every resource with this week's occupancy and what is happening now, and the
  * booking-rate heatmap of the last 8 weeks. Read from the mirror; while a system that was never
- * loaded is loading, the answer says so and holds no resources.
+ * loaded is loading, the answer says so and holds no resources until its rooms are in, then the
+ * rooms without occupancy (freshness.partial).
  */
 export async function loadSystemOverview(
   deps: ViewDeps,
@@ -42,7 +44,19 @@ export async function loadSystemOverview(
   // What the reader left out is for admins (the caller decides); reasons name upstream ids.
   const skipped = options.includeSkipped ? skippedItemsOf(state) : undefined;
   if (freshness.status === 'loading' || !state) {
-    return { system, freshness, weekKey: null, resources: [], heatmap: null, generatedAt: nowMs, ...(skipped !== undefined && { skipped }) };
+    // A first load whose rooms are in lists them at once, their occupancy still being read.
+    const partial = freshness.status === 'loading' && freshness.partial ? partialLoadOf(state) : null;
+    const structure = partial ? await structureSnapshot(deps.db, system.deviceId, partial.generation) : null;
+    const closures = structure && structure.resources.length > 0 ? await readClosureWindows(deps.db, system.deviceId, now) : [];
+    const resources = (structure?.resources ?? []).map((resource) => ({
+      id: resource.id,
+      name: resource.name,
+      description: resource.description,
+      occupancy: null,
+      now: null,
+      closures: closureNotes(closures, resource.id),
+    }));
+    return { system, freshness, weekKey: null, resources, heatmap: null, generatedAt: nowMs, ...(skipped !== undefined && { skipped }) };
   }
   const timeZone = system.timeZone;
   const week = weekOf(nowMs, timeZone);

@@ -26,9 +26,20 @@ export interface FreshnessFailure {
   retryAt: string | null;
 }
 
+/**
+ * A first load whose rooms and schedules are in while its reservations are still read: the week
+ * grid and the rooms list show them, with every slot not known yet 'loading'. `reservationsExpected`
+ * is an honest estimate of the total (the last complete load's count), else null (the bar is then
+ * indeterminate: the service sends items in no order, so a load cannot estimate its own total).
+ */
+export interface PartialFreshness {
+  reservationsRead: number;
+  reservationsExpected: number | null;
+}
+
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
 export type Freshness =
-  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean } & FreshnessFailure)
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialFreshness | null } & FreshnessFailure)
   | ({ status: 'ready'; refreshedAt: string; refreshing: boolean; lastErrorAt: string | null } & FreshnessFailure);
 
 /** For admins: items of the last refresh the service sent but the portal could not read. */
@@ -42,9 +53,10 @@ export interface ResourceOverview {
   id: string;
   name: string;
   description: string;
-  occupancy: OccupancyStats;
-  /** What is happening now (`slot` left out: the page does not show it). */
-  now: Omit<NowStatus, 'slot'> & { slot: null };
+  /** Null while a first load is still reading the reservations (freshness.partial). */
+  occupancy: OccupancyStats | null;
+  /** What is happening now (`slot` left out: the page does not show it); null while a first load reads the reservations. */
+  now: (Omit<NowStatus, 'slot'> & { slot: null }) | null;
   /** Room closures of this room in force or to come (lib/closures), earliest first. */
   closures?: RoomClosureNote[];
 }
@@ -61,6 +73,7 @@ export interface SystemOverview {
   freshness: Freshness;
   /** Key of the week the occupancy is about (the current week in the system's zone). */
   weekKey: string | null;
+  /** Empty while loading, unless the first load's rooms are in (freshness.partial): then listed without occupancy. */
   resources: ResourceOverview[];
   /** Booking rate per weekday × hour over the last 8 weeks; null while loading. */
   heatmap: Heatmap | null;
@@ -83,8 +96,10 @@ export interface BookingOrigin {
 
 export interface ResourceWeekView {
   system: SystemPublic;
+  /** Null while loading, unless the first load's rooms are in (freshness.partial). */
   resource: { id: string; name: string; description: string } | null;
   week: WeekInfo;
+  /** During a partial first load: the known bookings, every other slot 'loading' and none bookable. */
   slots: StatefulSlot[];
   /** End of the booking horizon (epoch ms). */
   horizonEnd: number;

@@ -65,7 +65,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
     for (const r of overview.resources) {
       const mine = upstream.filter((x) => x.resourceId === r.id);
       // Every slot of the week is counted once, in exactly one state.
-      const s = r.occupancy;
+      const s = r.occupancy!;
       expect(s.free + s.booked + s.used + s.past + s.maintenance).toBe(s.total);
       const reservedThisWeek = mine.filter(
         (x) => x.ownerType !== 'Service' && Date.parse(x.startTime) >= week.startMs && Date.parse(x.startTime) < week.endMs,
@@ -73,9 +73,9 @@ describeWithDb('portal views over the mirror', (ctx) => {
       expect(s.reserved).toBe(reservedThisWeek - countShadowed(mine, week));
       // What is happening now agrees with the upstream's own list.
       const running = mine.find((x) => Date.parse(x.startTime) <= now && now < Date.parse(x.endTime));
-      expect(r.now.kind).toBe(running ? (running.ownerType === 'Service' ? 'maintenance' : 'in-use') : 'free');
-      if (running) expect(r.now.until?.clock).toMatch(/^\d\d:\d\d$/);
-      expect(r.now.ownerLabel).toBeNull();
+      expect(r.now?.kind).toBe(running ? (running.ownerType === 'Service' ? 'maintenance' : 'in-use') : 'free');
+      if (running) expect(r.now?.until?.clock).toMatch(/^\d\d:\d\d$/);
+      expect(r.now?.ownerLabel).toBeNull();
     }
     const heatmap = overview.heatmap!;
     expect(heatmap.weeks).toBe(8);

@@ -21,6 +21,10 @@ export const mirrorState = pgTable('mirror_state', {
   // Migration 0018: the user list of the current generation (see MirrorUsersStatus).
   usersRefreshedAt: timestamp('users_refreshed_at', { withTimezone: true }),
   usersStatus: text('users_status').$type<MirrorUsersStatus>(),
+  // Migration 0024: a first load's structure and progress (see MirrorState).
+  structureGeneration: bigint('structure_generation', { mode: 'number' }),
+  reservationsRead: integer('reservations_read').notNull().default(0),
+  reservationsLoaded: integer('reservations_loaded'),
 });
 
 export const mirrorReservations = pgTable(

@@ -42,7 +42,8 @@ export default async function WeekSheetPage({ params, searchParams }: Props) {
   return (
     <div className="flex flex-col gap-3">
       {invalidWeek ? <InvalidWeekAlert problem={invalidWeek} className="print:hidden" /> : null}
-      {view.resource === null ? (
+      {/* A first load's week (freshness.partial) is not printed: its free slots are not known yet. */}
+      {view.resource === null || view.freshness.status === 'loading' ? (
         <p role="status" className="text-sm">
           {t('loading')}
         </p>
