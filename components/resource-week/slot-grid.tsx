@@ -88,7 +88,6 @@ export function SlotGrid({
   const [phoneDay, setPhoneDay] = useState(() => defaultPhoneDay(layout.columns, activeId));
   const switcherId = useId();
   const t = useTranslations('grid');
-  const tSlot = useTranslations('slot');
   const words = useSlotWords();
   const { locale } = words;
 
@@ -257,7 +256,7 @@ export function SlotGrid({
                                 {words.t(`state.${visible.title}`)}
                                 {slot.isCurrent && <span className="font-semibold uppercase"> · {t('now')}</span>}
                               </span>
-                              {visible.detail && <span className="w-full truncate">{typeof visible.detail === 'string' ? visible.detail : ownerText(visible.detail, tSlot)}</span>}
+                              {visible.detail && <span className="w-full truncate">{typeof visible.detail === 'string' ? visible.detail : ownerText(visible.detail, words.t)}</span>}
                               {slot.closed && <span className="w-full truncate font-medium">{words.closedText(slot.closed.reason)}</span>}
                             </>
                           )}

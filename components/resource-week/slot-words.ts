@@ -2,6 +2,8 @@
 // headings. Pure functions of a translator and a locale (tested in both languages); the hooks at the
 // bottom bind them to the page's language.
 import { useLocale, useTranslations } from 'next-intl';
+import { useMemo } from 'react';
+import { memoTranslator } from '@/lib/i18n/memo-translator';
 import type { Locale } from '@/i18n/config';
 import { formatDayLabel, formatDayMonth, formatShortDay } from '@/lib/i18n/format';
 import type { LocalDay, Owner, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
@@ -77,8 +79,8 @@ function stateText(slot: StatefulSlot, t: SlotT): string {
  * 07:00–10:00, ledigt". A running slot ends in ", now"; a booked or maintenance slot that has
  * ended in ", past".
  */
-export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale, closedText?: ClosedText): string {
-  const parts = [slotDayLabel(slot, locale), slotTimeRange(slot, t), slotStateText(slot, t, closedText)];
+export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale, closedText?: ClosedText, dayLabel = slotDayLabel(slot, locale)): string {
+  const parts = [dayLabel, slotTimeRange(slot, t), slotStateText(slot, t, closedText)];
   if (slot.isCurrent) parts.push(t('words.now'));
   else if (slot.isPast && slot.state !== 'past') parts.push(t('words.past'));
   return parts.join(', ');
@@ -109,19 +111,39 @@ export function dayHeading(day: Pick<LocalDay, 'startMs'>, timeZone: string, loc
   return { short: formatShortDay(local, locale), long: formatDayLabel(local, locale) };
 }
 
-/** The slot words bound to the page's language. */
+/**
+ * The slot words bound to the page's language. Remembered for the component's life (a week
+ * repeats the same time ranges, states and days): see memoTranslator.
+ */
 export function useSlotWords() {
-  const t = useTranslations('slot');
-  const tClosed = useTranslations('closedSlot');
+  const slotT = useTranslations('slot');
+  const closedT = useTranslations('closedSlot');
   const locale = useLocale();
+  return useMemo(() => slotWords(memoTranslator(slotT), memoTranslator(closedT), locale), [slotT, closedT, locale]);
+}
+
+function slotWords(t: SlotT, tClosed: ClosedT, locale: Locale) {
   const closedText: ClosedText = (reason) => tClosed('label', { reason });
+  const days = new Map<string, string>();
+  // A slot's local day: its `date` in its zone names it (the label is the same for every slot of the day).
+  const dayLabel = (slot: Pick<ScheduleSlot, 'startMs' | 'timeZone' | 'date'>) => {
+    const key = `${slot.timeZone}|${slot.date}`;
+    let label = days.get(key);
+    if (label === undefined) {
+      label = slotDayLabel(slot, locale);
+      days.set(key, label);
+    }
+    return label;
+  };
   return {
     t,
     locale,
     closedText,
     timeRange: (slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>) => slotTimeRange(slot, t),
-    dayLabel: (slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>) => slotDayLabel(slot, locale),
+    dayLabel,
     stateText: (slot: StatefulSlot) => slotStateText(slot, t, closedText),
-    accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale, closedText),
+    accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale, closedText, dayLabel(slot)),
   };
 }
+
+type ClosedT = ReturnType<typeof useTranslations<'closedSlot'>>;

@@ -118,7 +118,7 @@ async function main() {
   const week = `/api/systems/${deviceId}/resources/${resourceIds[0]}/week`;
   await waitUntil('the first load', async () => {
     const body = await session.json<{ freshness: { status: string; refreshing: boolean } }>(week);
-    return body.freshness.status === 'ready' && !body.freshness.refreshing;
+    return body.freshness.status === 'ready';
   });
   const world = { portal: PORTAL, sandbox: SANDBOX, cookie: session.cookieHeader(), deviceId, resourceIds, residents: residents.slice(0, 20), portalPid: portal.pid, sandboxPid: sandbox.pid, id: randomUUID() };
   await writeFile(path.join(DIR, 'world.json'), JSON.stringify(world, null, 2));
