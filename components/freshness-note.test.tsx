@@ -7,7 +7,7 @@ const TZ = 'Europe/Stockholm';
 
 describe('FreshnessNote', () => {
   it('says "Service unreachable" only when the service did not answer', () => {
-    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z' } as const;
+    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null } as const;
     const unreachable = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...base, lastError: 'The reservation service could not be reached.', lastErrorKind: 'unreachable' }} timeZone={TZ} />));
     expect(unreachable).toContain('Service unreachable.');
     expect(unreachable).toContain('tries again at 09:05');
@@ -18,7 +18,7 @@ describe('FreshnessNote', () => {
 
   it('shows a failed first load as a failure with its retry time, not as loading forever', () => {
     const html = renderToStaticMarkup(withIntl(<FreshnessNote
-        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
+        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null }}
         timeZone={TZ}
       />));
     expect(html).not.toContain('Loading reservations');
@@ -31,7 +31,7 @@ describe('FreshnessNote', () => {
     const html = renderToStaticMarkup(
       withIntl(
         <FreshnessNote
-          freshness={{ status: 'ready', refreshedAt, refreshing: false, lastErrorAt: null, lastError: 'x', lastErrorKind: 'unreachable', retryAt: '2026-11-24T08:05:00.000Z' }}
+          freshness={{ status: 'ready', refreshedAt, refreshing: false, lastErrorAt: null, lastError: 'x', lastErrorKind: 'unreachable', retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null }}
           timeZone={TZ}
         />,
         'sv',
@@ -47,7 +47,7 @@ describe('FreshnessNote', () => {
 describe('showRefreshing', () => {
   const refreshedAt = '2026-11-24T07:00:00.000Z';
   const at = (ms: number) => Date.parse(refreshedAt) + ms;
-  const ready = (refreshing: boolean) => ({ status: 'ready', refreshedAt, refreshing, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null }) as const;
+  const ready = (refreshing: boolean) => ({ status: 'ready', refreshedAt, refreshing, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null }) as const;
 
   it('stays quiet during the routine background refresh of fresh data', () => {
     expect(showRefreshing(ready(true), at(31_000))).toBe(false);

@@ -46,10 +46,10 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
   it('keeps every instance from claiming a system during the backoff after a failure', async () => {
     const deviceId = randomUUID();
     expect(await claimRefresh(db.handle.db, deviceId, 300)).toBe(0);
-    await failRefresh(db.handle.db, deviceId, 1, { message: 'down', kind: 'unreachable', backoff: { baseSeconds: 60, capSeconds: 300 } });
+    await failRefresh(db.handle.db, deviceId, 1, { message: 'down', kind: 'unreachable', retryAfterMs: 60_000 });
     // A page view on the other instance, which read the state before the failure was recorded.
-    expect(await claimRefresh(other.db, deviceId, 300, { notBefore: new Date() })).toBeNull();
-    expect(await claimRefresh(other.db, deviceId, 300, { notBefore: new Date(Date.now() + 61_000) })).toBe(0);
+    expect(await claimRefresh(other.db, deviceId, 300, { at: new Date(), respectBackoff: true })).toBeNull();
+    expect(await claimRefresh(other.db, deviceId, 300, { at: new Date(Date.now() + 61_000), respectBackoff: true })).toBe(0);
     expect((await readState(other.db, deviceId))?.consecutiveFailures).toBe(1);
   });
 });

@@ -59,6 +59,8 @@ export interface MirrorState {
   /** When that refresh finished; the next one is due a freshness window after this. */
   refreshEndedAt: Date | null;
   refreshing: boolean;
+  /** When the running refresh claimed its lease (null: none runs); a lease older than REFRESH_LEASE_SECONDS is dead. */
+  refreshStartedAt: Date | null;
   /** Bumped by every confirmed outcome applied in place (see migration 0010). */
   reservationsVersion: number;
   pagesFetched: number;
@@ -74,4 +76,9 @@ export interface MirrorState {
   /** When the current generation's user list was read (null: none held); see MirrorUsersStatus. */
   usersRefreshedAt: Date | null;
   usersStatus: MirrorUsersStatus | null;
+  /** The request budget's bucket as of budgetAt (null: full); see lib/mirror/policy.ts. */
+  budgetTokens: number | null;
+  budgetAt: Date | null;
+  /** Upstream requests the last refresh made (0 before the first). */
+  lastRequests: number;
 }

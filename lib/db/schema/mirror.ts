@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, MirrorUsersStatus, SkippedSummary } from '@/lib/mirror/types';
 
 // Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
@@ -21,6 +21,10 @@ export const mirrorState = pgTable('mirror_state', {
   // Migration 0018: the user list of the current generation (see MirrorUsersStatus).
   usersRefreshedAt: timestamp('users_refreshed_at', { withTimezone: true }),
   usersStatus: text('users_status').$type<MirrorUsersStatus>(),
+  // Migration 0023: the request budget's token bucket (lib/mirror/policy.ts) and the last refresh's cost.
+  budgetTokens: doublePrecision('budget_tokens'),
+  budgetAt: timestamp('budget_at', { withTimezone: true }),
+  lastRequests: integer('last_requests').notNull().default(0),
 });
 
 export const mirrorReservations = pgTable(
