@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { withIntl } from '@/tests/intl';
-import { FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
+import { budgetDeferredUntil, FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
 
 const TZ = 'Europe/Stockholm';
 
@@ -41,6 +41,41 @@ describe('FreshnessNote', () => {
     expect(html).toContain('Tjänsten går inte att nå.');
     expect(html).toContain('Bokningstjänsten gick inte att nå.');
     expect(html).toContain('Portalen försöker igen kl. 09:05.');
+  });
+});
+
+describe('the request budget in words', () => {
+  const deferred = {
+    status: 'ready',
+    refreshedAt: '2026-11-24T13:02:00.000Z',
+    refreshing: false,
+    lastErrorAt: null,
+    lastError: null,
+    lastErrorKind: null,
+    retryAt: null,
+    nextRefreshAt: '2026-11-24T13:12:30.000Z',
+    deferredBy: 'budget',
+  } as const;
+
+  it('says as of when bookings made outside the portal are shown, and about when the next update comes', () => {
+    const en = renderToStaticMarkup(withIntl(<FreshnessNote freshness={deferred} timeZone={TZ} />));
+    expect(en).toContain('Bookings made outside the portal are shown as of 14:02; next update about 14:12.');
+    expect(en).toMatch(/Updated .+ ago/);
+    const sv = renderToStaticMarkup(withIntl(<FreshnessNote freshness={deferred} timeZone={TZ} />, 'sv'));
+    expect(sv).toContain('Bokningar som gjorts utanför portalen visas som de var kl. 14:02; nästa uppdatering omkring kl. 14:12.');
+  });
+
+  it('says nothing of it when only the freshness window or a failure holds the next refresh', () => {
+    expect(budgetDeferredUntil({ ...deferred, deferredBy: null })).toBeNull();
+    expect(budgetDeferredUntil({ ...deferred, deferredBy: 'backoff' })).toBeNull();
+    const fresh = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...deferred, deferredBy: null }} timeZone={TZ} />));
+    expect(fresh).not.toContain('outside the portal');
+    // A failure speaks for itself (and its retry time): "Service busy." stays the headline.
+    const busy = renderToStaticMarkup(
+      withIntl(<FreshnessNote freshness={{ ...deferred, lastError: 'x', lastErrorKind: 'busy', retryAt: '2026-11-24T13:20:00.000Z' }} timeZone={TZ} />),
+    );
+    expect(busy).toContain('Service busy.');
+    expect(busy).not.toContain('outside the portal');
   });
 });
 
