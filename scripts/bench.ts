@@ -4,11 +4,15 @@
 // pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, the 12-month
 // bookings CSV export (rows/s, RSS growth), the building view's page HTML (all rooms' week and
 // day, beside one room's week page) and its first-load JS, Lighthouse
-// and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
-// bench/results.json. Every process it starts is stopped by its id, also on failure.
+// and first-load JS of the grid page, and the portal's peak RSS; then (l) steady use on two
+// instances on PostgreSQL, counting the upstream requests the mirror's refreshes cost
+// (scripts/bench/steady.ts). Prints a table, writes bench/results.json (bench/tmp/results.json
+// when --phases leaves a phase out). Every process it starts is stopped by its id, also on failure.
 // Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
 //          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100, --next-free-requests 200,
-//          --building-requests 30
+//          --building-requests 30, --phases main,steady, --steady-minutes 10 (fractions too),
+//          --steady-managers 10, --steady-ports 3201,3202, --pg-url postgres://postgres@127.0.0.1:5432,
+//          --steady-budget N (MIRROR_REQUEST_BUDGET_PER_HOUR of the steady instances; default the portal's)
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -24,6 +28,7 @@ import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
+import { runSteadyUse } from './bench/steady';
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +46,12 @@ const { values: args } = parseArgs({
     'report-requests': { type: 'string', default: '20' },
     'building-requests': { type: 'string', default: '30' },
     chrome: { type: 'string', default: '/usr/bin/chromium' },
+    phases: { type: 'string', default: 'main,steady' },
+    'steady-minutes': { type: 'string', default: '10' },
+    'steady-managers': { type: 'string', default: '10' },
+    'steady-ports': { type: 'string', default: '3201,3202' },
+    'steady-budget': { type: 'string' },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432' },
   },
 });
 const int = (name: keyof typeof args) => {
@@ -61,6 +72,20 @@ const NEXT_FREE_REQUESTS = Math.max(1, int('next-free-requests'));
 const REPORT_REQUESTS = Math.max(1, int('report-requests'));
 const BUILDING_REQUESTS = Math.max(1, int('building-requests'));
 const CHROME = String(args.chrome);
+// main: the phases (a)–(k) on one PGlite portal; steady: (l) on two instances on PostgreSQL.
+const PHASE_NAMES = ['main', 'steady'] as const;
+const PHASES = new Set(String(args.phases).split(',').map((p) => p.trim()));
+for (const p of PHASES) if (!(PHASE_NAMES as readonly string[]).includes(p)) throw new Error(`--phases takes ${PHASE_NAMES.join(', ')}; got ${p}`);
+const ALL_PHASES = PHASE_NAMES.every((p) => PHASES.has(p));
+const STEADY_MINUTES = Number(args['steady-minutes']);
+if (!(STEADY_MINUTES > 0)) throw new Error('--steady-minutes must be a positive number (fractions allowed)');
+const STEADY_MANAGERS = Math.max(1, int('steady-managers'));
+const STEADY_PORTS = String(args['steady-ports']).split(',').map(Number) as [number, number];
+if (STEADY_PORTS.length !== 2 || STEADY_PORTS.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error('--steady-ports takes two ports, e.g. 3201,3202');
+const STEADY_BUDGET = args['steady-budget'] === undefined ? undefined : int('steady-budget');
+const PG_URL = String(args['pg-url']);
+/** The portal's default (lib/env.ts), used unless --steady-budget says otherwise. */
+const DEFAULT_BUDGET_PER_HOUR = 2400;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIR = path.join(ROOT, 'bench');
@@ -140,7 +165,7 @@ async function main(): Promise<void> {
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
-  details.config = { latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite' };
+  details.config = { latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', phases: [...PHASES], steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR };
 
   if (!args['skip-build']) {
     step('building the portal (next build)');
@@ -164,7 +189,23 @@ async function main(): Promise<void> {
   if (!approval || !deviceId) throw new Error('the sandbox fixtures list no approval');
   const direct = new DirectClient(SANDBOX, fixtures);
   await direct.connect(approval.approvalId);
+  const setup: Setup = { fixtures, approvalId: approval.approvalId, deviceId, direct };
+  if (PHASES.has('main')) await portalPhases(setup);
+  if (PHASES.has('steady')) await steadyPhase(setup);
+  await stopProcess(sandbox);
+}
 
+/** What every phase needs: the bench sandbox's fixtures, the large system and a direct client. */
+interface Setup {
+  fixtures: SandboxFixtures;
+  approvalId: string;
+  deviceId: string;
+  direct: DirectClient;
+}
+
+/** (a)–(k), (d), (e), (f): one portal on PGlite, against the naive pass-through and the upstream. */
+async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
+  const approval = { approvalId };
   // ---- upstream figures: page round trip, page counts, naive pass-through
   step('measuring the upstream page round trip');
   await measurePageRoundTrips(direct, deviceId, 5); // warm the connection
@@ -565,7 +606,65 @@ async function main(): Promise<void> {
   step(`peak RSS by phase (MB): ${JSON.stringify(peak.byPhaseMb)}`);
   figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
   await stopProcess(portal);
-  await stopProcess(sandbox);
+}
+
+/** (l) steady use: two instances on one PostgreSQL, managers viewing the large system; the upstream's cost. */
+async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
+  const resources = await direct.all<{ id: string }>('resources', deviceId);
+  try {
+    const m = await runSteadyUse({
+      root: ROOT,
+      tmp: TMP,
+      node: NODE,
+      sandboxUrl: SANDBOX,
+      fixtures,
+      approvalId,
+      deviceId,
+      resourceIds: resources.items.map((r) => r.id),
+      pgAdminUrl: PG_URL,
+      ports: STEADY_PORTS,
+      minutes: STEADY_MINUTES,
+      managers: STEADY_MANAGERS,
+      freshnessS: FRESHNESS_S,
+      budgetPerHour: DEFAULT_BUDGET_PER_HOUR,
+      budgetOverride: STEADY_BUDGET,
+      thinkMs: [2_000, 6_000],
+      step,
+    });
+    details.steady = m;
+    const budget = STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR;
+    const minutes = round(m.window.seconds / 60, 1);
+    const withinBudget = m.window.requests <= m.requestsAllowed;
+    figure({
+      key: 'steadyRequestsPerHour',
+      label: `(l) steady use: upstream requests/h of the large system`,
+      value: m.requestsPerHour,
+      unit: '/h',
+      target: budget > 0 ? `≤ ${budget}/h budget (≤ ${m.requestsAllowed} in ${minutes} min)` : 'no budget',
+      met: budget > 0 ? withinBudget : null,
+      note: `${m.window.requests} requests in ${minutes} min; ${m.views.count} views by ${m.managers} managers on ${m.instances} instances (PostgreSQL); with no budget ≈ ${m.unboundedPerHour}/h`,
+    });
+    figure({
+      key: 'steadyRePages',
+      label: '    full re-pages in the window',
+      value: m.window.rePages,
+      unit: '',
+      target: `≤ 1 per ${FRESHNESS_S} s window (≤ ${m.rePagesAllowed})`,
+      met: m.window.rePages <= m.rePagesAllowed,
+      note: `one re-page = ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages), ${round(m.coldLoad.ms / 1000, 1)} s on first load`,
+    });
+    figure({
+      key: 'steadyViewP95',
+      label: '    week-grid view p95 during steady use',
+      value: m.views.p95Ms,
+      unit: 'ms',
+      target: '—',
+      met: null,
+      note: `p50 ${m.views.p50Ms} ms, ${m.views.errors} errors; ${m.views.count > 0 ? round((100 * m.views.deferredByBudget) / m.views.count, 0) : 0} % of views said "next update about …" (budget)`,
+    });
+  } catch (e) {
+    notMeasured('steadyRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget per hour; ≤ 1 re-page per window', errorText(e));
+  }
 }
 
 /** The portal's process tree RSS in kB (Linux /proc). */
@@ -639,11 +738,14 @@ try {
 details.durationSeconds = round((Date.now() - started) / 1000);
 printTable();
 await mkdir(BENCH_DIR, { recursive: true });
+// A run of some phases only does not replace the committed figures.
+const RESULTS = ALL_PHASES ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
+await mkdir(path.dirname(RESULTS), { recursive: true });
 await writeFile(
-  path.join(BENCH_DIR, 'results.json'),
+  RESULTS,
   `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
 );
-console.log(`wrote bench/results.json${failure ? ' (incomplete: the run failed)' : ''}; commit it with the change it measures, so the next run prints beside it`);
+console.log(`wrote ${path.relative(ROOT, RESULTS)}${failure ? ' (incomplete: the run failed)' : ''}${ALL_PHASES ? '; commit it with the change it measures, so the next run prints beside it' : ' (some phases only: not for committing)'}`);
 process.exit(failure ? 1 : 0);
 
 /**
