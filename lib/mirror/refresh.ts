@@ -242,12 +242,13 @@ export function viewRefreshOptions(policy: ViewRefreshPolicy, now: Date): Refres
   };
 }
 
-// Systems whose stale copy waits for the budget, so that it is logged once when that starts, not per view.
+// Systems whose stale copy waits for the budget, so that it is logged once each time that starts
+// (about once per re-page of a large system), not per view.
 const budgetBound = singleton('mirror-budget-bound', () => new Set<string>());
 
 function noteDecision(deviceId: string, decision: RefreshDecision, state: MirrorState | null, policy: ViewRefreshPolicy): void {
   if (decision.reason !== 'budget') {
-    if (decision.start) budgetBound.delete(deviceId);
+    budgetBound.delete(deviceId);
     return;
   }
   if (budgetBound.has(deviceId)) return;
