@@ -651,7 +651,7 @@ async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): P
       unit: '',
       target: `≤ 1 per ${FRESHNESS_S} s window (≤ ${m.rePagesAllowed})`,
       met: m.window.rePages <= m.rePagesAllowed,
-      note: `one re-page = ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages), ${round(m.coldLoad.ms / 1000, 1)} s on first load`,
+      note: `one re-page = ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages), ${round(m.coldLoad.ms / 1000, 1)} s on first load${m.rePageStartsS.length > 0 ? `; started at ${m.rePageStartsS.map((t) => `+${t} s`).join(', ')}` : ''}`,
     });
     figure({
       key: 'steadyViewP95',

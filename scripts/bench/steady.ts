@@ -66,6 +66,8 @@ export interface SteadyMeasurement {
   /** The same use with the budget off: a re-page every window plus its duration. */
   unboundedPerHour: number;
   views: { count: number; errors: number; p50Ms: number; p95Ms: number; deferredByBudget: number; refreshing: number; lastNextRefreshAt: string | null };
+  /** When each full re-page started, in seconds into the window (the sandbox's counts sampled every 10 s). */
+  rePageStartsS: number[];
   /** portal_mirror_refresh_requests_total of the system, summed over both instances (their own count). */
   portalCounted: number | null;
   budgetTokensAtEnd: number | null;
@@ -190,6 +192,17 @@ export async function runSteadyUse(o: SteadyOptions): Promise<SteadyMeasurement>
     const views = { count: 0, errors: 0, deferredByBudget: 0, refreshing: 0, lastNextRefreshAt: null as string | null };
     const nextWeek = weekKeyOf(new Date(Date.now() + 7 * 86_400_000), 'Europe/Stockholm');
     const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+    // When the re-pages start: the first pages of the reservations list, sampled every 10 s.
+    const rePageStartsS: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      let seen = 0;
+      while (sampling) {
+        await sleep(10_000);
+        const firstPages = (await stats().catch(() => undefined))?.byDevice[o.deviceId]?.byRoute[RESERVATIONS]?.firstPages ?? seen;
+        for (; seen < firstPages; seen += 1) rePageStartsS.push(round((Date.now() - started) / 1000, 0));
+      }
+    })();
     await Promise.all(
       managers.map(async (session) => {
         // Staggered, as people are.
@@ -213,6 +226,8 @@ export async function runSteadyUse(o: SteadyOptions): Promise<SteadyMeasurement>
       }),
     );
     const seconds = (Date.now() - started) / 1000;
+    sampling = false;
+    await sampler;
     const counted = await stats();
     const device = counted.byDevice[o.deviceId];
     const requests = device?.requests ?? 0;
@@ -237,6 +252,7 @@ export async function runSteadyUse(o: SteadyOptions): Promise<SteadyMeasurement>
       views: { ...views, p50Ms: round(percentile(latencies, 50), 1), p95Ms: round(percentile(latencies, 95), 1) },
       portalCounted,
       budgetTokensAtEnd,
+      rePageStartsS,
     };
   } finally {
     await db.end().catch(() => undefined);
