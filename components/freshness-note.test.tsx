@@ -1,13 +1,13 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { withIntl } from '@/tests/intl';
-import { FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
+import { budgetDeferredUntil, FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
 
 const TZ = 'Europe/Stockholm';
 
 describe('FreshnessNote', () => {
   it('says "Service unreachable" only when the service did not answer', () => {
-    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z' } as const;
+    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null } as const;
     const unreachable = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...base, lastError: 'The reservation service could not be reached.', lastErrorKind: 'unreachable' }} timeZone={TZ} />));
     expect(unreachable).toContain('Service unreachable.');
     expect(unreachable).toContain('tries again at 09:05');
@@ -18,7 +18,7 @@ describe('FreshnessNote', () => {
 
   it('shows a failed first load as a failure with its retry time, not as loading forever', () => {
     const html = renderToStaticMarkup(withIntl(<FreshnessNote
-        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, partial: null, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z' }}
+        freshness={{ status: 'loading', pagesFetched: 0, refreshing: false, partial: null, lastError: 'The reservation service refused the portal\u2019s request.', lastErrorKind: 'refused', retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null }}
         timeZone={TZ}
       />));
     expect(html).not.toContain('Loading reservations');
@@ -31,7 +31,7 @@ describe('FreshnessNote', () => {
     const html = renderToStaticMarkup(
       withIntl(
         <FreshnessNote
-          freshness={{ status: 'ready', refreshedAt, refreshing: false, lastErrorAt: null, lastError: 'x', lastErrorKind: 'unreachable', retryAt: '2026-11-24T08:05:00.000Z' }}
+          freshness={{ status: 'ready', refreshedAt, refreshing: false, lastErrorAt: null, lastError: 'x', lastErrorKind: 'unreachable', retryAt: '2026-11-24T08:05:00.000Z', nextRefreshAt: null, deferredBy: null }}
           timeZone={TZ}
         />,
         'sv',
@@ -44,10 +44,45 @@ describe('FreshnessNote', () => {
   });
 });
 
+describe('the request budget in words', () => {
+  const deferred = {
+    status: 'ready',
+    refreshedAt: '2026-11-24T13:02:00.000Z',
+    refreshing: false,
+    lastErrorAt: null,
+    lastError: null,
+    lastErrorKind: null,
+    retryAt: null,
+    nextRefreshAt: '2026-11-24T13:12:30.000Z',
+    deferredBy: 'budget',
+  } as const;
+
+  it('says as of when bookings made outside the portal are shown, and about when the next update comes', () => {
+    const en = renderToStaticMarkup(withIntl(<FreshnessNote freshness={deferred} timeZone={TZ} />));
+    expect(en).toContain('Bookings made outside the portal are shown as of 14:02; next update about 14:12.');
+    expect(en).toMatch(/Updated .+ ago/);
+    const sv = renderToStaticMarkup(withIntl(<FreshnessNote freshness={deferred} timeZone={TZ} />, 'sv'));
+    expect(sv).toContain('Bokningar som gjorts utanför portalen visas som de var kl. 14:02; nästa uppdatering omkring kl. 14:12.');
+  });
+
+  it('says nothing of it when only the freshness window or a failure holds the next refresh', () => {
+    expect(budgetDeferredUntil({ ...deferred, deferredBy: null })).toBeNull();
+    expect(budgetDeferredUntil({ ...deferred, deferredBy: 'backoff' })).toBeNull();
+    const fresh = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...deferred, deferredBy: null }} timeZone={TZ} />));
+    expect(fresh).not.toContain('outside the portal');
+    // A failure speaks for itself (and its retry time): "Service busy." stays the headline.
+    const busy = renderToStaticMarkup(
+      withIntl(<FreshnessNote freshness={{ ...deferred, lastError: 'x', lastErrorKind: 'busy', retryAt: '2026-11-24T13:20:00.000Z' }} timeZone={TZ} />),
+    );
+    expect(busy).toContain('Service busy.');
+    expect(busy).not.toContain('outside the portal');
+  });
+});
+
 describe('showRefreshing', () => {
   const refreshedAt = '2026-11-24T07:00:00.000Z';
   const at = (ms: number) => Date.parse(refreshedAt) + ms;
-  const ready = (refreshing: boolean) => ({ status: 'ready', refreshedAt, refreshing, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null }) as const;
+  const ready = (refreshing: boolean) => ({ status: 'ready', refreshedAt, refreshing, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null }) as const;
 
   it('stays quiet during the routine background refresh of fresh data', () => {
     expect(showRefreshing(ready(true), at(31_000))).toBe(false);

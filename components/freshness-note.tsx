@@ -41,6 +41,16 @@ export function showRefreshing(freshness: Freshness, nowMs: number): boolean {
   return nowMs - Date.parse(freshness.refreshedAt) >= STALE_AFTER_MS;
 }
 
+/**
+ * When the next refresh of a copy held back by the system's request budget may start (epoch ms),
+ * else null: a large system is re-read only every so often, and bookings made outside the portal
+ * (door panels, residents' apps) show up only then; the portal's own arrive at once by webhook.
+ */
+export function budgetDeferredUntil(freshness: Freshness): number | null {
+  if (freshness.status !== 'ready' || freshness.deferredBy !== 'budget' || !freshness.nextRefreshAt) return null;
+  return Date.parse(freshness.nextRefreshAt);
+}
+
 const warningBox =
   'rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50';
 
@@ -78,12 +88,16 @@ export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { fre
     );
   }
   const refreshedMs = Date.parse(freshness.refreshedAt);
+  const budgetNext = budgetDeferredUntil(freshness);
   return (
     <div className="flex flex-col gap-2">
       <p className={mutedTextClass}>
         <span suppressHydrationWarning>{t('updated', { ago: formatAgo(now - refreshedMs, locale) })}</span>
         {showRefreshing(freshness, now) ? <span suppressHydrationWarning>{` · ${t('refreshing')}`}</span> : null}
       </p>
+      {budgetNext !== null && kind === null ? (
+        <p className={mutedTextClass}>{t('budgetDeferred', { asOf: formatClock(refreshedMs, timeZone), next: formatClock(budgetNext, timeZone) })}</p>
+      ) : null}
       {kind ? (
         <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
           <span aria-hidden="true">⚠</span>

@@ -135,4 +135,32 @@ describe('e-mail settings', () => {
     expect(() => parseEnv({ MAIL_FROM: 'Portal <nope>' })).toThrowError(/MAIL_FROM/);
     expect(() => parseEnv({ MAIL_RETRY_MAX_S: '0' })).toThrowError(/MAIL_RETRY_MAX_S/);
   });
+
+  it('has the refresh policy\'s defaults: 30 s freshness, hourly background refreshes, 2,400 requests an hour', () => {
+    const env = parseEnv({});
+    expect(env.MIRROR_FRESHNESS_S).toBe(30);
+    expect(env.MIRROR_BACKGROUND_S).toBe(3600);
+    expect(env.MIRROR_REQUEST_BUDGET_PER_HOUR).toBe(2400);
+    // 0 turns each off.
+    expect(parseEnv({ MIRROR_BACKGROUND_S: '0', MIRROR_REQUEST_BUDGET_PER_HOUR: '0' })).toMatchObject({ MIRROR_BACKGROUND_S: 0, MIRROR_REQUEST_BUDGET_PER_HOUR: 0 });
+  });
+
+  it('stops the start on a bad refresh policy, with a sentence naming the variable', () => {
+    const problems = (source: Record<string, string>) => {
+      try {
+        parseEnv(source);
+      } catch (error) {
+        return (error as EnvError).problems;
+      }
+      return [];
+    };
+    expect(problems({ MIRROR_REQUEST_BUDGET_PER_HOUR: '-1' }).map((p) => p.variable)).toEqual(['MIRROR_REQUEST_BUDGET_PER_HOUR']);
+    expect(problems({ MIRROR_REQUEST_BUDGET_PER_HOUR: 'lots' }).map((p) => p.variable)).toEqual(['MIRROR_REQUEST_BUDGET_PER_HOUR']);
+    expect(problems({ MIRROR_BACKGROUND_S: '1.5' }).map((p) => p.variable)).toEqual(['MIRROR_BACKGROUND_S']);
+    // A background cadence faster than the views' freshness makes no sense.
+    const [slow] = problems({ MIRROR_FRESHNESS_S: '60', MIRROR_BACKGROUND_S: '30' });
+    expect(slow?.variable).toBe('MIRROR_BACKGROUND_S');
+    expect(slow?.message).toMatch(/at least MIRROR_FRESHNESS_S \(60\)/);
+    expect(String(new EnvError(problems({ MIRROR_BACKGROUND_S: '-5' })))).toContain('MIRROR_BACKGROUND_S: must be 0 or more');
+  });
 });

@@ -10,6 +10,7 @@ import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-addr
 
 const optionalUrl = z.url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0, 'must be 0 or more').default(fallback);
 
 const serviceVariables = [
   'SERVICE_BASE_URL',
@@ -129,7 +130,12 @@ export const envSchema = z
     MAIL_RETRY_MAX_S: positiveInt(300),
 
     // Behaviour
+    /** A viewed system's copy is re-read from the service at most once per this many seconds (lib/mirror/policy.ts). */
     MIRROR_FRESHNESS_S: positiveInt(30),
+    /** Systems nobody views are re-read once their copy is this old, one at a time (0: never). */
+    MIRROR_BACKGROUND_S: nonNegativeInt(3600),
+    /** Upstream requests the refreshes of one system may make per hour, a token bucket across instances (0: no limit). */
+    MIRROR_REQUEST_BUDGET_PER_HOUR: nonNegativeInt(2400).refine((v) => v <= 10_000_000, 'must be at most 10000000 (or 0 for no limit)'),
     RECONCILE_AFTER_S: positiveInt(120),
     /** A booking whose answer was lost (timeout, reset, unreadable) is first checked this soon. */
     RECONCILE_UNKNOWN_AFTER_S: positiveInt(10),
@@ -153,6 +159,13 @@ export const envSchema = z
           ctx.addIssue({ code: 'custom', path: [k], message: 'is required with a real service' });
         }
       }
+    }
+    if (v.MIRROR_BACKGROUND_S !== 0 && v.MIRROR_BACKGROUND_S < v.MIRROR_FRESHNESS_S) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MIRROR_BACKGROUND_S'],
+        message: `must be 0 (no background refreshes) or at least MIRROR_FRESHNESS_S (${v.MIRROR_FRESHNESS_S}): it is the slower cadence of systems nobody views`,
+      });
     }
     const entra = (['ENTRA_TENANT_ID', 'ENTRA_CLIENT_ID', 'ENTRA_CLIENT_SECRET'] as const).filter(
       (k) => v[k] !== undefined,

@@ -5,6 +5,7 @@ import { endAllEventStreams } from '@/lib/events/sse';
 import { log } from '@/lib/log';
 import { stopReconciler } from '@/lib/reservations';
 import { stopClosureWorker } from '@/lib/closures/worker';
+import { stopMirrorWorker } from '@/lib/mirror/background';
 import type { Sandbox } from '@/sandbox';
 import { existingSingleton, singleton } from '@/lib/singleton';
 
@@ -16,7 +17,7 @@ type ExitSignal = 'SIGTERM' | 'SIGINT';
 export interface ShutdownSteps {
   /** Tells every open SSE stream to reconnect elsewhere (`event: end`, reason `restart`) and closes it; returns how many. */
   endStreams: () => number;
-  /** Stops the background workers: reconciler, closure jobs, mail worker, mounted sandbox, event-bus listener. */
+  /** Stops the background workers: reconciler, closure jobs, mirror refreshes, mail worker, mounted sandbox, event-bus listener. */
   stopWorkers: () => Promise<void>;
   /** Resolves when the HTTP server has stopped and finished its requests (Next's own cleanup), or never. */
   serverDone: Promise<number | undefined>;
@@ -49,7 +50,7 @@ async function stopPortalWorkers(): Promise<void> {
   const sandbox = existingSingleton<Promise<Sandbox>>('mounted-sandbox');
   // lib/mail's worker (startMailWorker), looked up rather than imported: its renderer is not needed to stop it.
   const mail = existingSingleton<{ stop: () => Promise<void> }>('mail-worker');
-  await Promise.all([stopReconciler(), stopClosureWorker(), mail?.stop(), stopEventBus(), sandbox?.then((s) => s.stop())]);
+  await Promise.all([stopReconciler(), stopClosureWorker(), stopMirrorWorker(), mail?.stop(), stopEventBus(), sandbox?.then((s) => s.stop())]);
 }
 
 async function closePortalDatabase(): Promise<void> {

@@ -9,6 +9,8 @@ import { startMailWorker } from '@/lib/mail';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
 import { getClosureDeps, startClosureWorker } from '@/lib/closures';
+import { startMirrorWorker } from '@/lib/mirror/background';
+import { getMirrorWorkerDeps } from '@/lib/mirror/live-deps';
 import { getSecrets } from '@/lib/secrets';
 import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
@@ -72,6 +74,8 @@ export async function startPortal(): Promise<void> {
   startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
   // Room closures whose cancellations were not all sent (a restart mid-way) are continued.
   startClosureWorker(getClosureDeps);
+  // Copies of systems nobody views are re-read at the slower background cadence (timer unref'd).
+  startMirrorWorker(getMirrorWorkerDeps, env.MIRROR_BACKGROUND_S * 1000);
   // Residents' e-mail from the outbox: sent over SMTP, or kept for the E-mails page without SMTP_URL.
   try {
     await startMailWorker();

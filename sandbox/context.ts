@@ -1,6 +1,7 @@
 import type { SqlRunner } from '@/shared/sql-runner';
 import type { FaultState } from './faults';
 import type { Preset } from './seed';
+import type { RequestStats } from './stats';
 
 /** The sandbox's client credentials and token signing key, kept in sandbox.meta (setup.ts). */
 export interface Credentials {
@@ -23,6 +24,8 @@ export interface SandboxContext {
   defaults: { preset?: Preset; seed?: number };
   /** Wakes the background worker: a request was accepted. */
   kick: () => void;
+  /** Requests served, by route and system (GET /_sandbox/stats). */
+  stats: RequestStats;
 }
 
 /** The systems an API key covers (auth.ts requireKey). */

@@ -4,8 +4,9 @@ import type { Call, KeyedCall, SandboxContext } from './context';
 import { FaultState } from './faults';
 import { HttpProblem, json, notFound, problem, sleep } from './http';
 import { findRoute, paramReader, route } from './router';
+import { RequestStats } from './stats';
 import { cancelReservation, createReservation } from './routes/bookings';
-import { addWebhook, clearFaults, getFaults, getFixtures, getRequest, putFaults, removeWebhook, resetData } from './routes/control';
+import { addWebhook, clearFaults, clearStats, getFaults, getFixtures, getRequest, getStats, putFaults, removeWebhook, resetData } from './routes/control';
 import {
   fetchUsers,
   listReservations,
@@ -67,6 +68,8 @@ const controlRoutes = [
   route('GET', '/_sandbox/faults', getFaults),
   route('GET', '/_sandbox/requests/:correlationId', getRequest),
   route('DELETE', '/_sandbox/faults', clearFaults),
+  route('GET', '/_sandbox/stats', getStats),
+  route('DELETE', '/_sandbox/stats', clearStats),
 ];
 
 /** Behind injected faults, the token endpoint (any method; it answers 405 itself). */
@@ -89,6 +92,17 @@ const keyedRoutes = [
   route<KeyedCall>('GET', '/v1/reservations/users/fetch/:deviceId', fetchUsers),
   route<KeyedCall>('GET', '/v1/reservations/users/:userId/reservations', userReservations),
 ];
+
+/** The route template a request of the service's routes counts under, and the system its path names. */
+function countedAs(method: string, seg: readonly string[], url: URL): { template: string; deviceId: string | null; firstPage: boolean } {
+  const found =
+    findRoute(tokenRoutes, method, seg) ?? findRoute(bearerRoutes, method, seg) ?? findRoute(keyedRoutes, method, seg);
+  if (!found) return { template: `${method} (unmatched)`, deviceId: null, firstPage: false };
+  const path = found.route.segments.map((part) => (part.startsWith(':') ? `{${part.slice(1)}}` : part)).join('/');
+  const template = `${found.route.method === '*' ? method : found.route.method} /${path}`;
+  const deviceId = found.params.get('deviceId')?.toLowerCase() ?? null;
+  return { template, deviceId, firstPage: path.endsWith('/all') && !url.searchParams.has('continuationToken') };
+}
 
 // PostgreSQL errors that only bad input can cause (data exceptions, class 22; program limits, 54).
 const isInputError = (error: unknown) => {
@@ -136,6 +150,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const now = options.now ?? (() => new Date());
   const quotaPerGroup = options.quotaPerGroup ?? 2;
   const faults = new FaultState();
+  const stats = new RequestStats(now);
   const delivery = { sql, now, retrySchedule: options.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS, faults };
   const work = () => workOnce({ sql, now, horizonDays: options.bookingHorizonDays ?? 28, quotaPerGroup, scheduleTimeZone: options.scheduleTimeZone, delivery });
   const loop = backgroundLoop(work, options.pollIntervalMs ?? 500);
@@ -152,6 +167,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         quotaPerGroup,
         defaults: { preset: options.preset, seed: options.seed },
         kick: loop.kick,
+        stats,
       }))
       .catch((error: unknown) => {
         ready = undefined;
@@ -168,6 +184,14 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     } catch {
       return problem(400, 'Bad Request', 'The path is not valid percent-encoding.');
     }
+    // The service's own routes are counted (GET /_sandbox/stats), whatever the answer.
+    const counted = seg[0] === '_sandbox' ? undefined : countedAs(request.method, seg, url);
+    const response = await answer(request, url, seg);
+    if (counted) stats.record({ ...counted, status: response.status });
+    return response;
+  }
+
+  async function answer(request: Request, url: URL, seg: string[]): Promise<Response> {
     try {
       return await dispatch(await ensureReady(), request, url, seg);
     } catch (error) {

@@ -4,12 +4,17 @@
 // pass-through, resident-lookup proxy overhead, webhook-to-browser latency over SSE, the 12-month
 // bookings CSV export (rows/s, RSS growth), the building view's page HTML (all rooms' week and
 // day, beside one room's week page) and its first-load JS, Lighthouse
-// and first-load JS of the grid page, and the portal's peak RSS. Prints a table, writes
-// bench/results.json. Every process it starts is stopped by its id, also on failure.
+// and first-load JS of the grid page, and the portal's peak RSS; then (l) steady use on two
+// instances on PostgreSQL, counting the upstream requests the mirror's refreshes cost
+// (scripts/bench/steady.ts). Prints a table, writes bench/results.json (bench/tmp/results.json
+// when --phases leaves a phase out). Every process it starts is stopped by its id, also on failure.
 // Options: --skip-build, --portal-port 3200, --sandbox-port 4030, --latency 30, --clients 200,
 //          --outcomes 1000, --naive-runs 3, --warm-requests 200, --lookups 100, --next-free-requests 200,
-//          --building-requests 30, --phases a,b,c,g,h,i,j,k,d,e (a prefix of that order: `--phases a`
-//          stops after the cold load; the peak RSS (f) is always reported)
+//          --building-requests 30, --phases a,b,c,g,h,i,j,k,d,e,l (the default `all`; the portal phases
+//          as a prefix of that order, e.g. `--phases a` stops after the cold load, and `l` for steady use;
+//          the peak RSS (f) is always reported), --steady-minutes 10 (fractions too), --steady-managers 10,
+//          --steady-ports 3201,3202, --pg-url postgres://postgres@127.0.0.1:5432,
+//          --steady-budget N (MIRROR_REQUEST_BUDGET_PER_HOUR of the steady instances; default the portal's)
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -25,6 +30,7 @@ import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
+import { runSteadyUse } from './bench/steady';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,6 +49,11 @@ const { values: args } = parseArgs({
     'building-requests': { type: 'string', default: '30' },
     chrome: { type: 'string', default: '/usr/bin/chromium' },
     phases: { type: 'string', default: 'all' },
+    'steady-minutes': { type: 'string', default: '10' },
+    'steady-managers': { type: 'string', default: '10' },
+    'steady-ports': { type: 'string', default: '3201,3202' },
+    'steady-budget': { type: 'string' },
+    'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432' },
   },
 });
 const int = (name: keyof typeof args) => {
@@ -63,18 +74,33 @@ const NEXT_FREE_REQUESTS = Math.max(1, int('next-free-requests'));
 const REPORT_REQUESTS = Math.max(1, int('report-requests'));
 const BUILDING_REQUESTS = Math.max(1, int('building-requests'));
 const CHROME = String(args.chrome);
-// The phases in the order they run; --phases names a prefix of it (the run stops after its last).
+// The portal's phases (one PGlite portal) in the order they run, then (l) steady use on two
+// instances on PostgreSQL. --phases names a prefix of the portal's (they build on each other: the
+// run stops after the last named) and, or only, `l`.
 const PHASE_ORDER = ['a', 'b', 'c', 'g', 'h', 'i', 'j', 'k', 'd', 'e'] as const;
 type Phase = (typeof PHASE_ORDER)[number];
+const ASKED = args.phases === 'all' ? [...PHASE_ORDER, 'l'] : String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
+const STEADY = ASKED.includes('l');
 const PHASES: readonly Phase[] = (() => {
-  if (args.phases === 'all') return PHASE_ORDER;
-  const asked = String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
+  const asked = ASKED.filter((p) => p !== 'l');
   const prefix = PHASE_ORDER.slice(0, asked.length);
-  if (asked.length === 0 || asked.some((p, i) => p !== prefix[i])) throw new Error(`--phases must be a prefix of ${PHASE_ORDER.join(',')} (phases build on each other)`);
+  if (asked.some((p, i) => p !== prefix[i]) || (asked.length === 0 && !STEADY)) {
+    throw new Error(`--phases takes a prefix of ${PHASE_ORDER.join(',')} (phases build on each other) and/or l`);
+  }
   return prefix;
 })();
-/** The last phase asked for: the run stops after it. */
+const ALL_PHASES = PHASES.length === PHASE_ORDER.length && STEADY;
+/** The last portal phase asked for: the portal's part stops after it. */
 const lastPhase = (phase: Phase) => PHASES[PHASES.length - 1] === phase;
+const STEADY_MINUTES = Number(args['steady-minutes']);
+if (!(STEADY_MINUTES > 0)) throw new Error('--steady-minutes must be a positive number (fractions allowed)');
+const STEADY_MANAGERS = Math.max(1, int('steady-managers'));
+const STEADY_PORTS = String(args['steady-ports']).split(',').map(Number) as [number, number];
+if (STEADY_PORTS.length !== 2 || STEADY_PORTS.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error('--steady-ports takes two ports, e.g. 3201,3202');
+const STEADY_BUDGET = args['steady-budget'] === undefined ? undefined : int('steady-budget');
+const PG_URL = String(args['pg-url']);
+/** The portal's default (lib/env.ts), used unless --steady-budget says otherwise. */
+const DEFAULT_BUDGET_PER_HOUR = 2400;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH_DIR = path.join(ROOT, 'bench');
@@ -157,7 +183,7 @@ async function main(): Promise<void> {
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
-  details.config = { phases: PHASES, latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite' };
+  details.config = { phases: [...PHASES, ...(STEADY ? ['l'] : [])], latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR };
 
   if (!args['skip-build']) {
     step('building the portal (next build)');
@@ -181,7 +207,23 @@ async function main(): Promise<void> {
   if (!approval || !deviceId) throw new Error('the sandbox fixtures list no approval');
   const direct = new DirectClient(SANDBOX, fixtures);
   await direct.connect(approval.approvalId);
+  const setup: Setup = { fixtures, approvalId: approval.approvalId, deviceId, direct };
+  if (PHASES.length > 0) await portalPhases(setup);
+  if (STEADY) await steadyPhase(setup);
+  await stopProcess(sandbox);
+}
 
+/** What every phase needs: the bench sandbox's fixtures, the large system and a direct client. */
+interface Setup {
+  fixtures: SandboxFixtures;
+  approvalId: string;
+  deviceId: string;
+  direct: DirectClient;
+}
+
+/** (a)–(k), (d), (e), (f): one portal on PGlite, against the naive pass-through and the upstream. */
+async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
+  const approval = { approvalId };
   // ---- upstream figures: page round trip, page counts, naive pass-through
   step('measuring the upstream page round trip');
   await measurePageRoundTrips(direct, deviceId, 5); // warm the connection
@@ -334,7 +376,7 @@ async function main(): Promise<void> {
     notMeasured('coldLoadMs', '    cold week-grid load, complete', `≤ 1.1 × floor (${round(floorMs / 1000, 2)} s)`, errorText(e));
   }
   figure({ key: 'pagingFloorMs', label: '    paging floor (pages × round trip)', value: round(floorMs / 1000, 2), unit: 's', target: '—', met: null, note: `${totalPages} pages × ${round(pageRtt)} ms (p50 page round trip)` });
-  if (lastPhase('a')) return finish(rss, portal, sandbox);
+  if (lastPhase('a')) return finish(rss, portal);
 
   // ---- (b) warm grid API vs the naive pass-through
   rss.phase('(b)');
@@ -366,7 +408,7 @@ async function main(): Promise<void> {
     figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null });
   }
 
-  if (lastPhase('b')) return finish(rss, portal, sandbox);
+  if (lastPhase('b')) return finish(rss, portal);
 
   // ---- (c) resident lookup through the portal vs directly
   rss.phase('(c)');
@@ -403,7 +445,7 @@ async function main(): Promise<void> {
     notMeasured('proxyOverheadP50', '(c) resident lookup overhead p50', '≤ 5 ms', errorText(e));
   }
 
-  if (lastPhase('c')) return finish(rss, portal, sandbox);
+  if (lastPhase('c')) return finish(rss, portal);
 
   // ---- (g) search as you type over the mirrored user list (lib/residents/directory.ts)
   rss.phase('(g)');
@@ -428,7 +470,7 @@ async function main(): Promise<void> {
     notMeasured('residentSearchP95', '(g) resident search API p95', '≤ 30 ms', errorText(e));
   }
 
-  if (lastPhase('g')) return finish(rss, portal, sandbox);
+  if (lastPhase('g')) return finish(rss, portal);
 
   // ---- (h) the apartment desk's next free slot (lib/views/apartment.ts), warm
   rss.phase('(h)');
@@ -450,7 +492,7 @@ async function main(): Promise<void> {
     notMeasured('nextFreeP95', '(h) next free slot API p95 (warm)', '≤ 50 ms', errorText(e));
   }
 
-  if (lastPhase('h')) return finish(rss, portal, sandbox);
+  if (lastPhase('h')) return finish(rss, portal);
 
   // ---- (i) a 12-month report of the large system (lib/reports/load.ts): cold, then warm
   rss.phase('(i)');
@@ -470,7 +512,7 @@ async function main(): Promise<void> {
     notMeasured('reportWarmP95', '    12-month report, warm p95', '≤ 300 ms', errorText(e));
   }
 
-  if (lastPhase('i')) return finish(rss, portal, sandbox);
+  if (lastPhase('i')) return finish(rss, portal);
 
   // ---- (j) the bookings export (lib/exports): a 12-month CSV of every booking, streamed over HTTP
   rss.phase('(j)');
@@ -492,7 +534,7 @@ async function main(): Promise<void> {
     notMeasured('exportRowsPerSecond', '(j) 12-month bookings CSV, streamed', '≥ 50 k rows/s; RSS growth ≤ 50 MB', errorText(e));
   }
 
-  if (lastPhase('j')) return finish(rss, portal, sandbox);
+  if (lastPhase('j')) return finish(rss, portal);
 
   // ---- (k) the building view (lib/views/building.ts): every room's day and week as page HTML, warm,
   // beside one room's week page; and the building page's first-load JS
@@ -543,7 +585,7 @@ async function main(): Promise<void> {
     notMeasured('buildingWeekHtmlP50Ms', "(k) building view: all rooms' week, page HTML p50", '≤ 150 ms; day ≤ 150 ms; one room ≤ 30 ms; JS ≤ 170 kB', errorText(e));
   }
 
-  if (lastPhase('k')) return finish(rss, portal, sandbox);
+  if (lastPhase('k')) return finish(rss, portal);
 
   // ---- (d) webhook to browser over SSE
   rss.phase('(d)');
@@ -581,7 +623,7 @@ async function main(): Promise<void> {
     agent.destroy();
   }
 
-  if (lastPhase('d')) return finish(rss, portal, sandbox);
+  if (lastPhase('d')) return finish(rss, portal);
 
   // ---- (e) the grid page: first-load JS and Lighthouse
   rss.phase('(e)');
@@ -609,17 +651,75 @@ async function main(): Promise<void> {
     notMeasured('firstLoadJsKb', '(e) grid page first-load JS / Lighthouse', '≤ 180 kB; ≥ 95; LCP ≤ 1 s', errorText(e));
   }
 
-  await finish(rss, portal, sandbox);
+  await finish(rss, portal);
 }
 
 /** (f) peak RSS over the phases run, then stop everything. */
-async function finish(rss: RssSampler, portal: Tracked, sandbox: Tracked): Promise<void> {
+async function finish(rss: RssSampler, portal: Tracked): Promise<void> {
   const peak = await rss.stop();
   details.rss = { peakTreeRssMb: round(peak.peakTreeRssMb), peakHwmMb: round(peak.peakHwmMb), samples: peak.samples, byPhaseMb: peak.byPhaseMb };
   step(`peak RSS by phase (MB): ${JSON.stringify(peak.byPhaseMb)}`);
   figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
   await stopProcess(portal);
-  await stopProcess(sandbox);
+}
+
+/** (l) steady use: two instances on one PostgreSQL, managers viewing the large system; the upstream's cost. */
+async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
+  const resources = await direct.all<{ id: string }>('resources', deviceId);
+  try {
+    const m = await runSteadyUse({
+      root: ROOT,
+      tmp: TMP,
+      node: NODE,
+      sandboxUrl: SANDBOX,
+      fixtures,
+      approvalId,
+      deviceId,
+      resourceIds: resources.items.map((r) => r.id),
+      pgAdminUrl: PG_URL,
+      ports: STEADY_PORTS,
+      minutes: STEADY_MINUTES,
+      managers: STEADY_MANAGERS,
+      freshnessS: FRESHNESS_S,
+      budgetPerHour: DEFAULT_BUDGET_PER_HOUR,
+      budgetOverride: STEADY_BUDGET,
+      thinkMs: [2_000, 6_000],
+      step,
+    });
+    details.steady = m;
+    const budget = STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR;
+    const minutes = round(m.window.seconds / 60, 1);
+    const withinBudget = m.window.requests <= m.requestsAllowed;
+    figure({
+      key: 'steadyRequestsPerHour',
+      label: `(l) steady use: upstream requests/h of the large system`,
+      value: m.requestsPerHour,
+      unit: '/h',
+      target: budget > 0 ? `≤ ${budget}/h budget (≤ ${m.requestsAllowed} in ${minutes} min)` : 'no budget',
+      met: budget > 0 ? withinBudget : null,
+      note: `${m.window.requests} requests in ${minutes} min; ${m.views.count} views by ${m.managers} managers on ${m.instances} instances (PostgreSQL); with no budget ≈ ${m.unboundedPerHour}/h`,
+    });
+    figure({
+      key: 'steadyRePages',
+      label: '    full re-pages in the window',
+      value: m.window.rePages,
+      unit: '',
+      target: `≤ 1 per ${FRESHNESS_S} s window (≤ ${m.rePagesAllowed})`,
+      met: m.window.rePages <= m.rePagesAllowed,
+      note: `one re-page = ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages), ${round(m.coldLoad.ms / 1000, 1)} s on first load${m.rePageStartsS.length > 0 ? `; started at ${m.rePageStartsS.map((t) => `+${t} s`).join(', ')}` : ''}`,
+    });
+    figure({
+      key: 'steadyViewP95',
+      label: '    week-grid view p95 during steady use',
+      value: m.views.p95Ms,
+      unit: 'ms',
+      target: '—',
+      met: null,
+      note: `p50 ${m.views.p50Ms} ms, ${m.views.errors} errors; ${m.views.count > 0 ? round((100 * m.views.deferredByBudget) / m.views.count, 0) : 0} % of views said "next update about …" (budget)`,
+    });
+  } catch (e) {
+    notMeasured('steadyRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget per hour; ≤ 1 re-page per window', errorText(e));
+  }
 }
 
 /** The portal's process tree RSS in kB (Linux /proc). */
@@ -693,18 +793,14 @@ try {
 details.durationSeconds = round((Date.now() - started) / 1000);
 printTable();
 await mkdir(BENCH_DIR, { recursive: true });
-// A run of some phases only is not a run to commit: it goes beside the logs instead.
-const resultsFile = PHASES.length === PHASE_ORDER.length ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
-await mkdir(path.dirname(resultsFile), { recursive: true });
+// A run of some phases only does not replace the committed figures: it goes beside the logs instead.
+const RESULTS = ALL_PHASES ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
+await mkdir(path.dirname(RESULTS), { recursive: true });
 await writeFile(
-  resultsFile,
+  RESULTS,
   `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
 );
-console.log(
-  resultsFile.endsWith(path.join('bench', 'results.json'))
-    ? `wrote bench/results.json${failure ? ' (incomplete: the run failed)' : ''}; commit it with the change it measures, so the next run prints beside it`
-    : `wrote ${path.relative(ROOT, resultsFile)} (phases ${PHASES.join(',')} only: not bench/results.json)`,
-);
+console.log(`wrote ${path.relative(ROOT, RESULTS)}${failure ? ' (incomplete: the run failed)' : ''}${ALL_PHASES ? '; commit it with the change it measures, so the next run prints beside it' : ' (some phases only: not for committing)'}`);
 process.exit(failure ? 1 : 0);
 
 /**

@@ -25,7 +25,7 @@ function view(held: number): ApartmentView {
     open: [],
     history: [],
     historyLimit: 50,
-    freshness: { status: 'ready', refreshedAt: '2026-11-24T10:00:00.000Z', refreshing: false, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null },
+    freshness: { status: 'ready', refreshedAt: '2026-11-24T10:00:00.000Z', refreshing: false, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null },
     generatedAt: 0,
   };
 }

@@ -52,7 +52,7 @@ describe('the week grid while the reservations are read', () => {
 });
 
 describe('the progress of a first load', () => {
-  const loading = { status: 'loading', pagesFetched: 40, refreshing: true, lastError: null, lastErrorKind: null, retryAt: null } as const;
+  const loading = { status: 'loading', pagesFetched: 40, refreshing: true, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null } as const;
 
   it('is an indeterminate progress bar with the count read when no honest estimate exists', () => {
     const html = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...loading, partial: { reservationsRead: 12_400, reservationsExpected: null } }} timeZone={SE} />));

@@ -93,10 +93,17 @@ async function resolveInput(db: Database, system: SystemPublic, input: ClosureIn
 /**
  * Refreshes the system's mirror and waits for it (one refresh per system at a time: a refresh
  * already running is shared). A refresh that fails or is another instance's leaves the copy held.
+ * It bypasses the freshness window and the request budget, not the lease: the closure cancels the
+ * bookings it finds, and one made at the door since the last refresh would be missed. It is
+ * charged to the budget all the same (the views' next refreshes wait the longer); closures are
+ * rare acts of a manager, so that cannot run up the service's load.
  */
 async function refreshFirst(deps: ClosureDeps, deviceId: string): Promise<void> {
   try {
-    await refreshSystem(deps.db, deviceId, await deps.source(deviceId));
+    await refreshSystem(deps.db, deviceId, await deps.source(deviceId), {
+      freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
+      budget: { perHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR, enforce: false },
+    });
   } catch (error) {
     log.warn('closure: mirror refresh failed; using the copy held', { deviceId, error });
   }

@@ -17,6 +17,9 @@ import {
 import { ServiceNotFoundError, ServiceUnavailableError } from '@/lib/service/errors';
 import type { MirrorSource } from './types';
 
+/** Page views with a 30 s freshness window and no request budget. */
+const VIEW = { freshnessMs: 30_000, budgetPerHour: 0 };
+
 describeWithDb('system mirror', (ctx) => {
   let sandbox: Sandbox;
   let fixtures: SandboxFixtures;
@@ -195,14 +198,14 @@ describeWithDb('system mirror', (ctx) => {
     const { db } = ctx().handle;
     const state = await readState(db, deviceId);
     const later = new Date((state?.refreshedAt?.getTime() ?? 0) + 60_000);
-    const status = await ensureFresh(db, deviceId, source, 30_000, later);
+    const status = await ensureFresh(db, deviceId, source, VIEW, later);
     expect(status).toMatchObject({ status: 'ready', refreshing: true });
     await waitForRefresh(deviceId);
     const after = await readState(db, deviceId);
     expect(after?.refreshedAt?.getTime()).toBeGreaterThan(state?.refreshedAt?.getTime() ?? 0);
     // Within the freshness window nothing is fetched.
     requests = 0;
-    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(after?.refreshedAt?.getTime() ?? 0))).toMatchObject({
+    expect(await ensureFresh(db, deviceId, source, VIEW, new Date(after?.refreshedAt?.getTime() ?? 0))).toMatchObject({
       status: 'ready',
       refreshing: false,
     });
@@ -220,9 +223,9 @@ describeWithDb('system mirror', (ctx) => {
     const state = await readState(db, deviceId);
     const ended = state?.refreshEndedAt?.getTime() ?? 0;
     requests = 0;
-    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(ended + 10_000))).toMatchObject({ status: 'ready', refreshing: false });
+    expect(await ensureFresh(db, deviceId, source, VIEW, new Date(ended + 10_000))).toMatchObject({ status: 'ready', refreshing: false });
     expect(requests).toBe(0);
-    expect(await ensureFresh(db, deviceId, source, 30_000, new Date(ended + 31_000))).toMatchObject({ status: 'ready', refreshing: true });
+    expect(await ensureFresh(db, deviceId, source, VIEW, new Date(ended + 31_000))).toMatchObject({ status: 'ready', refreshing: true });
     await waitForRefresh(deviceId);
     expect(requests).toBeGreaterThan(0);
     const after = await readState(db, deviceId);
@@ -232,10 +235,10 @@ describeWithDb('system mirror', (ctx) => {
   it('reports loading with progress for a system never loaded', async () => {
     const other = fixtures.approvals[0]?.deviceIds[1];
     if (!other) return;
-    const status = await ensureFresh(ctx().handle.db, other, source, 30_000);
+    const status = await ensureFresh(ctx().handle.db, other, source, VIEW);
     expect(status.status).toBe('loading');
     await waitForRefresh(other);
-    expect((await ensureFresh(ctx().handle.db, other, source, 30_000)).status).toBe('ready');
+    expect((await ensureFresh(ctx().handle.db, other, source, VIEW)).status).toBe('ready');
   });
 
   it('applies a confirmed booking and a cancellation at once', async () => {

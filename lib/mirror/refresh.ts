@@ -3,19 +3,17 @@ import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, isServiceError } from '@/lib/service/errors';
 import type { SkippedItem, UserAccount } from '@/lib/service/schemas';
-import { claimRefresh, completeRefresh, failRefresh, insertPage, readState, recordProgress } from './store';
+import { withRequestTally, type RequestTally } from '@/lib/service/request-tally';
+import { claimRefreshWith, completeRefresh, failRefresh, insertPage, readState, recordProgress, type BudgetSettings, type RefreshCharge } from './store';
 import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
+import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, type RefreshDecision } from './policy';
 
-/** A refresh not finished after this long is presumed dead and may be taken over. */
-export const REFRESH_LEASE_SECONDS = 300;
+export { REFRESH_LEASE_SECONDS } from './policy';
 const COLLECTIONS = ['resources', 'timeSchedules', 'userGroups', 'reservations'] as const;
 /** Skipped items kept with their reasons; the counts cover all of them. */
 export const SKIPPED_SAMPLES_MAX = 20;
-/** Backoff after a failed refresh: 5 s, 10 s, 20 s … (or the freshness window, if longer) up to 5 min. */
-export const REFRESH_BACKOFF_BASE_MS = 5_000;
-export const REFRESH_BACKOFF_CAP_MS = 5 * 60_000;
 
 /** What is true about a failure, by the service error's kind (never `instanceof`: see errors.ts). */
 export function failureKindOf(error: unknown): MirrorErrorKind {
@@ -39,20 +37,26 @@ export function failureKindOf(error: unknown): MirrorErrorKind {
   return 'internal';
 }
 
-/** The wait after the `failures`-th failure in a row (1 = the first), as failRefresh computes it. */
-export function refreshBackoffMs(failures: number, freshnessMs = 0): number {
-  const base = Math.max(REFRESH_BACKOFF_BASE_MS, freshnessMs);
-  return Math.min(Math.max(REFRESH_BACKOFF_CAP_MS, base), base * 2 ** Math.min(Math.max(failures - 1, 0), 30));
-}
-
+/**
+ * What a refresh must respect besides the lease (which is never bypassed). Without options it is
+ * an explicit one (tests, closures): only the lease. Views and the background worker pass their
+ * window, the backoff and an enforced budget (lib/mirror/policy.ts).
+ */
 export interface RefreshOptions {
+  /** When the caller decided (its now): the claim judges the window, backoff and budget at it. */
+  at?: Date;
   /** The freshness window: the backoff's base when longer than 5 s. */
   freshnessMs?: number;
-  /** Set by callers that start refreshes on their own (page views): a claim within the backoff fails. */
-  respectBackoffAt?: Date;
+  /** One re-page per window: refused when a refresh ended less than this long ago (on any instance). */
+  windowMs?: number;
+  /** Refused within the backoff after a failure. */
+  respectBackoff?: boolean;
+  /** Charged with the requests the refresh makes; `enforce`: refused when the bucket is short. */
+  budget?: BudgetSettings;
 }
 
-export type RefreshOutcome = { status: 'refreshed'; pages: number } | { status: 'busy' };
+/** `busy`: the claim was refused (another refresh runs, or the window, backoff or budget says wait). */
+export type RefreshOutcome = { status: 'refreshed'; pages: number; requests: number } | { status: 'busy' };
 
 const inflight = singleton('mirror-refreshes', () => new Map<string, Promise<RefreshOutcome>>());
 
@@ -85,10 +89,24 @@ function observeRefresh(result: 'refreshed' | 'failed', startedAt: number): void
 }
 
 async function runRefresh(db: Database, deviceId: string, source: MirrorSource, options: RefreshOptions): Promise<RefreshOutcome> {
-  const current = await claimRefresh(db, deviceId, REFRESH_LEASE_SECONDS, { notBefore: options.respectBackoffAt });
-  if (current === null) return { status: 'busy' };
-  const generation = current + 1;
+  const claim = await claimRefreshWith(db, deviceId, REFRESH_LEASE_SECONDS, {
+    at: options.at,
+    respectBackoff: options.respectBackoff,
+    windowSeconds: options.windowMs === undefined ? undefined : options.windowMs / 1000,
+    budget: options.budget,
+  });
+  if (claim === null) return { status: 'busy' };
+  const generation = claim.generation + 1;
   const startedAt = new Date();
+  // The cost: every request that left (retries, a token request), counted at the transport; at
+  // least the pages pulled (a source that is not the HTTP client counts its pages).
+  const tally: RequestTally = { requests: 0 };
+  let pulls = 0;
+  const charge = (): RefreshCharge => {
+    const requests = Math.max(tally.requests, pulls);
+    getMetrics().mirrorRefreshRequests.inc({ system: deviceId }, requests);
+    return { requests, reserved: claim.reserved, at: new Date(), budget: options.budget };
+  };
   let pages = 0;
   let failed = false;
   const skipped: SkippedSummary = { total: 0, counts: {}, samples: [] };
@@ -132,6 +150,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     try {
       let previous: Promise<void> = Promise.resolve();
       for await (const page of source[kind](deviceId) as AsyncIterable<MirrorPage<unknown>>) {
+        pulls += 1;
         // The insert of page n overlaps the fetch of page n+1, and no more than that.
         await previous;
         if (failed) return;
@@ -142,6 +161,8 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
       await previous;
       if (kind === 'resources' || kind === 'timeSchedules') structureWritten();
     } catch (error) {
+      // The request that failed counts as well (approximately: a failed write is not one).
+      pulls += 1;
       failed = true;
       throw error;
     }
@@ -153,6 +174,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     if (!source.users) return 'unavailable';
     let page: MirrorPage<UserAccount>;
     try {
+      pulls += 1;
       page = await source.users(deviceId);
     } catch (error) {
       if (isMissingEndpoint(error)) return 'unavailable';
@@ -170,23 +192,23 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   try {
     // A refresh taken over from a crashed one must not show that one's structure as its own.
     await recordProgress(db, deviceId, null, { reservationsRead: 0, structureGeneration: null });
-    const [users, ...results] = await Promise.allSettled([copyUsers(), ...COLLECTIONS.map(copy)]);
+    const [users, ...results] = await withRequestTally(tally, () => Promise.allSettled([copyUsers(), ...COLLECTIONS.map(copy)]));
     await writes;
     const rejected = [users, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
     const usersStatus = users.status === 'fulfilled' ? users.value : 'failed';
-    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped, usersStatus);
+    const cost = charge();
+    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped, usersStatus, cost);
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
-    return { status: 'refreshed', pages };
+    return { status: 'refreshed', pages, requests: cost.requests };
   } catch (error) {
     await writes.catch(() => undefined);
     const message = error instanceof Error ? error.message : 'refresh failed';
-    const freshnessMs = options.freshnessMs ?? 0;
-    const base = Math.max(REFRESH_BACKOFF_BASE_MS, freshnessMs);
     // A Retry-After the service sent is a floor for the next attempt.
-    const retryAfter = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
-    const backoff = { baseSeconds: base / 1000, capSeconds: Math.max(REFRESH_BACKOFF_CAP_MS, base) / 1000, minSeconds: retryAfter };
-    await failRefresh(db, deviceId, generation, { message, kind: failureKindOf(error), backoff }).catch((cleanupError: unknown) =>
+    const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
+    const retryAfterMs = refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0, retryAfterS * 1000);
+    // A failed refresh is charged too: its requests reached the service all the same.
+    await failRefresh(db, deviceId, generation, { message, kind: failureKindOf(error), retryAfterMs }, charge()).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
     );
     throw error;
@@ -222,44 +244,79 @@ export function partialLoadOf(state: MirrorState | null): PartialLoad | null {
   return { generation: state.structureGeneration, reservationsRead: state.reservationsRead, reservationsExpected: state.reservationsLoaded };
 }
 
-export type MirrorStatus =
-  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialLoad | null } & MirrorFailure)
-  | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean } & MirrorFailure);
+/** When the next refresh may start (null: now, or while one runs), and what holds it back beyond the window. */
+export interface MirrorSchedule {
+  nextRefreshAt: Date | null;
+  deferredBy: RefreshDecision['deferredBy'];
+}
 
-/**
- * True when the system's copy is missing or older than the freshness window. The next refresh is
- * due a window after the last one *ended*: one that takes longer than the window (a large system
- * under load) must not start the next at once, or the upstream is paged without pause. After a
- * failure, nothing is due before `nextRefreshAt` (capped exponential backoff): else every page
- * view of a failing system would start a full refresh.
- */
-export function refreshDue(state: MirrorState | null, freshnessMs: number, now: Date): boolean {
-  if (state && state.consecutiveFailures > 0 && state.nextRefreshAt && now.getTime() < state.nextRefreshAt.getTime()) return false;
-  const loaded = state?.refreshedAt ?? null;
-  const due = state?.refreshEndedAt ?? loaded;
-  return !loaded || !due || now.getTime() - due.getTime() > freshnessMs;
+export type MirrorStatus =
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialLoad | null } & MirrorFailure & MirrorSchedule)
+  | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean } & MirrorFailure & MirrorSchedule);
+
+/** What page views refresh by: the freshness window (MIRROR_FRESHNESS_S) and the request budget (0: none). */
+export interface ViewRefreshPolicy {
+  freshnessMs: number;
+  budgetPerHour: number;
+}
+
+/** The policy's decision for a page view (lib/mirror/policy.ts), the window being the freshness window. */
+export function viewDecision(state: MirrorState | null, policy: ViewRefreshPolicy, now: Date): RefreshDecision {
+  return decideRefresh(state, { windowMs: policy.freshnessMs, budgetPerHour: policy.budgetPerHour }, now);
+}
+
+/** The claim's conditions for a refresh a page view starts: window, backoff, and the budget enforced. */
+export function viewRefreshOptions(policy: ViewRefreshPolicy, now: Date): RefreshOptions {
+  return {
+    at: now,
+    freshnessMs: policy.freshnessMs,
+    windowMs: policy.freshnessMs,
+    respectBackoff: true,
+    budget: policy.budgetPerHour > 0 ? { perHour: policy.budgetPerHour, enforce: true } : undefined,
+  };
+}
+
+// Systems whose stale copy waits for the budget, so that it is logged once each time that starts
+// (about once per re-page of a large system), not per view.
+const budgetBound = singleton('mirror-budget-bound', () => new Set<string>());
+
+function noteDecision(deviceId: string, decision: RefreshDecision, state: MirrorState | null, policy: ViewRefreshPolicy): void {
+  if (decision.reason !== 'budget') {
+    budgetBound.delete(deviceId);
+    return;
+  }
+  if (budgetBound.has(deviceId)) return;
+  budgetBound.add(deviceId);
+  log.info('mirror: refreshes of a viewed system wait for its request budget', {
+    deviceId,
+    lastRequests: state?.lastRequests ?? 0,
+    budgetPerHour: policy.budgetPerHour,
+    nextRefreshAt: decision.nextAt?.toISOString() ?? null,
+  });
 }
 
 /**
  * Stale-while-revalidate: never-loaded systems start loading (the caller shows progress), stale
- * ones are served as they are while one refresh runs in the background. `known` is the state the
- * caller has just read, to save reading it again.
+ * ones are served as they are while one refresh runs in the background, when the policy lets one
+ * start (lib/mirror/policy.ts). `known` is the state the caller has just read, to save reading it again.
  */
 export async function ensureFresh(
   db: Database,
   deviceId: string,
   source: () => MirrorSource | Promise<MirrorSource>,
-  freshnessMs: number,
+  policy: ViewRefreshPolicy,
   now = new Date(),
   known?: MirrorState | null,
 ): Promise<MirrorStatus> {
   const state: MirrorState | null = known !== undefined ? known : await readState(db, deviceId);
   const loaded = state?.refreshedAt ?? null;
   let refreshing = state?.refreshing ?? false;
-  if (refreshDue(state, freshnessMs, now) && !inflight.has(deviceId)) {
+  const decision = viewDecision(state, policy, now);
+  noteDecision(deviceId, decision, state, policy);
+  if (decision.start && !inflight.has(deviceId)) {
     refreshing = true;
     void Promise.resolve(source())
-      .then((s) => refreshSystem(db, deviceId, s, { freshnessMs, respectBackoffAt: now }))
+      .then((s) => refreshSystem(db, deviceId, s, viewRefreshOptions(policy, now)))
       .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }));
   }
   const failure: MirrorFailure = {
@@ -268,9 +325,10 @@ export async function ensureFresh(
     lastErrorKind: state?.lastError ? (state.lastErrorKind ?? 'internal') : null,
     retryAt: state?.lastError ? (state.nextRefreshAt ?? null) : null,
   };
+  const schedule: MirrorSchedule = { nextRefreshAt: decision.start ? null : decision.nextAt, deferredBy: decision.deferredBy };
   refreshing = refreshing || inflight.has(deviceId);
-  if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, partial: partialLoadOf(state), ...failure };
-  return { status: 'ready', refreshedAt: loaded, refreshing, ...failure };
+  if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, partial: partialLoadOf(state), ...failure, ...schedule };
+  return { status: 'ready', refreshedAt: loaded, refreshing, ...failure, ...schedule };
 }
 
 /** Resolves when the system's refresh in this process (if any) has settled. */

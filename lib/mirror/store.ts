@@ -16,6 +16,7 @@ import type {
   MirrorUsersStatus,
   SkippedSummary,
 } from './types';
+import { REFRESH_LEASE_SECONDS, budgetCapacity, budgetRefillPerSecond } from './policy';
 
 /**
  * Inserts one page of a collection into a generation with a single statement: hand-written, each
@@ -105,33 +106,104 @@ export async function deleteMirrorOf(db: Database, deviceId: string): Promise<vo
   await db.delete(mirrorState).where(eq(mirrorState.deviceId, deviceId));
 }
 
+/** The request budget of refreshes (lib/mirror/policy.ts): checked at the claim when `enforce`, always charged. */
+export interface BudgetSettings {
+  perHour: number;
+  enforce: boolean;
+}
+
+/** What a claim requires besides a free lease; each condition is judged at `at` (the caller's now). */
+export interface ClaimConditions {
+  /** The time the caller decided at (default now): instances are assumed to keep their clocks in sync. */
+  at?: Date;
+  /** Refused during the backoff after a failure. */
+  respectBackoff?: boolean;
+  /** Refused when the last refresh ended less than this long before `at`: one re-page per window. */
+  windowSeconds?: number;
+  /** A budget of more than 0 per hour: the claim reserves the last refresh's cost from the bucket. */
+  budget?: BudgetSettings;
+}
+
+/** A won claim: the generation being replaced, the failures before it, and the tokens it reserved. */
+export interface RefreshClaim {
+  generation: number;
+  consecutiveFailures: number;
+  reserved: number;
+}
+
+/** The bucket's level at `at`, as budgetTokens in policy.ts computes it (same rule, in SQL). */
+function bucketAt(at: Date, perHour: number): SQL {
+  const capacity = budgetCapacity(perHour);
+  const iso = at.toISOString();
+  return sql`LEAST(${capacity}::float8, COALESCE(${mirrorState.budgetTokens}, ${capacity}::float8)
+    + ${budgetRefillPerSecond(perHour)}::float8 * GREATEST(0, EXTRACT(EPOCH FROM (${iso}::timestamptz - COALESCE(${mirrorState.budgetAt}, ${iso}::timestamptz)))))`;
+}
+const laterOf = (at: Date): SQL => sql`GREATEST(COALESCE(${mirrorState.budgetAt}, ${at.toISOString()}::timestamptz), ${at.toISOString()}::timestamptz)`;
+
 /**
- * Claims the right to refresh a system, across every instance sharing the database. A lease
- * (not a session advisory lock) so that no pooled connection is pinned for the whole refresh,
- * and a crashed refresher's claim expires by itself.
+ * Claims the right to refresh a system, across every instance sharing the database, in one
+ * conditional UPDATE: a free (or expired) lease, and the policy's conditions when asked — past
+ * the backoff, no refresh ended within the window, and (for a system loaded before) the bucket
+ * holding what the last refresh cost. So a state read just before another instance's refresh
+ * ended cannot start a second one right after it. A lease (not a session advisory lock) so that
+ * no pooled connection is pinned for the whole refresh, and a crashed refresher's claim expires.
  */
-export async function claimRefresh(
-  db: Database,
-  deviceId: string,
-  leaseSeconds: number,
-  options: { notBefore?: Date } = {},
-): Promise<number | null> {
+export async function claimRefreshWith(db: Database, deviceId: string, leaseSeconds: number, conditions: ClaimConditions = {}): Promise<RefreshClaim | null> {
   await db.insert(mirrorState).values({ deviceId }).onConflictDoNothing();
-  // With `notBefore` (the caller's now), a claim during another instance's backoff fails too: a
-  // state read before that instance's refresh failed must not start one more.
-  const { notBefore } = options;
+  const at = conditions.at ?? new Date();
+  const iso = at.toISOString();
+  const budget = conditions.budget && conditions.budget.perHour > 0 ? conditions.budget : undefined;
+  const neverLoaded = isNull(mirrorState.refreshedAt);
   const [row] = await db
     .update(mirrorState)
-    .set({ refreshStartedAt: sql`now()`, pagesFetched: 0 })
+    .set({
+      refreshStartedAt: sql`now()`,
+      pagesFetched: 0,
+      // The last refresh's cost is reserved now, so a crash mid-way is charged too; the end settles it.
+      ...(budget ? { budgetTokens: sql`${bucketAt(at, budget.perHour)} - ${mirrorState.lastRequests}`, budgetAt: laterOf(at) } : {}),
+    })
     .where(
       and(
         eq(mirrorState.deviceId, deviceId),
         or(isNull(mirrorState.refreshStartedAt), lt(mirrorState.refreshStartedAt, sql`now() - make_interval(secs => ${leaseSeconds})`)),
-        notBefore ? or(isNull(mirrorState.nextRefreshAt), lte(mirrorState.nextRefreshAt, notBefore)) : undefined,
+        conditions.respectBackoff ? or(isNull(mirrorState.nextRefreshAt), lte(mirrorState.nextRefreshAt, at)) : undefined,
+        conditions.windowSeconds !== undefined
+          ? or(neverLoaded, lte(sql`COALESCE(${mirrorState.refreshEndedAt}, ${mirrorState.refreshedAt})`, sql`${iso}::timestamptz - make_interval(secs => ${conditions.windowSeconds})`))
+          : undefined,
+        budget?.enforce
+          ? or(neverLoaded, sql`${bucketAt(at, budget.perHour)} >= LEAST(${mirrorState.lastRequests}, ${budgetCapacity(budget.perHour)}::float8)`)
+          : undefined,
       ),
     )
-    .returning({ generation: mirrorState.generation });
-  return row ? row.generation : null;
+    .returning({ generation: mirrorState.generation, consecutiveFailures: mirrorState.consecutiveFailures, reserved: mirrorState.lastRequests });
+  return row ?? null;
+}
+
+/** claimRefreshWith, answering the generation being replaced (or null). */
+export async function claimRefresh(db: Database, deviceId: string, leaseSeconds: number, conditions: ClaimConditions = {}): Promise<number | null> {
+  return (await claimRefreshWith(db, deviceId, leaseSeconds, conditions))?.generation ?? null;
+}
+
+/** What a refresh cost, settled when it ends (also when it failed). */
+export interface RefreshCharge {
+  /** Upstream requests it made. */
+  requests: number;
+  /** What its claim reserved (RefreshClaim.reserved). */
+  reserved: number;
+  at: Date;
+  /** Without one (or at 0 per hour) only the cost is recorded. */
+  budget?: BudgetSettings;
+}
+
+function chargeColumns(charge: RefreshCharge | undefined) {
+  if (!charge) return {};
+  const budget = charge.budget && charge.budget.perHour > 0 ? charge.budget : undefined;
+  return {
+    lastRequests: charge.requests,
+    ...(budget
+      ? { budgetTokens: sql`${bucketAt(charge.at, budget.perHour)} - ${charge.requests - charge.reserved}::float8`, budgetAt: laterOf(charge.at) }
+      : {}),
+  };
 }
 
 /** What a refresh records as it goes besides its page count (see MirrorState). */
@@ -158,6 +230,7 @@ export async function completeRefresh(
   pages: number,
   skipped: SkippedSummary | null = null,
   users: MirrorUsersStatus | 'failed' = 'unavailable',
+  charge?: RefreshCharge,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     // A user list this refresh could not read: the previous generation's is carried over (kept),
@@ -193,6 +266,7 @@ export async function completeRefresh(
         // Readers now see the whole generation; its count estimates the next first load's total.
         structureGeneration: null,
         reservationsLoaded: sql`${mirrorState.reservationsRead}`,
+        ...chargeColumns(charge),
       })
       .where(eq(mirrorState.deviceId, deviceId));
     for (const table of MIRROR_TABLES) {
@@ -204,28 +278,19 @@ export async function completeRefresh(
   await db.execute(sql.raw(`ANALYZE ${MIRROR_TABLES.map((t) => getTableName(t)).join(', ')}`)).catch(() => undefined);
 }
 
-/** How long to wait after a failed refresh: the base doubles with each failure in a row, up to the cap. */
-export interface RefreshBackoff {
-  baseSeconds: number;
-  capSeconds: number;
-  /** A floor the service asked for (Retry-After). */
-  minSeconds?: number;
-}
-
 /**
  * Drops the unfinished generation, records the failure and its kind, and sets when the next
- * attempt may start: base × 2^(failures before this one), capped, computed in the statement so
- * that the count it doubles on is the one stored.
+ * attempt may start (`retryAfterMs` from now, as policy.ts's refreshBackoffMs computed it for the
+ * failures before this one, which the claim returned: the lease holder is the only writer).
  */
 export async function failRefresh(
   db: Database,
   deviceId: string,
   generation: number,
-  failure: { message: string; kind: MirrorErrorKind; backoff: RefreshBackoff },
+  failure: { message: string; kind: MirrorErrorKind; retryAfterMs: number },
+  charge?: RefreshCharge,
 ): Promise<void> {
   await deleteGeneration(db, deviceId, generation);
-  const { baseSeconds, capSeconds, minSeconds = 0 } = failure.backoff;
-  const failures = mirrorState.consecutiveFailures;
   await db
     .update(mirrorState)
     .set({
@@ -236,11 +301,16 @@ export async function failRefresh(
       lastError: failure.message,
       lastErrorKind: failure.kind,
       lastErrorAt: sql`now()`,
-      consecutiveFailures: sql`${failures} + 1`,
-      nextRefreshAt: sql`now() + make_interval(secs => GREATEST(${minSeconds}::float8,
-        LEAST(${capSeconds}::float8, ${baseSeconds}::float8 * power(2, LEAST(${failures}, 30)))))`,
+      consecutiveFailures: sql`${mirrorState.consecutiveFailures} + 1`,
+      nextRefreshAt: sql`now() + make_interval(secs => ${failure.retryAfterMs / 1000}::float8)`,
+      ...chargeColumns(charge),
     })
     .where(eq(mirrorState.deviceId, deviceId));
+}
+
+/** Each system's budget bucket (for the metrics gauge, computed with policy.ts's bucketTokens). */
+export async function readBudgets(db: Database): Promise<{ deviceId: string; budgetTokens: number | null; budgetAt: Date | null }[]> {
+  return db.select({ deviceId: mirrorState.deviceId, budgetTokens: mirrorState.budgetTokens, budgetAt: mirrorState.budgetAt }).from(mirrorState);
 }
 
 /** When each system's mirror was last refreshed successfully (systems never refreshed are left out). */
@@ -281,7 +351,9 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     generation: row.generation,
     refreshedAt: row.refreshedAt,
     refreshEndedAt: row.refreshEndedAt,
-    refreshing: row.refreshStartedAt !== null,
+    // A refresh whose lease ran out died with its instance: nothing is refreshing any more.
+    refreshing: row.refreshStartedAt !== null && Date.now() - row.refreshStartedAt.getTime() < REFRESH_LEASE_SECONDS * 1000,
+    refreshStartedAt: row.refreshStartedAt,
     reservationsVersion: row.reservationsVersion,
     pagesFetched: row.pagesFetched,
     lastError: row.lastError,
@@ -295,6 +367,9 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     structureGeneration: row.structureGeneration,
     reservationsRead: row.reservationsRead,
     reservationsLoaded: row.reservationsLoaded,
+    budgetTokens: row.budgetTokens,
+    budgetAt: row.budgetAt,
+    lastRequests: row.lastRequests,
   };
 }
 

@@ -59,6 +59,8 @@ export interface MirrorState {
   /** When that refresh finished; the next one is due a freshness window after this. */
   refreshEndedAt: Date | null;
   refreshing: boolean;
+  /** When the running refresh claimed its lease (null: none runs); a lease older than REFRESH_LEASE_SECONDS is dead. */
+  refreshStartedAt: Date | null;
   /** Bumped by every confirmed outcome applied in place (see migration 0010). */
   reservationsVersion: number;
   pagesFetched: number;
@@ -83,4 +85,9 @@ export interface MirrorState {
   reservationsRead: number;
   /** Reservations the last complete load read (an estimate of the next load's total); null before one. */
   reservationsLoaded: number | null;
+  /** The request budget's bucket as of budgetAt (null: full); see lib/mirror/policy.ts. */
+  budgetTokens: number | null;
+  budgetAt: Date | null;
+  /** Upstream requests the last refresh made (0 before the first). */
+  lastRequests: number;
 }

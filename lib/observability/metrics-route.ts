@@ -4,7 +4,8 @@ import { ApiError } from '@/lib/api/errors';
 import { msg } from '@/lib/i18n/message';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { readRefreshTimes } from '@/lib/mirror/store';
+import { bucketTokens } from '@/lib/mirror/policy';
+import { readBudgets, readRefreshTimes } from '@/lib/mirror/store';
 import { getMetrics } from './metrics';
 
 export interface MetricsRouteDeps {
@@ -12,6 +13,8 @@ export interface MetricsRouteDeps {
   token: string | undefined;
   /** The database the mirror's ages are read from at scrape time. */
   db: () => Promise<Database>;
+  /** MIRROR_REQUEST_BUDGET_PER_HOUR: the bucket gauge is set when above 0. */
+  budgetPerHour?: number;
   now?: () => number;
 }
 
@@ -36,6 +39,7 @@ export async function metricsResponse(request: Request, deps: MetricsRouteDeps):
   }
   const metrics = getMetrics();
   await updateMirrorAges(deps);
+  await updateBudgets(deps);
   return new Response(await metrics.registry.metrics(), {
     status: 200,
     headers: { 'Content-Type': metrics.registry.contentType, 'Cache-Control': 'no-store' },
@@ -53,5 +57,20 @@ async function updateMirrorAges(deps: MetricsRouteDeps): Promise<void> {
   } catch (error) {
     // The rest of the metrics are still worth answering; the gauge keeps its last values.
     log.warn('metrics: could not read the mirror state', { error });
+  }
+}
+
+/** Sets the budget gauge from mirror_state (charges by every instance), refilled to now as the claim sees it. */
+async function updateBudgets(deps: MetricsRouteDeps): Promise<void> {
+  const gauge = getMetrics().mirrorBudgetTokens;
+  const perHour = deps.budgetPerHour ?? 0;
+  if (perHour <= 0) return;
+  try {
+    const rows = await readBudgets(await deps.db());
+    const now = new Date((deps.now ?? Date.now)());
+    gauge.reset();
+    for (const row of rows) gauge.set({ system: row.deviceId }, Math.round(bucketTokens(row, perHour, now) * 10) / 10);
+  } catch (error) {
+    log.warn('metrics: could not read the refresh budgets', { error });
   }
 }

@@ -52,6 +52,18 @@ function createMetrics() {
       labelNames: ['system'] as const,
       registers,
     }),
+    mirrorRefreshRequests: new Counter({
+      name: 'portal_mirror_refresh_requests_total',
+      help: "Upstream requests made by this process's mirror refreshes (retries and token requests included), by system",
+      labelNames: ['system'] as const,
+      registers,
+    }),
+    mirrorBudgetTokens: new Gauge({
+      name: 'portal_mirror_request_budget_tokens',
+      help: "Requests left in a system's refresh budget bucket (negative: in debt), read from mirror_state at scrape time",
+      labelNames: ['system'] as const,
+      registers,
+    }),
     webhookLag: new Histogram({
       name: 'portal_webhook_lag_seconds',
       help: "Time from an event's own timestamp to its receipt, for webhooks that carry one",

@@ -14,6 +14,7 @@ import { ProblemSchema, type Problem } from './schemas';
 import { underBreaker, withTimeout } from './policies';
 import { readBodyCapped } from '@/shared/read-capped';
 import { getMetrics, upstreamOutcomeOfStatus, type UpstreamOutcome } from '@/lib/observability/metrics';
+import { tallyUpstreamRequest } from './request-tally';
 
 /** Anything that answers a Request: the global fetch, or the sandbox's handler in-process. */
 export type FetchLike = (request: Request) => Promise<Response>;
@@ -55,6 +56,8 @@ export async function exchange(url: string, init: RequestInit, options: Exchange
     const metrics = getMetrics();
     metrics.upstreamCalls.inc(labels);
     metrics.upstreamDuration.observe(labels, (performance.now() - startedAt) / 1000);
+    // What a mirror refresh is charged with (lib/mirror/policy.ts): requests that left.
+    if (outcome !== 'circuit_open') tallyUpstreamRequest();
   }
 }
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { ensureFresh, failureKindOf, refreshDue, type MirrorStatus } from '@/lib/mirror/refresh';
+import { ensureFresh, failureKindOf, viewDecision, type MirrorStatus, type ViewRefreshPolicy } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
 import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
 import type { Freshness, FreshnessErrorKind } from './types';
@@ -12,8 +12,12 @@ export interface ViewDeps {
   /** Builds the upstream source of a system's mirror (may fail: no key, service unreachable). */
   source: (deviceId: string) => Promise<MirrorSource>;
   freshnessMs: number;
+  /** Upstream requests per system per hour that views' refreshes may make (MIRROR_REQUEST_BUDGET_PER_HOUR); 0 or unset: no budget. */
+  budgetPerHour?: number;
   now?: () => Date;
 }
+
+const policyOf = (deps: ViewDeps): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0 });
 
 // Shown instead of the raw failure text, which stays in the log: one true sentence per kind.
 // "could not be reached" only when it was not: a service that answered is not called unreachable.
@@ -37,6 +41,8 @@ function toFreshness(status: MirrorStatus): Freshness {
     lastError: kind ? FAILURE_MESSAGES[kind] : null,
     lastErrorKind: kind,
     retryAt: kind ? (status.retryAt?.toISOString() ?? null) : null,
+    nextRefreshAt: status.nextRefreshAt?.toISOString() ?? null,
+    deferredBy: status.deferredBy,
   };
   if (status.status === 'loading') {
     const partial = status.partial ? { reservationsRead: status.partial.reservationsRead, reservationsExpected: status.partial.reservationsExpected } : null;
@@ -68,7 +74,7 @@ export async function systemMirror(
   const state = known !== undefined ? known : await readState(deps.db, deviceId);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
-  if (refreshDue(state, deps.freshnessMs, now)) {
+  if (viewDecision(state, policyOf(deps), now).start) {
     let built: MirrorSource;
     try {
       built = await deps.source(deviceId);
@@ -85,11 +91,13 @@ export async function systemMirror(
           lastErrorKind: kind,
           retryAt: null,
           lastErrorAt: new Date().toISOString(),
+          nextRefreshAt: null,
+          deferredBy: null,
         },
         state,
       };
     }
     source = () => Promise.resolve(built);
   }
-  return { freshness: toFreshness(await ensureFresh(deps.db, deviceId, source, deps.freshnessMs, now, state)), state };
+  return { freshness: toFreshness(await ensureFresh(deps.db, deviceId, source, policyOf(deps), now, state)), state };
 }

@@ -27,6 +27,7 @@ export async function portalViewDeps(): Promise<ViewDeps> {
   return {
     db,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
+    budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
     source: async (deviceId) => {
       const apiKey = await getSystemApiKey(deviceId);
       if (!apiKey) throw new ApiError('conflict', msg('errors.systemNotConnected'));

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
-import { refreshBackoffMs, waitForRefresh } from '@/lib/mirror/refresh';
+import { refreshBackoffMs } from '@/lib/mirror/policy';
+import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readReservations, readResources, readState, readUserGroups } from '@/lib/mirror/store';
 import { craftedClient, type CraftedBody } from '@/tests/crafted-service';

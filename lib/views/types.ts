@@ -37,10 +37,21 @@ export interface PartialFreshness {
   reservationsExpected: number | null;
 }
 
+/**
+ * When the copy is next re-read from the service (lib/mirror/policy.ts). `deferredBy` says what
+ * holds that back beyond the freshness window: 'budget' (the system's upstream request budget:
+ * bookings made outside the portal show up only then) or 'backoff' (after a failure; see retryAt).
+ */
+export interface FreshnessSchedule {
+  /** The earliest time the next refresh may start (ISO); null when one is starting or running. */
+  nextRefreshAt: string | null;
+  deferredBy: 'budget' | 'backoff' | null;
+}
+
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
 export type Freshness =
-  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialFreshness | null } & FreshnessFailure)
-  | ({ status: 'ready'; refreshedAt: string; refreshing: boolean; lastErrorAt: string | null } & FreshnessFailure);
+  | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialFreshness | null } & FreshnessFailure & FreshnessSchedule)
+  | ({ status: 'ready'; refreshedAt: string; refreshing: boolean; lastErrorAt: string | null } & FreshnessFailure & FreshnessSchedule);
 
 /** For admins: items of the last refresh the service sent but the portal could not read. */
 export interface SkippedItemsView {

@@ -74,6 +74,17 @@ export function clearFaults(ctx: SandboxContext): Promise<Response> {
   return Promise.resolve(new Response(null, { status: 204 }));
 }
 
+/** GET /_sandbox/stats: requests served since the start or the last reset, by route template and by system (stats.ts). */
+export function getStats(ctx: SandboxContext): Promise<Response> {
+  return Promise.resolve(json(ctx.stats.view()));
+}
+
+/** DELETE /_sandbox/stats: counting starts again from zero. */
+export function clearStats(ctx: SandboxContext): Promise<Response> {
+  ctx.stats.reset();
+  return Promise.resolve(new Response(null, { status: 204 }));
+}
+
 /** GET /_sandbox/requests/{correlationId}: the stored outcome of one accepted request (for demos and debugging without a webhook). */
 export async function getRequest(ctx: SandboxContext, { param }: Call): Promise<Response> {
   const correlationId = param('correlationId');

@@ -1,5 +1,7 @@
 // Plain HTTP helpers for the benchmark: a signed-in portal session (cookie jar), timing, percentiles.
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -46,6 +48,13 @@ export class PortalSession {
     return response;
   }
 
+  /** A GET of the portal with this session's cookies, timed by `timedGet` (the lean client). */
+  async timed(path: string, headers: Record<string, string> = {}): Promise<TimedAnswer> {
+    const answer = await timedGet(`${this.baseUrl}${path}`, { ...(this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {}), ...headers });
+    if (answer.status < 200 || answer.status >= 300) throw new Error(`GET ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return answer;
+  }
+
   async json<T>(path: string, init: RequestInit = {}): Promise<T> {
     const response = await this.fetch(path, init);
     const text = await response.text();
@@ -66,4 +75,46 @@ export class PortalSession {
     if (response.status !== 200 || error) throw new Error(`sign-in failed (${response.status}, ${error ?? 'no error code'})`);
     if (![...this.cookies.keys()].some((k) => k.includes('session-token'))) throw new Error('sign-in set no session cookie');
   }
+}
+
+/**
+ * A GET timed from the request to the last byte of the answer, over a keep-alive node:http
+ * connection, asking for gzip as a browser does (so the server's compression is measured), the
+ * body inflated after the clock stops. Node's fetch (undici) costs the caller 2–3 ms a request of
+ * its own (measured against /api/health), which is no part of the portal's latency.
+ */
+export interface TimedAnswer {
+  status: number;
+  ms: number;
+  /** Bytes on the wire (compressed when the server compressed). */
+  wireBytes: number;
+  text: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+const leanAgents = new Map<string, http.Agent>();
+
+export function timedGet(url: string, headers: Record<string, string> = {}): Promise<TimedAnswer> {
+  const { origin } = new URL(url);
+  let agent = leanAgents.get(origin);
+  if (!agent) {
+    agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    leanAgents.set(origin, agent);
+  }
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = http.request(url, { agent, headers: { 'accept-encoding': 'gzip', ...headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const ms = performance.now() - started;
+        const body = Buffer.concat(chunks);
+        const text = (response.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8');
+        resolve({ status: response.statusCode ?? 0, ms, wireBytes: body.length, text, headers: response.headers });
+      });
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 // GET /api/metrics — Prometheus metrics for a scraper holding METRICS_TOKEN (404 when unset)
 export const GET = withErrors((request: Request) =>
-  metricsResponse(request, { token: env.METRICS_TOKEN, db: async () => (await getDb()).db }),
+  metricsResponse(request, { token: env.METRICS_TOKEN, db: async () => (await getDb()).db, budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR }),
 );

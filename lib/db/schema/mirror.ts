@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, MirrorUsersStatus, SkippedSummary } from '@/lib/mirror/types';
 
 // Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
@@ -25,6 +25,10 @@ export const mirrorState = pgTable('mirror_state', {
   structureGeneration: bigint('structure_generation', { mode: 'number' }),
   reservationsRead: integer('reservations_read').notNull().default(0),
   reservationsLoaded: integer('reservations_loaded'),
+  // Migration 0023: the request budget's token bucket (lib/mirror/policy.ts) and the last refresh's cost.
+  budgetTokens: doublePrecision('budget_tokens'),
+  budgetAt: timestamp('budget_at', { withTimezone: true }),
+  lastRequests: integer('last_requests').notNull().default(0),
 });
 
 export const mirrorReservations = pgTable(

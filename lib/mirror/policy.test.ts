@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bucketTokens,
+  budgetCapacity,
+  budgetNeed,
+  budgetReadyAt,
+  decideRefresh,
+  REFRESH_BACKOFF_CAP_MS,
+  REFRESH_LEASE_SECONDS,
+  refreshBackoffMs,
+  type PolicyState,
+} from './policy';
+
+const T0 = new Date('2026-11-24T10:00:00Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** A copy read at T0 - 60 s by a refresh that ended at T0, with a full bucket. */
+function state(change: Partial<PolicyState> = {}): PolicyState {
+  return {
+    refreshedAt: at(-60),
+    refreshEndedAt: T0,
+    refreshStartedAt: null,
+    consecutiveFailures: 0,
+    nextRefreshAt: null,
+    budgetTokens: null,
+    budgetAt: null,
+    lastRequests: 10,
+    ...change,
+  };
+}
+
+const VIEWED = { windowMs: 30_000, budgetPerHour: 2400 };
+
+describe('decideRefresh', () => {
+  it('loads a system never loaded at once, whatever the budget', () => {
+    expect(decideRefresh(null, VIEWED, T0)).toMatchObject({ start: true, reason: 'first-load' });
+    const broke = state({ refreshedAt: null, refreshEndedAt: null, budgetTokens: -5_000, budgetAt: T0, lastRequests: 523 });
+    expect(decideRefresh(broke, VIEWED, T0)).toMatchObject({ start: true, reason: 'first-load' });
+  });
+
+  it('leaves a copy alone within the window after the last refresh ended, and says when it is due', () => {
+    expect(decideRefresh(state(), VIEWED, at(29))).toEqual({ start: false, reason: 'fresh', nextAt: at(30), deferredBy: null });
+  });
+
+  it('refreshes a stale copy once the window has passed since the end (not the start) of the last refresh', () => {
+    // Read 60 s before T0 (older than the window), but that refresh only ended at T0.
+    expect(decideRefresh(state(), VIEWED, T0).start).toBe(false);
+    expect(decideRefresh(state(), VIEWED, at(30))).toMatchObject({ start: true, reason: 'stale', nextAt: at(30) });
+  });
+
+  it('uses the background cadence as the window for systems nobody views', () => {
+    const background = { windowMs: 3_600_000, budgetPerHour: 2400 };
+    expect(decideRefresh(state(), background, at(3599))).toMatchObject({ start: false, reason: 'fresh', nextAt: at(3600) });
+    expect(decideRefresh(state(), background, at(3600))).toMatchObject({ start: true, reason: 'stale' });
+  });
+
+  it('never starts a second refresh while one holds a live lease, and takes over a dead one', () => {
+    const running = state({ refreshStartedAt: at(10) });
+    expect(decideRefresh(running, VIEWED, at(60))).toEqual({ start: false, reason: 'running', nextAt: null, deferredBy: null });
+    expect(decideRefresh(running, VIEWED, at(10 + REFRESH_LEASE_SECONDS))).toMatchObject({ start: true, reason: 'stale' });
+  });
+
+  it('holds every refresh during the backoff after a failure, a first load too', () => {
+    const failed = state({ consecutiveFailures: 2, nextRefreshAt: at(90) });
+    expect(decideRefresh(failed, VIEWED, at(60))).toEqual({ start: false, reason: 'backoff', nextAt: at(90), deferredBy: 'backoff' });
+    expect(decideRefresh(failed, VIEWED, at(90))).toMatchObject({ start: true, reason: 'stale' });
+    const neverLoaded = state({ refreshedAt: null, refreshEndedAt: null, consecutiveFailures: 1, nextRefreshAt: at(5) });
+    expect(decideRefresh(neverLoaded, VIEWED, at(1))).toMatchObject({ start: false, reason: 'backoff', nextAt: at(5) });
+  });
+
+  it('defers a stale copy until the bucket holds what the last refresh cost, and says when', () => {
+    // 2,400 an hour refill 2 every 3 s; the last refresh cost 523 and left 100 in the bucket.
+    const short = state({ lastRequests: 523, budgetTokens: 100, budgetAt: T0 });
+    const decision = decideRefresh(short, VIEWED, at(60));
+    // 100 + 60 s × 2/3 = 140 tokens at T0 + 60 s: 383 missing, 574.5 s of refill.
+    expect(decision).toEqual({ start: false, reason: 'budget', nextAt: at(634.5), deferredBy: 'budget' });
+    expect(decideRefresh(short, VIEWED, at(634.5))).toMatchObject({ start: true, reason: 'stale' });
+  });
+
+  it('says the budget holds back the next refresh already while the copy is fresh', () => {
+    const short = state({ lastRequests: 523, budgetTokens: 0, budgetAt: T0 });
+    const decision = decideRefresh(short, VIEWED, at(10));
+    expect(decision).toMatchObject({ start: false, reason: 'fresh', deferredBy: 'budget' });
+    // 523 tokens at 2/3 a second (rounded up to the millisecond, so the claim then agrees).
+    expect(decision.nextAt!.getTime() - at(784.5).getTime()).toBeGreaterThanOrEqual(0);
+    expect(decision.nextAt!.getTime() - at(784.5).getTime()).toBeLessThanOrEqual(1);
+  });
+
+  it('ignores the bucket without a budget', () => {
+    const broke = state({ lastRequests: 523, budgetTokens: -10_000, budgetAt: T0 });
+    expect(decideRefresh(broke, { windowMs: 30_000, budgetPerHour: 0 }, at(30))).toMatchObject({ start: true, reason: 'stale', deferredBy: null });
+  });
+});
+
+describe('the request budget', () => {
+  it('is a bucket of a quarter hour, full until charged, refilled continuously up to full', () => {
+    expect(budgetCapacity(2400)).toBe(600);
+    expect(bucketTokens(null, 2400, T0)).toBe(600);
+    expect(bucketTokens({ budgetTokens: -100, budgetAt: T0 }, 2400, at(150))).toBe(0);
+    expect(bucketTokens({ budgetTokens: 500, budgetAt: T0 }, 2400, at(3600))).toBe(600);
+    // A decision time before the last charge (clocks) refills nothing rather than draining.
+    expect(bucketTokens({ budgetTokens: 50, budgetAt: T0 }, 2400, at(-60))).toBe(50);
+  });
+
+  it('asks for the last refresh cost, or a full bucket for a system larger than the bucket', () => {
+    expect(budgetNeed(14, 2400)).toBe(14);
+    expect(budgetNeed(523, 2400)).toBe(523);
+    expect(budgetNeed(5_000, 2400)).toBe(600);
+    // A refresh larger than the bucket starts on a full one and leaves it in debt.
+    const big = state({ lastRequests: 5_000, budgetTokens: 600 - 5_000, budgetAt: T0 });
+    expect(budgetReadyAt(big, 2400, T0)).toEqual(at(7_500));
+  });
+
+  it('keeps a small system viewed all the time at its freshness window, and a large one near the budget', () => {
+    // Simulates a system viewed continuously for hours: each refresh starts as soon as allowed.
+    const simulate = (cost: number, durationS: number, hours: number) => {
+      let s = state({ refreshedAt: null, refreshEndedAt: null, lastRequests: 0 });
+      let t = 0;
+      let requests = 0;
+      let refreshes = 0;
+      while (t < hours * 3600) {
+        const decision = decideRefresh(s, VIEWED, at(t));
+        if (!decision.start) {
+          t = (decision.nextAt!.getTime() - T0.getTime()) / 1000;
+          continue;
+        }
+        const tokens = bucketTokens(s, 2400, at(t)) - s.lastRequests;
+        const end = t + durationS;
+        s = { ...s, refreshedAt: at(t), refreshEndedAt: at(end), budgetTokens: bucketTokens({ budgetTokens: tokens, budgetAt: at(t) }, 2400, at(end)) - (cost - s.lastRequests), budgetAt: at(end), lastRequests: cost };
+        requests += cost;
+        refreshes += 1;
+        t = end;
+      }
+      return { requests, refreshes };
+    };
+    // 14 requests, 1 s: one refresh per 31 s, within the budget.
+    const small = simulate(14, 1, 4);
+    expect(small.refreshes).toBeGreaterThanOrEqual(Math.floor((4 * 3600) / 31) - 1);
+    expect(small.requests / 4).toBeLessThan(2400);
+    // 523 requests, 27 s: bounded by the budget (plus one bucket) over four hours.
+    const large = simulate(523, 27, 4);
+    expect(large.requests).toBeLessThanOrEqual(4 * 2400 + 600);
+    expect(large.requests).toBeGreaterThan(4 * 2400 - 2 * 523);
+  });
+});
+
+describe('refreshBackoffMs', () => {
+  it('doubles from 5 s (or the freshness window, if longer) per failure in a row, up to 5 min', () => {
+    expect([1, 2, 3, 4].map((n) => refreshBackoffMs(n))).toEqual([5_000, 10_000, 20_000, 40_000]);
+    expect(refreshBackoffMs(30)).toBe(REFRESH_BACKOFF_CAP_MS);
+    expect(refreshBackoffMs(1, 30_000)).toBe(30_000);
+    expect(refreshBackoffMs(2, 30_000)).toBe(60_000);
+    expect(refreshBackoffMs(10, 30_000)).toBe(REFRESH_BACKOFF_CAP_MS);
+    // A window longer than the cap is the cap.
+    expect(refreshBackoffMs(3, 600_000)).toBe(600_000);
+  });
+
+  it('takes a Retry-After the service sent as a floor', () => {
+    expect(refreshBackoffMs(1, 0, 120_000)).toBe(120_000);
+    expect(refreshBackoffMs(4, 0, 1_000)).toBe(40_000);
+  });
+});

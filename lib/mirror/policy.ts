@@ -1,0 +1,123 @@
+import type { MirrorState } from './types';
+
+/**
+ * The mirror's refresh policy: whether a system's copy may be re-read from the upstream now and,
+ * when not, why and when next. Pure (no I/O, no clock of its own), so every rule is tested here;
+ * the claim in store.ts (claimRefresh) re-checks the same conditions in one conditional UPDATE,
+ * which is what makes them hold across instances.
+ *
+ * Why it exists: the upstream has no "changed since" query, so seeing bookings made outside the
+ * portal means re-paging every collection of a system (a large one: 523 requests). Without bounds
+ * a viewed large system was re-read end to end about once a minute.
+ */
+
+/** A refresh not finished after this long is presumed dead and may be taken over. */
+export const REFRESH_LEASE_SECONDS = 300;
+/** Backoff after a failed refresh: 5 s, 10 s, 20 s … (or the freshness window, if longer) up to 5 min. */
+export const REFRESH_BACKOFF_BASE_MS = 5_000;
+export const REFRESH_BACKOFF_CAP_MS = 5 * 60_000;
+/** The bucket holds at most this share of an hour's budget (a quarter: 600 requests of 2,400). */
+export const BUDGET_BUCKET_HOURS = 0.25;
+
+export interface RefreshPolicy {
+  /**
+   * At most one refresh per system starts within this long after the last one ended: the
+   * freshness window while viewed (MIRROR_FRESHNESS_S), the background cadence for the worker.
+   */
+  windowMs: number;
+  /** Upstream requests per system per hour (MIRROR_REQUEST_BUDGET_PER_HOUR); 0: no budget. */
+  budgetPerHour: number;
+}
+
+/** What of the state row the policy reads. */
+export type PolicyState = Pick<
+  MirrorState,
+  'refreshedAt' | 'refreshEndedAt' | 'refreshStartedAt' | 'consecutiveFailures' | 'nextRefreshAt' | 'budgetTokens' | 'budgetAt' | 'lastRequests'
+>;
+
+export type RefreshReason = 'first-load' | 'stale' | 'fresh' | 'backoff' | 'budget' | 'running';
+
+export interface RefreshDecision {
+  /** Whether a refresh may start now (the claim re-checks it atomically). */
+  start: boolean;
+  /** Why it may (first-load, stale) or may not (fresh, backoff, budget, running). */
+  reason: RefreshReason;
+  /** The earliest time the next refresh may start: now when `start`, null while one runs. */
+  nextAt: Date | null;
+  /** What holds the next refresh back beyond the window: the request budget or a failure's backoff. */
+  deferredBy: 'budget' | 'backoff' | null;
+}
+
+/** Largest number of tokens the bucket holds. */
+export function budgetCapacity(perHour: number): number {
+  return perHour * BUDGET_BUCKET_HOURS;
+}
+
+/** Tokens added per second. */
+export function budgetRefillPerSecond(perHour: number): number {
+  return perHour / 3600;
+}
+
+/** The bucket at `now`: its stored level plus the refill since, at most full (a never-charged bucket is full). */
+export function bucketTokens(state: Pick<PolicyState, 'budgetTokens' | 'budgetAt'> | null, perHour: number, now: Date): number {
+  const capacity = budgetCapacity(perHour);
+  if (!state || state.budgetTokens === null) return capacity;
+  const elapsedS = Math.max(0, (now.getTime() - (state.budgetAt ?? now).getTime()) / 1000);
+  return Math.min(capacity, state.budgetTokens + budgetRefillPerSecond(perHour) * elapsedS);
+}
+
+/**
+ * What the bucket must hold before a refresh starts: what the last one cost (the next one will
+ * cost about as much), or a full bucket when that is more than it holds — else a system larger
+ * than the bucket could never refresh. It then goes into debt, repaid at the refill rate, so the
+ * long-run rate stays within the budget either way.
+ */
+export function budgetNeed(lastRequests: number, perHour: number): number {
+  return Math.min(lastRequests, budgetCapacity(perHour));
+}
+
+/** When the bucket holds what the next refresh needs (`now` if it does already); null without a budget. */
+export function budgetReadyAt(state: PolicyState | null, perHour: number, now: Date): Date | null {
+  if (perHour <= 0) return null;
+  const missing = budgetNeed(state?.lastRequests ?? 0, perHour) - bucketTokens(state, perHour, now);
+  if (missing <= 0) return now;
+  return new Date(now.getTime() + Math.ceil((missing / budgetRefillPerSecond(perHour)) * 1000));
+}
+
+/**
+ * The wait after the `failures`-th failure in a row (1 = the first): the base (5 s, or the
+ * freshness window if longer) doubled per failure, capped at 5 min (or the base, if longer); a
+ * Retry-After the service sent is a floor.
+ */
+export function refreshBackoffMs(failures: number, freshnessMs = 0, retryAfterMs = 0): number {
+  const base = Math.max(REFRESH_BACKOFF_BASE_MS, freshnessMs);
+  const wait = Math.min(Math.max(REFRESH_BACKOFF_CAP_MS, base), base * 2 ** Math.min(Math.max(failures - 1, 0), 30));
+  return Math.max(wait, retryAfterMs);
+}
+
+const later = (a: Date, b: Date | null): Date => (b && b.getTime() > a.getTime() ? b : a);
+
+/**
+ * Whether a refresh of this system may start at `now`, in this order: one running (a live lease)
+ * is never doubled; a failure's backoff holds every refresh, a first load too; a system never
+ * loaded then always loads (its first view has nothing to show otherwise); a copy within the
+ * window is fresh; and a stale one waits for the budget.
+ */
+export function decideRefresh(state: PolicyState | null, policy: RefreshPolicy, now: Date): RefreshDecision {
+  const t = now.getTime();
+  if (state?.refreshStartedAt && t - state.refreshStartedAt.getTime() < REFRESH_LEASE_SECONDS * 1000) {
+    return { start: false, reason: 'running', nextAt: null, deferredBy: null };
+  }
+  const budgetAt = budgetReadyAt(state, policy.budgetPerHour, now);
+  if (state && state.consecutiveFailures > 0 && state.nextRefreshAt && t < state.nextRefreshAt.getTime()) {
+    return { start: false, reason: 'backoff', nextAt: state.refreshedAt ? later(state.nextRefreshAt, budgetAt) : state.nextRefreshAt, deferredBy: 'backoff' };
+  }
+  if (!state?.refreshedAt) return { start: true, reason: 'first-load', nextAt: now, deferredBy: null };
+  // The window runs from the end of the last refresh: one that took longer than the window (a
+  // large system under load) must not start the next at once.
+  const dueAt = new Date((state.refreshEndedAt ?? state.refreshedAt).getTime() + policy.windowMs);
+  const deferredBy = budgetAt && budgetAt.getTime() > Math.max(t, dueAt.getTime()) ? 'budget' : null;
+  if (t < dueAt.getTime()) return { start: false, reason: 'fresh', nextAt: later(dueAt, budgetAt), deferredBy };
+  if (budgetAt && budgetAt.getTime() > t) return { start: false, reason: 'budget', nextAt: budgetAt, deferredBy: 'budget' };
+  return { start: true, reason: 'stale', nextAt: now, deferredBy: null };
+}
