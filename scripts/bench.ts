@@ -23,7 +23,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { weekKeyOf } from '@/lib/schedule';
-import { PortalSession, percentile, round, sleep, timed } from './bench/http';
+import { PortalSession, percentile, round, sleep, timed, timedGet, type TimedAnswer } from './bench/http';
 import { firstLoadJs, runLighthouse, type LighthouseResult } from './bench/lighthouse';
 import { processTree, runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
 import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
@@ -145,6 +145,45 @@ interface WeekResponse {
   slots?: unknown[];
 }
 const weekPath = (deviceId: string, resourceId: string, week: string) => `/api/systems/${deviceId}/resources/${resourceId}/week?week=${week}`;
+
+/** Replaces the bench sandbox's injected faults (its latency is one of them). */
+async function setSandboxFaults(faults: Record<string, unknown>): Promise<void> {
+  const r = await fetch(`${SANDBOX}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
+  if (!r.ok) throw new Error(`the sandbox refused the faults (${r.status}): ${(await r.text()).slice(0, 200)}`);
+}
+
+/** The Server-Timing parts of many answers (SERVER_TIMING on the bench portal): their medians. */
+class ServerTimings {
+  private readonly parts = new Map<string, number[]>();
+  add(answer: TimedAnswer): void {
+    const header = answer.headers['server-timing'];
+    for (const entry of (Array.isArray(header) ? header.join(', ') : (header ?? '')).split(/,\s*/)) {
+      const [name] = entry.split(';');
+      const dur = /dur=([\d.]+)/.exec(entry)?.[1];
+      const count = /desc="(\d+)/.exec(entry)?.[1];
+      if (!name || dur === undefined) continue;
+      this.push(name, Number(dur));
+      if (count !== undefined) this.push(`${name}Statements`, Number(count));
+    }
+  }
+  private push(name: string, value: number): void {
+    const list = this.parts.get(name) ?? [];
+    list.push(value);
+    this.parts.set(name, list);
+  }
+  has(name: string): boolean {
+    return this.parts.has(name);
+  }
+  medians(): Record<string, number> {
+    return Object.fromEntries([...this.parts].map(([name, values]) => [name, round(percentile(values, 50), 2)]));
+  }
+  /** "handler 2.1 ms (viewer 0.9, view 0.8, …), 2 statements": what the table's note shows. */
+  describe(): string {
+    const m = this.medians();
+    const inner = Object.entries(m).filter(([k]) => k !== 'handler' && !k.endsWith('Statements') && k !== 'db');
+    return `handler p50 ${m.handler ?? '?'} ms (${inner.map(([k, v]) => `${k} ${v}`).join(', ')}; db ${m.db ?? '?'} ms in ${m.dbStatements ?? '?'} statements)`;
+  }
+}
 
 /** An error that ends a wait at once (retrying cannot help). */
 class FatalError extends Error {}
@@ -291,6 +330,8 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     AUTH_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     MIRROR_FRESHNESS_S: String(FRESHNESS_S),
+    // Where each API answer's time went (Server-Timing), printed beside (b) and (c).
+    SERVER_TIMING: '1',
     // The pending requests are the benchmark's own; no reconciliation while it runs.
     RECONCILE_AFTER_S: '86400',
   };
@@ -322,6 +363,22 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
   }, 300);
   const session = new PortalSession(PORTAL);
   await session.signIn(adminEmail, adminPassword);
+  // The measuring client's own cost: Node's fetch against the lean client the figures use, on the
+  // cheapest route (a detail, so that figures from before the switch can be read beside these).
+  const viaFetch: number[] = [];
+  const viaLean: number[] = [];
+  for (let i = 0; i < 110; i += 1) {
+    const f = await timed(async () => (await fetch(`${PORTAL}/api/health`)).text());
+    const l = await timedGet(`${PORTAL}/api/health`);
+    if (i >= 10) {
+      viaFetch.push(f.ms);
+      viaLean.push(l.ms);
+    }
+  }
+  details.measuringClient = { healthP50ViaFetch: round(percentile(viaFetch, 50), 2), healthP50ViaLeanClient: round(percentile(viaLean, 50), 2) };
+  // (c) measures the portal passing searches through to the service's lookups: without the user
+  // list (users/fetch is beyond the interface document) the first load reads none.
+  await setSandboxFaults({ latencyMs: LATENCY_MS, failures: [{ status: 404, times: 1_000_000_000, pathPrefix: '/v1/reservations/users/fetch/' }] });
   const connected = await session.json<{ systems: { deviceId: string; timeZone: string }[] }>('/api/admin/systems', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -386,33 +443,39 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     try {
       const resourceIds = resources.items.slice(0, 10).map((r) => r.id);
       const paths = resourceIds.map((id) => weekPath(deviceId, id, week));
-      for (let i = 0; i < 20; i += 1) await session.json(paths[i % paths.length]!);
+      for (let i = 0; i < 20; i += 1) await session.timed(paths[i % paths.length]!);
       const ms: number[] = [];
+      const parts = new ServerTimings();
       let duringRefresh = 0;
       for (let i = 0; i < WARM_REQUESTS; i += 1) {
-        const run = await timed(() => session.json<WeekResponse>(paths[i % paths.length]!));
-        ms.push(run.ms);
-        if (run.value.freshness.status === 'ready' && run.value.freshness.refreshing) duringRefresh += 1;
+        const answer = await session.timed(paths[i % paths.length]!);
+        ms.push(answer.ms);
+        parts.add(answer);
+        const body = JSON.parse(answer.text) as WeekResponse;
+        if (body.freshness.status === 'ready' && body.freshness.refreshing) duringRefresh += 1;
       }
       const p50 = percentile(ms, 50);
-      details.warm = { p50: round(p50, 2), p95: round(percentile(ms, 95), 2), n: ms.length, duringBackgroundRefresh: duringRefresh };
-      figure({ key: 'warmP50', label: '(b) warm grid API p50', value: round(p50, 2), unit: 'ms', target: '≤ 20 ms', met: p50 <= 20 });
-      figure({ key: 'warmP95', label: '    warm grid API p95', value: round(percentile(ms, 95), 2), unit: 'ms', target: '—', met: null });
+      const p95 = percentile(ms, 95);
+      details.warm = { p50: round(p50, 2), p95: round(p95, 2), n: ms.length, duringBackgroundRefresh: duringRefresh, serverTimingP50: parts.medians() };
+      figure({ key: 'warmP50', label: '(b) warm grid API p50', value: round(p50, 2), unit: 'ms', target: '≤ 5 ms', met: p50 <= 5, note: `server: ${parts.describe()}` });
+      figure({ key: 'warmP95', label: '    warm grid API p95', value: round(p95, 2), unit: 'ms', target: '≤ 15 ms', met: p95 <= 15 });
       figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null, note: `p95 ${round(percentile(naiveMs, 95))} ms, n=${naiveMs.length}` });
       figure({ key: 'warmSpeedup', label: '    speed-up over naive (p50)', value: round(naiveP50 / p50, 0), unit: '×', target: '≥ 100 ×', met: naiveP50 / p50 >= 100 });
     } catch (e) {
-      notMeasured('warmP50', '(b) warm grid API p50', '≤ 20 ms, ≥ 100 × naive', errorText(e));
+      notMeasured('warmP50', '(b) warm grid API p50', '≤ 5 ms, p95 ≤ 15 ms, ≥ 100 × naive', errorText(e));
     }
   } else {
-    notMeasured('warmP50', '(b) warm grid API p50', '≤ 20 ms, ≥ 100 × naive', 'the week route is not available');
+    notMeasured('warmP50', '(b) warm grid API p50', '≤ 5 ms, p95 ≤ 15 ms, ≥ 100 × naive', 'the week route is not available');
     figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null });
   }
 
   if (lastPhase('b')) return finish(rss, portal);
 
-  // ---- (c) resident lookup through the portal vs directly
+  // ---- (c) resident lookup through the portal vs directly. The system's user list is held back
+  // (users/fetch answers 404, as on a service with only the interface document's endpoints), so
+  // every search asks the service's lookups: the portal's cost over calling them directly.
   rss.phase('(c)');
-  step('(c) resident lookup: portal vs direct');
+  step('(c) resident lookup: portal (passing through to the lookups) vs direct');
   try {
     if (weekRouteWorks) await waitIdle(session, gridPath);
     const queries = residents.slice(0, 20).map((r) => r.apartmentId);
@@ -422,27 +485,37 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     await probe.text();
     const viaPortal: number[] = [];
     const viaDirect: number[] = [];
+    const parts = new ServerTimings();
     for (let i = 0; i < LOOKUPS + 10; i += 1) {
       const q = queries[i % queries.length]!;
-      const p = await timed(() => session.json<{ apartments: unknown[] }>(`/api/residents?q=${encodeURIComponent(q)}`));
-      // Without a mirrored user list the portal asks both lookups a query without "@" may mean, in
-      // parallel; with one (users/fetch) it searches its directory instead (lib/views/residents.ts).
-      const d = await timed(() =>
-        Promise.all([
-          direct.get<{ userAccounts: unknown[] }>(`/v1/reservations/users/apartment/${encodeURIComponent(q)}`),
-          direct.get<{ userAccounts: unknown[] }>(`/v1/reservations/users/reference/${encodeURIComponent(q)}`),
-        ]),
-      );
+      const p = await session.timed(`/api/residents?q=${encodeURIComponent(q)}`);
+      // The two lookups a query without "@" may mean, in parallel, as the portal asks them.
+      const d = await timed(() => Promise.all([direct.timed(`/v1/reservations/users/apartment/${encodeURIComponent(q)}`), direct.timed(`/v1/reservations/users/reference/${encodeURIComponent(q)}`)]));
       if (i >= 10) {
         viaPortal.push(p.ms);
         viaDirect.push(d.ms);
+        parts.add(p);
       }
     }
+    if (!parts.has('upstream')) throw new Error('the portal answered from its own directory: the user list was not held back');
     const overhead = percentile(viaPortal, 50) - percentile(viaDirect, 50);
-    details.lookup = { portalP50: round(percentile(viaPortal, 50), 2), directP50: round(percentile(viaDirect, 50), 2), n: viaPortal.length };
-    figure({ key: 'proxyOverheadP50', label: '(c) resident lookup overhead p50', value: round(overhead, 2), unit: 'ms', target: '≤ 5 ms', met: overhead <= 5, note: `portal ${round(percentile(viaPortal, 50), 1)} ms vs direct ${round(percentile(viaDirect, 50), 1)} ms` });
+    details.lookup = { portalP50: round(percentile(viaPortal, 50), 2), directP50: round(percentile(viaDirect, 50), 2), n: viaPortal.length, serverTimingP50: parts.medians() };
+    figure({ key: 'proxyOverheadP50', label: '(c) resident lookup overhead p50', value: round(overhead, 2), unit: 'ms', target: '≤ 5 ms', met: overhead <= 5, note: `portal ${round(percentile(viaPortal, 50), 1)} ms vs direct ${round(percentile(viaDirect, 50), 1)} ms; server: ${parts.describe()}` });
   } catch (e) {
     notMeasured('proxyOverheadP50', '(c) resident lookup overhead p50', '≤ 5 ms', errorText(e));
+  }
+  // The user list back for (g): the fault lifted, the system re-read at once. A closure's preview
+  // refreshes the mirror before it lists what a closure would cancel (past the window and the
+  // budget: lib/mirror/policy.ts), as a manager's would.
+  await setSandboxFaults({ latencyMs: LATENCY_MS });
+  if (!lastPhase('c')) {
+    step('    re-reading the system with its user list (a closure preview refreshes first)');
+    const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    await session.json(`/api/systems/${deviceId}/closures/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceIds: [gridResource], from: `${day}T10:00`, to: `${day}T11:00`, reason: 'bench' }),
+    });
   }
 
   if (lastPhase('c')) return finish(rss, portal);
@@ -458,9 +531,9 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     let found = 0;
     for (let i = 0; i < SEARCHES; i += 1) {
       const q = queries[i % queries.length]!;
-      const r = await timed(() => session.json<{ apartments: unknown[] }>(`/api/residents?q=${encodeURIComponent(q)}`));
+      const r = await session.timed(`/api/residents?q=${encodeURIComponent(q)}`);
       ms.push(r.ms);
-      if (r.value.apartments.length > 0) found += 1;
+      if ((JSON.parse(r.text) as { apartments: unknown[] }).apartments.length > 0) found += 1;
     }
     const p50 = percentile(ms, 50);
     const p95 = percentile(ms, 95);
@@ -484,7 +557,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     await probe.text();
     for (let i = 0; i < 20; i += 1) await session.json(paths[i % paths.length]!);
     const ms: number[] = [];
-    for (let i = 0; i < NEXT_FREE_REQUESTS; i += 1) ms.push((await timed(() => session.json<{ slots: unknown[] }>(paths[i % paths.length]!))).ms);
+    for (let i = 0; i < NEXT_FREE_REQUESTS; i += 1) ms.push((await session.timed(paths[i % paths.length]!)).ms);
     const p95 = percentile(ms, 95);
     details.nextFree = { p50: round(percentile(ms, 50), 2), p95: round(p95, 2), n: ms.length, apartments: groupIds.length };
     figure({ key: 'nextFreeP95', label: '(h) next free slot API p95 (warm)', value: round(p95, 2), unit: 'ms', target: '≤ 50 ms', met: p95 <= 50, note: `p50 ${round(percentile(ms, 50), 1)} ms, n=${ms.length}` });
@@ -501,7 +574,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     const reportPath = `/api/systems/${deviceId}/reports?period=last-12-months`;
     const cold = await timed(() => session.json<{ report: { total: { counts: { bookings: number } } } }>(reportPath));
     const ms: number[] = [];
-    for (let i = 0; i < REPORT_REQUESTS; i += 1) ms.push((await timed(() => session.json(reportPath))).ms);
+    for (let i = 0; i < REPORT_REQUESTS; i += 1) ms.push((await session.timed(reportPath)).ms);
     const p95 = percentile(ms, 95);
     const bookings = cold.value.report.total.counts.bookings;
     details.report = { coldMs: round(cold.ms, 1), warmP50: round(percentile(ms, 50), 2), warmP95: round(p95, 2), n: ms.length, bookings };
@@ -549,19 +622,14 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     if (probe.status === 404) throw new Error('the building page answers 404 (not on this branch yet)');
     if (probe.status !== 200) throw new Error(`the building page answers ${probe.status}`);
     const weekHtml = await probe.text();
-    const pageHtml = async (p: string) => {
-      const response = await session.fetch(p);
-      if (response.status !== 200) throw new Error(`${p} answered ${response.status}`);
-      return (await response.text()).length;
-    };
     const warmRuns = async (p: string) => {
-      for (let i = 0; i < 5; i += 1) await pageHtml(p);
+      for (let i = 0; i < 5; i += 1) await session.timed(p);
       const ms: number[] = [];
       let bytes = 0;
       for (let i = 0; i < BUILDING_REQUESTS; i += 1) {
-        const run = await timed(() => pageHtml(p));
+        const run = await session.timed(p);
         ms.push(run.ms);
-        bytes = run.value;
+        bytes = run.text.length;
       }
       return { p50: percentile(ms, 50), p95: percentile(ms, 95), n: ms.length, bytes };
     };

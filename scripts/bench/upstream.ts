@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, type StatefulSlot } from '@/lib/schedule';
 import type { SandboxFixtures } from '@/sandbox';
+import { timedGet, type TimedAnswer } from './http';
 
 interface Reservation {
   id: string;
@@ -49,6 +50,13 @@ export class DirectClient {
     const keyResponse = await fetch(`${this.baseUrl}/v1/apikey/generate/${approvalId}`, { headers: { authorization: `Bearer ${this.token}` } });
     if (!keyResponse.ok) throw new Error(`sandbox apikey/generate answered ${keyResponse.status}`);
     this.apiKey = ((await keyResponse.json()) as { apiKey: string }).apiKey;
+  }
+
+  /** A GET timed by the bench's lean client (as the portal's answers are in (c)), the body unparsed. */
+  async timed(path: string): Promise<TimedAnswer> {
+    const answer = await timedGet(`${this.baseUrl}${path}`, { authorization: `Bearer ${this.token}`, 'x-api-key': this.apiKey });
+    if (answer.status !== 200) throw new Error(`sandbox GET ${path.split('?')[0]} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    return answer;
   }
 
   async get<T>(path: string): Promise<T> {
