@@ -31,6 +31,7 @@ import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
 import { runSteadyUse } from './bench/steady';
+import { sandboxServiceEnv } from './harness/processes';
 
 const { values: args } = parseArgs({
   options: {
@@ -321,11 +322,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     DATA_DIR: portalData,
     DATABASE_URL: '',
     LOG_LEVEL: 'warn',
-    SERVICE_BASE_URL: SANDBOX,
-    SERVICE_TOKEN_URL: `${SANDBOX}${fixtures.tokenPath}`,
-    SERVICE_CLIENT_ID: fixtures.clientId,
-    SERVICE_CLIENT_SECRET: fixtures.clientSecret,
-    SERVICE_SCOPE: fixtures.scope,
+    ...sandboxServiceEnv(SANDBOX, fixtures),
     WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
     AUTH_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -12,7 +12,7 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { weekKeyOf } from '@/lib/schedule';
 import type { SandboxFixtures } from '@/sandbox';
-import { createDatabase, cleanup as dropDatabases } from '../harness/processes';
+import { createDatabase, cleanup as dropDatabases, sandboxServiceEnv } from '../harness/processes';
 import { PortalSession, percentile, round, sleep } from './http';
 import { startProcess, stopProcess, type Tracked } from './proc';
 
@@ -121,11 +121,7 @@ export async function runSteadyUse(o: SteadyOptions): Promise<SteadyMeasurement>
           DATABASE_URL: database.url,
           DATA_DIR: path.join(o.tmp, `steady-portal-${port}`),
           LOG_LEVEL: 'info',
-          SERVICE_BASE_URL: o.sandboxUrl,
-          SERVICE_TOKEN_URL: `${o.sandboxUrl}${o.fixtures.tokenPath}`,
-          SERVICE_CLIENT_ID: o.fixtures.clientId,
-          SERVICE_CLIENT_SECRET: o.fixtures.clientSecret,
-          SERVICE_SCOPE: o.fixtures.scope,
+          ...sandboxServiceEnv(o.sandboxUrl, o.fixtures),
           MIRROR_FRESHNESS_S: String(o.freshnessS),
           ...(o.budgetOverride !== undefined ? { MIRROR_REQUEST_BUDGET_PER_HOUR: String(o.budgetOverride) } : {}),
           RECONCILE_AFTER_S: '86400',

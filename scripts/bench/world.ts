@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SandboxFixtures } from '@/sandbox';
 import { PortalSession, sleep } from './http';
+import { sandboxServiceEnv } from '../harness/processes';
 import { runToEnd, startProcess, stopAll, stopChildrenOnSignals } from './proc';
 
 const { values: args } = parseArgs({
@@ -75,11 +76,7 @@ async function main() {
     DATA_DIR: path.join(DIR, 'portal'),
     DATABASE_URL: '',
     LOG_LEVEL: 'warn',
-    SERVICE_BASE_URL: SANDBOX,
-    SERVICE_TOKEN_URL: `${SANDBOX}${fixtures.tokenPath}`,
-    SERVICE_CLIENT_ID: fixtures.clientId,
-    SERVICE_CLIENT_SECRET: fixtures.clientSecret,
-    SERVICE_SCOPE: fixtures.scope,
+    ...sandboxServiceEnv(SANDBOX, fixtures),
     WEBHOOK_SECRET: saved.webhookSecret,
     AUTH_SECRET: saved.authSecret,
     ENCRYPTION_KEY: saved.encryptionKey,

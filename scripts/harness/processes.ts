@@ -146,6 +146,17 @@ export interface PortalConfig {
   encryptionKey: string;
 }
 
+/** The settings that point a portal at the standalone sandbox as its reservation service (remote mode). */
+export function sandboxServiceEnv(sandboxUrl: string, fixtures: SandboxFixtures): Record<string, string> {
+  return {
+    SERVICE_BASE_URL: sandboxUrl,
+    SERVICE_TOKEN_URL: `${sandboxUrl}${fixtures.tokenPath}`,
+    SERVICE_CLIENT_ID: fixtures.clientId,
+    SERVICE_CLIENT_SECRET: fixtures.clientSecret,
+    SERVICE_SCOPE: fixtures.scope,
+  };
+}
+
 /** `next start` on a port, in remote mode against the standalone sandbox. */
 export async function startPortal(port: number, config: PortalConfig, extraEnv: Record<string, string> = {}): Promise<Started & { url: string }> {
   const url = `http://localhost:${port}`;
@@ -154,11 +165,7 @@ export async function startPortal(port: number, config: PortalConfig, extraEnv: 
     DATABASE_URL: config.databaseUrl,
     PORTAL_URL: url,
     DATA_DIR: path.join(root, '.data', `scale-portal-${port}`),
-    SERVICE_BASE_URL: config.sandboxUrl,
-    SERVICE_TOKEN_URL: `${config.sandboxUrl}${config.fixtures.tokenPath}`,
-    SERVICE_CLIENT_ID: config.fixtures.clientId,
-    SERVICE_CLIENT_SECRET: config.fixtures.clientSecret,
-    SERVICE_SCOPE: config.fixtures.scope,
+    ...sandboxServiceEnv(config.sandboxUrl, config.fixtures),
     WEBHOOK_SECRET: config.webhookSecret,
     AUTH_SECRET: config.authSecret,
     ENCRYPTION_KEY: config.encryptionKey,
