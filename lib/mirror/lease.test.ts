@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '@/lib/db/client';
-import { createPostgresTestDb, type TestDatabase } from '@/tests/db';
+import { createPostgresTestDb, describeWithDb, type TestDatabase } from '@/tests/db';
 import { env } from '@/lib/env';
 import { claimRefresh, claimRefreshWith, completeRefresh, failRefresh, readState } from './store';
 
@@ -90,3 +90,16 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
   });
 });
 
+
+describeWithDb('a refresh whose lease ran out', (ctx) => {
+  it('is not shown as refreshing: its instance died with it, and the next claim takes over', async () => {
+    const { db, sql } = ctx().handle;
+    const deviceId = randomUUID();
+    expect(await claimRefresh(db, deviceId, 300)).toBe(0);
+    expect((await readState(db, deviceId))?.refreshing).toBe(true);
+    await sql.exec(`UPDATE mirror_state SET refresh_started_at = now() - interval '301 seconds' WHERE device_id = '${deviceId}'`);
+    expect((await readState(db, deviceId))?.refreshing).toBe(false);
+    expect(await claimRefresh(db, deviceId, 300)).toBe(0);
+    expect((await readState(db, deviceId))?.refreshing).toBe(true);
+  });
+});
