@@ -31,6 +31,13 @@ describe('the previous bench run', () => {
     expect(compareFigure({ value: 60000, unit: 'rows/s' }, run.byKey.get('exportRowsPerS')).worse).toBe(false);
   });
 
+  it("takes the direction from the figure's target when it has one (a speed-up and a ratio share the unit ×)", () => {
+    const run = parseResults(JSON.stringify({ figures: [{ key: 'speedUp', value: 2000, unit: '×' }, { key: 'ratio', value: 1.0, unit: '×' }] }))!;
+    expect(compareFigure({ value: 3000, unit: '×', target: '≥ 100 ×' }, run.byKey.get('speedUp')).worse).toBe(false);
+    expect(compareFigure({ value: 1000, unit: '×', target: '≥ 100 ×' }, run.byKey.get('speedUp')).worse).toBe(true);
+    expect(compareFigure({ value: 1.3, unit: '×', target: '≤ 1.1' }, run.byKey.get('ratio')).worse).toBe(true);
+  });
+
   it('says nothing to compare when there was no previous value', () => {
     const run = parseResults(committed)!;
     expect(compareFigure({ value: 99, unit: '' }, run.byKey.get('lighthouseScore')).text).toBe('—');

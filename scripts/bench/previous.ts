@@ -60,7 +60,11 @@ export function parseResults(text: string): PreviousRun | null {
  * "12.3 ms (−8 %)": the previous value and how this run compares, with "worse" marked when the
  * change is against the figure's direction by more than `tolerance` (runs on a shared machine vary).
  */
-export function compareFigure(current: { value: number | null; unit: string }, previous: RecordedFigure | undefined, tolerance = 0.1): { text: string; worse: boolean } {
+export function compareFigure(
+  current: { value: number | null; unit: string; target?: string },
+  previous: RecordedFigure | undefined,
+  tolerance = 0.1,
+): { text: string; worse: boolean } {
   if (!previous || previous.value === null) return { text: '—', worse: false };
   const was = `${previous.value} ${previous.unit}`.trim();
   if (current.value === null) return { text: was, worse: false };
@@ -68,7 +72,9 @@ export function compareFigure(current: { value: number | null; unit: string }, p
   const change = (current.value - previous.value) / Math.abs(previous.value);
   const pct = Math.round(change * 100);
   const sign = pct > 0 ? '+' : pct < 0 ? '−' : '±';
-  const higherBetter = HIGHER_IS_BETTER.has(current.unit);
+  // A target says the direction ("≥ 100 ×" a speed-up, "≤ 1.1" a ratio); without one, the unit does.
+  const target = current.target?.trim() ?? '';
+  const higherBetter = target.startsWith('≥') ? true : target.startsWith('≤') ? false : HIGHER_IS_BETTER.has(current.unit);
   const worse = higherBetter ? change < -tolerance : change > tolerance;
   return { text: `${was} (${sign}${Math.abs(pct)} %${worse ? ', worse' : ''})`, worse };
 }
