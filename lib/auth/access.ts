@@ -43,16 +43,31 @@ export function decideSystemAccess(user: SessionUser, deviceId: string, system: 
 /**
  * For route handlers about one system: the signed-in user (401 as requireUser) and the system they
  * may see (403 or 404 as requireSystemAccess), the account, the system and the assignment read in
- * one statement. `deviceId` must be a parsed id.
+ * one statement, with the caller's own `reads` of that system if any (used only once access is
+ * decided; see requireViewer). `deviceId` must be a parsed id.
  */
-export async function requireSystemViewer(deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
-  return measure('viewer', async () => readSystemViewer((await getDb()).db, await currentSessionToken(), deviceId));
+export async function requireSystemViewer<R extends Record<string, JsonRead<unknown>> = Record<never, never>>(
+  deviceId: string,
+  reads?: (userId: string) => R,
+): Promise<{ user: SessionUser; system: SystemPublic } & ReadResults<R>> {
+  return measure('viewer', async () => readSystemViewer((await getDb()).db, await currentSessionToken(), deviceId, reads));
 }
 
 /** requireSystemViewer, given the request's decrypted session token (null without one). */
-export async function readSystemViewer(db: Database, token: SessionToken | null, deviceId: string): Promise<{ user: SessionUser; system: SystemPublic }> {
-  const { user, system, assigned } = await readAsViewer(db, token, (userId) => ({ system: systemRead(deviceId), assigned: assignmentRead(userId, deviceId) }));
-  return { user, system: decideSystemAccess(user, deviceId, system, assigned) };
+export async function readSystemViewer<R extends Record<string, JsonRead<unknown>> = Record<never, never>>(
+  db: Database,
+  token: SessionToken | null,
+  deviceId: string,
+  reads?: (userId: string) => R,
+): Promise<{ user: SessionUser; system: SystemPublic } & ReadResults<R>> {
+  // The caller's reads come back beside the viewer's own (named so that they cannot collide).
+  const read = (await readAsViewer(db, token, (userId) => ({
+    ...(reads?.(userId) ?? {}),
+    viewerSystem: systemRead(deviceId),
+    viewerAssigned: assignmentRead(userId, deviceId),
+  }))) as unknown as { user: SessionUser; viewerSystem: SystemPublic | undefined; viewerAssigned: boolean } & ReadResults<R>;
+  const { user, viewerSystem, viewerAssigned, ...rest } = read;
+  return { ...(rest as unknown as ReadResults<R>), user, system: decideSystemAccess(user, deviceId, viewerSystem, viewerAssigned) };
 }
 
 type SessionToken = Pick<JWT, 'uid' | 'sv'>;

@@ -5,7 +5,7 @@ import { msg } from '@/lib/i18n/message';
 import { partialLoadOf } from '@/lib/mirror/refresh';
 import { mirrorSnapshot, structureSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations, stateRead } from '@/lib/mirror/store';
-import { readTogether } from '@/lib/db/read-together';
+import { readTogether, type ReadResults } from '@/lib/db/read-together';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { weekRequestsOf, weekRequestsRead, type RequestRow } from '@/lib/reservations/lifecycle';
 import { bookingHorizonEnd, markClosedSlots, type ClosureWindow } from '@/lib/booking-rules';
@@ -62,18 +62,112 @@ function weekEntry(snapshot: MirrorSnapshot, resource: SnapshotResource, week: W
 }
 
 /**
+ * What a room's week is computed from besides the mirror's snapshot, read in one statement: the
+ * system's state row, the room's requests around the week and the system's closures. `range`
+ * must cover the week and a day either side in the system's zone (see anyZoneWeekRange).
+ */
+export function weekInputReads(deviceId: string, resourceId: string, range: { from: Date; to: Date }) {
+  return {
+    state: stateRead(deviceId),
+    requests: weekRequestsRead(deviceId, resourceId.toLowerCase(), range.from, range.to),
+    closures: closureWindowsRead(deviceId, range.from),
+  };
+}
+export type WeekInputs = ReadResults<ReturnType<typeof weekInputReads>>;
+
+/** Clocks run at most 14 hours from UTC: a zone's week lies within its UTC week widened by this. */
+const ZONE_SPREAD_MS = 14 * 3_600_000;
+
+/**
+ * A range that covers week `weekKey` (or the week of now) and a day either side in any zone, so
+ * the inputs can be read in the statement that also reads the system (and its zone).
+ */
+export function anyZoneWeekRange(weekKey: string | undefined, nowMs: number): { from: Date; to: Date } {
+  if (weekKey === undefined) return { from: new Date(nowMs - 7 * DAY_MS - DAY_MS - ZONE_SPREAD_MS), to: new Date(nowMs + 7 * DAY_MS + DAY_MS + ZONE_SPREAD_MS) };
+  const week = weekFromKey(weekKey, 'UTC');
+  return { from: new Date(week.startMs - DAY_MS - ZONE_SPREAD_MS), to: new Date(week.endMs + DAY_MS + ZONE_SPREAD_MS) };
+}
+
+/** The inputs of exactly [from, to), from inputs read over a range covering it (what the statement would have found). */
+function within(inputs: WeekInputs, around: { from: Date; to: Date }): WeekInputs {
+  const from = around.from.getTime();
+  const to = around.to.getTime();
+  return {
+    state: inputs.state,
+    // As the statement's comparisons: a request without times matches none of them.
+    requests: inputs.requests.filter((r) => r.startTime !== null && r.endTime !== null && r.startTime.getTime() < to && r.startTime.getTime() > from - DAY_MS && r.endTime.getTime() > from),
+    closures: inputs.closures.filter((c) => c.endMs > from),
+  };
+}
+
+/**
  * The resource page: one week of a resource's slots (in the system's zone) with their states and
  * holders, the booking horizon and the neighbouring week keys. `weekKey` must be valid (callers
  * parse it with weekKeySchema); it defaults to the current week. During a first load whose rooms
  * and schedules are in (freshness.partial), the week's slots with the bookings read so far; every
- * other slot is 'loading' and none is bookable (lib/booking-rules reservations-known).
+ * other slot is 'loading' and none is bookable (lib/booking-rules reservations-known). `inputs`,
+ * when the caller read them (weekInputReads over a covering range), saves the statement.
  */
 export async function loadResourceWeek(
   deps: ViewDeps,
   system: SystemPublic,
   resourceId: string,
   weekKey?: string,
+  inputs?: WeekInputs,
 ): Promise<ResourceWeekView> {
+  const computed = await computeResourceWeek(deps, system, resourceId, weekKey, inputs);
+  return computed.kind === 'view' ? computed.view : computed.compute();
+}
+
+/**
+ * The week API's answer as JSON, held until something it shows could change: the same inputs
+ * (state row and freshness, requests, closures, the system's settings) and no slot starting,
+ * ending or coming within the booking horizon since, for at most WEEK_JSON_HOLD_MS. A warm grid
+ * read then costs its statement and this comparison. `generatedAt` is when it was computed.
+ * Answers during a first load are not held.
+ */
+export async function resourceWeekJson(deps: ViewDeps, system: SystemPublic, resourceId: string, weekKey: string | undefined, inputs: WeekInputs): Promise<string> {
+  const computed = await computeResourceWeek(deps, system, resourceId, weekKey, inputs);
+  if (computed.kind === 'view') return JSON.stringify(computed.view);
+  let held = weekJsons.get(deps.db);
+  if (!held) {
+    held = new Map();
+    weekJsons.set(deps.db, held);
+  }
+  const entry = held.get(computed.place);
+  if (entry && entry.key === computed.key && computed.nowMs >= entry.computedAtMs && computed.nowMs < entry.validUntilMs) return entry.json;
+  const view = computed.compute();
+  const json = JSON.stringify(view);
+  const validUntilMs = Math.min(computed.nowMs + WEEK_JSON_HOLD_MS, nextSlotChange(view.slots, computed.nowMs, view.horizonEnd - computed.nowMs));
+  if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
+  held.set(computed.place, { key: computed.key, json, computedAtMs: computed.nowMs, validUntilMs });
+  return json;
+}
+
+/** The longest a week's JSON is held: the current week's key and "today" move on with the clock. */
+export const WEEK_JSON_HOLD_MS = 30_000;
+const weekJsons = new WeakMap<Database, Map<string, { key: string; json: string; computedAtMs: number; validUntilMs: number }>>();
+
+/** The first instant after `nowMs` at which a slot's state could change by time alone (it starts, ends, or comes within the horizon). */
+export function nextSlotChange(slots: readonly Pick<ScheduleSlot, 'startMs' | 'endMs'>[], nowMs: number, horizonMs: number): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const slot of slots) {
+    for (const at of [slot.startMs, slot.endMs, slot.endMs - horizonMs]) if (at > nowMs && at < next) next = at;
+  }
+  return next;
+}
+
+/**
+ * The week's view, or (warm, ready) a key naming everything it depends on and the means to
+ * compute it: the JSON cache compares the key before paying for the computation.
+ */
+async function computeResourceWeek(
+  deps: ViewDeps,
+  system: SystemPublic,
+  resourceId: string,
+  weekKey: string | undefined,
+  given: WeekInputs | undefined,
+): Promise<{ kind: 'view'; view: ResourceWeekView } | { kind: 'warm'; place: string; key: string; nowMs: number; compute: () => ResourceWeekView }> {
   const now = deps.now?.() ?? new Date();
   const nowMs = now.getTime();
   const timeZone = system.timeZone;
@@ -83,19 +177,16 @@ export async function loadResourceWeek(
   const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
   // Not a room id at all: no such room (the reads below compare it as a uuid).
   if (!isUuid(resourceId)) throw new ApiError('not_found', msg('errors.noSuchResource'));
-  // The state row, the room's week of requests and the system's closures: one statement.
+  // The state row, the room's week of requests and the system's closures: one statement (or
+  // read by the caller, with the system, over a range covering any zone's week).
   const around = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS) };
-  const read = await readTogether(deps.db, {
-    state: stateRead(system.deviceId),
-    requests: weekRequestsRead(system.deviceId, resourceId.toLowerCase(), around.from, around.to),
-    closures: closureWindowsRead(system.deviceId, around.from),
-  });
+  const read = given ? within(given, around) : await readTogether(deps.db, weekInputReads(system.deviceId, resourceId, around));
   const { freshness, state } = await systemMirror(deps, system.deviceId, read.state);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
   if (freshness.status === 'loading' || !state) {
     // A first load whose rooms and schedules are in: the week at once, its bookings as read so far.
     const partial = partialLoadOf(state);
-    if (freshness.status !== 'loading' || !freshness.partial || !partial) return { ...base, resource: null, slots: [] };
+    if (freshness.status !== 'loading' || !freshness.partial || !partial) return { kind: 'view', view: { ...base, resource: null, slots: [] } };
     const snapshot = await structureSnapshot(deps.db, system.deviceId, partial.generation);
     const resource = snapshot.resourceById.get(resourceId.toLowerCase());
     if (!resource) throw new ApiError('not_found', msg('errors.noSuchResource'));
@@ -114,7 +205,7 @@ export async function loadResourceWeek(
       });
       return withRequestsAndClosures(resource, slots, read);
     });
-    return { ...base, ...(await week$) };
+    return { kind: 'view', view: { ...base, ...(await week$) } };
   }
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
@@ -130,13 +221,16 @@ export async function loadResourceWeek(
     held = { version: state.reservationsVersion, list, ownerLabel: await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById) };
     if (sameGeneration) entry.reservations = held;
   }
-  const slots = overlayReservations(entry.slots, held.list, {
-    now: nowMs,
-    resourceId: resource.id,
-    horizonEnd,
-    ownerLabel: held.ownerLabel,
-  });
-  return { ...base, ...withRequestsAndClosures(resource, slots, read) };
+  const reservations = held;
+  const compute = (): ResourceWeekView => {
+    const slots = overlayReservations(entry.slots, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel });
+    return { ...base, ...withRequestsAndClosures(resource, slots, read) };
+  };
+  // Everything the answer depends on besides the clock: the system's settings, the room and week,
+  // the freshness (from the state row and the policy), the reservations' generation and version,
+  // the requests and closures read.
+  const key = JSON.stringify([system, resource.id, week.key, nav.current, freshness, state.generation, state.refreshedAt, state.reservationsVersion, read.requests, read.closures]);
+  return { kind: 'warm', place: `${system.deviceId}|${resource.id}|${week.key}`, key, nowMs, compute };
 }
 
 /**

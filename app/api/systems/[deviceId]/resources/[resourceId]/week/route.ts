@@ -3,7 +3,7 @@ import { withErrors } from '@/lib/api/errors';
 import { measure } from '@/lib/observability/server-timing';
 import { parseIdParam, parseWeekParam } from '@/lib/views/params';
 import { portalViewDeps } from '@/lib/views/live-deps';
-import { loadResourceWeek } from '@/lib/views/resource-week';
+import { anyZoneWeekRange, resourceWeekJson, weekInputReads } from '@/lib/views/resource-week';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,7 +15,8 @@ export const GET = withErrors(async (request: Request, context: Context) => {
   const deviceId = parseIdParam(params.deviceId, 'system');
   const resourceId = parseIdParam(params.resourceId, 'resource');
   const week = parseWeekParam(new URL(request.url).searchParams.get('week'));
-  const { system } = await requireSystemViewer(deviceId);
-  const view = await measure('view', async () => loadResourceWeek(await portalViewDeps(), system, resourceId, week));
-  return measure('json', () => Promise.resolve(Response.json(view)));
+  // The system, the access and the week's inputs (state row, requests, closures) in one statement.
+  const { system, state, requests, closures } = await requireSystemViewer(deviceId, () => weekInputReads(deviceId, resourceId, anyZoneWeekRange(week, Date.now())));
+  const json = await measure('view', async () => resourceWeekJson(await portalViewDeps(), system, resourceId, week, { state, requests, closures }));
+  return new Response(json, { headers: { 'Content-Type': 'application/json' } });
 });
