@@ -4,7 +4,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { countingDb, describeWithDb } from '@/tests/db';
 import { createAuthOptions } from './options';
 import { hashPassword } from './passwords';
-import { readSessionUser, sessionCookieName, sessionTokenOf } from './session-token';
+import { latestEventId, latestEventRead } from '@/lib/events/store';
+import { readSession, readSessionUser, sessionCookieName, sessionTokenOf } from './session-token';
 import { createSignInThrottle } from './throttle';
 import { bumpSessionVersion, createUser, findUserById } from './users';
 
@@ -69,6 +70,17 @@ describeWithDb('reading the session cookie', (ctx) => {
     const expired = await tokenFor({ sv: await currentVersion() }, -60);
     expect(await readSessionUser(db, SECRET, expired)).toBeNull();
     expect(await nextAuthUser(expired)).toBeNull();
+  });
+
+  it("reads a page's other rows with the session in one statement, and gives none without a valid session", async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const token = await tokenFor({ sv: await currentVersion() });
+    const before = queries();
+    const read = await readSession(db, SECRET, token, { newest: latestEventRead() });
+    expect(queries() - before).toBe(1);
+    expect(read.user?.id).toBe(userId);
+    expect(read.also?.newest).toBe(await latestEventId(db));
+    expect(await readSession(db, SECRET, await tokenFor({ sv: -1 }), { newest: latestEventRead() })).toEqual({ user: null, also: null });
   });
 
   it('refuses a deactivated account', async () => {

@@ -3,7 +3,8 @@ import { decode } from 'next-auth/jwt';
 import type { JWT } from 'next-auth/jwt';
 import type { Database } from '@/lib/db';
 import { roleSchema, type SessionUser } from './schemas';
-import { findUserById, type UserRecord } from './users';
+import { readTogether, type JsonRead, type ReadResults } from '@/lib/db/read-together';
+import { userRead, type UserRecord } from './users';
 
 /** next-auth's session cookie (and the chunks `.0`, `.1`… it splits a long one into). */
 export function sessionCookieName(secure: boolean): string {
@@ -82,9 +83,24 @@ export async function decodeSessionToken(value: string, secret: string, nowMs = 
  * route handler drops anyway. Null for no, a forged, an expired or a revoked session.
  */
 export async function readSessionUser(db: Database, secret: string, value: string | null, nowMs = Date.now()): Promise<SessionUser | null> {
-  if (!value) return null;
-  const token = await decodeSessionToken(value, secret, nowMs);
-  if (!token?.uid) return null;
-  const record = await findUserById(db, token.uid);
-  return sessionStillValid(record, token) ? sessionUserOf(record) : null;
+  return (await readSession(db, secret, value, {}, nowMs)).user;
+}
+
+/**
+ * readSessionUser with more reads in the same statement (a page's layout adds the newest event
+ * id): they run before the account is known to be valid, so they must not depend on who it is,
+ * and without a valid session their results are not given.
+ */
+export async function readSession<R extends Record<string, JsonRead<unknown>>>(
+  db: Database,
+  secret: string,
+  value: string | null,
+  reads: R,
+  nowMs = Date.now(),
+): Promise<{ user: SessionUser; also: ReadResults<R> } | { user: null; also: null }> {
+  const token = value ? await decodeSessionToken(value, secret, nowMs) : null;
+  if (!token?.uid) return { user: null, also: null };
+  const { user: record, ...also } = await readTogether(db, { ...reads, user: userRead(token.uid) });
+  if (!sessionStillValid(record as UserRecord | undefined, token)) return { user: null, also: null };
+  return { user: sessionUserOf(record as UserRecord), also: also as ReadResults<R> };
 }

@@ -11,15 +11,27 @@ import { measure } from '@/lib/observability/server-timing';
 import { getSecrets } from '@/lib/secrets';
 import { getDb } from '@/lib/db';
 import type { SessionUser } from './schemas';
-import { decodeSessionToken, readSessionUser, sessionTokenOf } from './session-token';
+import { latestEventRead } from '@/lib/events/store';
+import { decodeSessionToken, readSession, sessionTokenOf } from './session-token';
 
 /**
  * The signed-in user, checked against the database (revoked sessions give null). Once per page
  * render: the layout, generateMetadata and the page all ask (React's cache; a plain call elsewhere).
  */
-export const getSession = cache(async (): Promise<SessionUser | null> => {
+export const getSession = cache(async (): Promise<SessionUser | null> => (await requestSession()).user);
+
+/**
+ * The newest portal event when the page was rendered (its live stream starts after it), read with
+ * the session check: one statement for both. 0 without a session (the page then redirects).
+ */
+export async function pageLatestEventId(): Promise<number> {
+  return (await requestSession()).also?.latestEventId ?? 0;
+}
+
+// Once per request render: the session and, beside it, what every page's layout needs.
+const requestSession = cache(async () => {
   const [{ authSecret }, jar, { db }] = await Promise.all([getSecrets(), cookies(), getDb()]);
-  return readSessionUser(db, authSecret, sessionTokenOf(jar.getAll(), secureCookies()));
+  return readSession(db, authSecret, sessionTokenOf(jar.getAll(), secureCookies()), { latestEventId: latestEventRead() });
 });
 
 /**

@@ -1,7 +1,8 @@
 import 'server-only';
-import { and, asc, eq, gt, isNull, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, max, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { equalsAnyUuid, rawRows } from '@/lib/db/raw';
+import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { portalEvents, webhookEvents } from '@/lib/db/schema';
 import type { PortalEvent, RequestView } from './types';
 
@@ -157,6 +158,12 @@ export async function loadEventsAfter(
     .orderBy(asc(portalEvents.id))
     .limit(limit);
   return rows.map(toPortalEvent);
+}
+
+/** latestEventId as one read of a `readTogether` (lib/db/read-together.ts). */
+export function latestEventRead(): JsonRead<number> {
+  const rows = selectRows(queryBuilder.select({ id: portalEvents.id }).from(portalEvents).orderBy(desc(portalEvents.id)).limit(1));
+  return { query: rows.query, parse: (json) => rows.parse(json)[0]?.id ?? 0 };
 }
 
 export async function latestEventId(db: Database): Promise<number> {
