@@ -614,7 +614,11 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     if (weekRouteWorks) await waitIdle(session, gridPath);
     const buildingWeek = `/systems/${deviceId}/building?view=week`;
     const buildingDay = `/systems/${deviceId}/building?view=day`;
-    const roomWeek = `/systems/${deviceId}/resources/${gridResource}?week=${week}`;
+    // A room as managers see it. The grid room holds the bench's own 1,000 pending requests (for
+    // (d)), about a hundred of them in this week: a page no real room shows; measured beside it.
+    const typicalRoom = resources.items.find((r) => r.id !== gridResource)?.id ?? gridResource;
+    const roomWeek = `/systems/${deviceId}/resources/${typicalRoom}?week=${week}`;
+    const gridRoomWeek = `/systems/${deviceId}/resources/${gridResource}?week=${week}`;
     const probe = await session.fetch(buildingWeek);
     if (probe.status === 404) throw new Error('the building page answers 404 (not on this branch yet)');
     if (probe.status !== 200) throw new Error(`the building page answers ${probe.status}`);
@@ -633,6 +637,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     const weekRun = await warmRuns(buildingWeek);
     const dayRun = await warmRuns(buildingDay);
     const roomRun = await warmRuns(roomWeek);
+    const gridRoomRun = await warmRuns(gridRoomWeek);
     const rooms = (weekHtml.match(/<th scope="row"/g) ?? []).length;
     const js = await firstLoadJs(weekHtml, PORTAL);
     details.building = {
@@ -640,11 +645,12 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
       week: { p50: round(weekRun.p50, 1), p95: round(weekRun.p95, 1), n: weekRun.n, htmlKb: round(weekRun.bytes / 1024) },
       day: { p50: round(dayRun.p50, 1), p95: round(dayRun.p95, 1), n: dayRun.n, htmlKb: round(dayRun.bytes / 1024) },
       roomWeek: { p50: round(roomRun.p50, 1), p95: round(roomRun.p95, 1), n: roomRun.n, htmlKb: round(roomRun.bytes / 1024) },
+      roomWeekWithBenchRequests: { p50: round(gridRoomRun.p50, 1), p95: round(gridRoomRun.p95, 1), n: gridRoomRun.n, htmlKb: round(gridRoomRun.bytes / 1024) },
       firstLoadJs: js,
     };
     figure({ key: 'buildingWeekHtmlP50Ms', label: "(k) building view: all rooms' week, page HTML p50", value: round(weekRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: weekRun.p50 <= 150, note: `${rooms} rooms, ${round(weekRun.bytes / 1024)} kB HTML, p95 ${round(weekRun.p95, 1)} ms, n=${weekRun.n}` });
     figure({ key: 'buildingDayHtmlP50Ms', label: "    building view: all rooms' day, page HTML p50", value: round(dayRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: dayRun.p50 <= 150, note: `${round(dayRun.bytes / 1024)} kB HTML, p95 ${round(dayRun.p95, 1)} ms` });
-    figure({ key: 'roomWeekHtmlP50Ms', label: "    one room's week page HTML p50", value: round(roomRun.p50, 1), unit: 'ms', target: '≤ 30 ms', met: roomRun.p50 <= 30, note: `${round(roomRun.bytes / 1024)} kB HTML, p95 ${round(roomRun.p95, 1)} ms` });
+    figure({ key: 'roomWeekHtmlP50Ms', label: "    one room's week page HTML p50", value: round(roomRun.p50, 1), unit: 'ms', target: '≤ 30 ms', met: roomRun.p50 <= 30, note: `${round(roomRun.bytes / 1024)} kB HTML, p95 ${round(roomRun.p95, 1)} ms; the room with the bench's pending requests ${round(gridRoomRun.p50, 1)} ms, ${round(gridRoomRun.bytes / 1024)} kB` });
     figure({ key: 'buildingFirstLoadJsKb', label: '    building page first-load JS (gzip)', value: round(js.gzipBytes / 1024), unit: 'kB', target: '≤ 170 kB', met: js.gzipBytes / 1024 <= 170, note: `${js.scripts} scripts, ${round(js.rawBytes / 1024)} kB raw` });
   } catch (e) {
     notMeasured('buildingWeekHtmlP50Ms', "(k) building view: all rooms' week, page HTML p50", '≤ 150 ms; day ≤ 150 ms; one room ≤ 30 ms; JS ≤ 170 kB', errorText(e));
