@@ -38,6 +38,9 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
         headers: { 'Idempotency-Key': randomUUID(), origin: BASE_URL },
         data: { deviceId: resident.deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime },
       });
+      // Bookings beyond the two weeks looked at count towards the quota too (the demo data is laid
+      // out from today, so which resident that is depends on the date): then the next room or resident.
+      if (answer.status() === 422 && ((await answer.json()) as { error?: { reason?: string } }).error?.reason === 'quotaExceeded') continue;
       expect(answer.status(), await answer.text()).toBe(202);
       booked = { email: resident.email, slot, resourceId, deviceId: resident.deviceId };
       break;
