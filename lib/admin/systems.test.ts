@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
-import { claimRefresh, completeRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
+import { claimRefresh, claimRefreshWith, completeRefresh, insertPage, readResources, readState } from '@/lib/mirror/store';
 import { connectApproval } from '@/lib/systems/connect';
 import { getSystem, readMailSettings, readResourceKinds, readSystemApiKey } from '@/lib/systems/store';
 import { describeWithDb } from '@/tests/db';
@@ -83,10 +83,12 @@ describeWithDb('admin system actions', (ctx) => {
   });
 
   it("sets a room's kind (or back to the guess), recorded with before and after; an unknown room is a 404", async () => {
-    const generation = (await claimRefresh(db(), b, 60)) ?? 0;
+    const claim = await claimRefreshWith(db(), b, 60);
+    if (!claim) throw new Error('lease held');
+    const generation = claim.generation + 1;
     const room = randomUUID();
     await insertPage(db(), 'resources', b, generation, [{ id: room, name: 'Tvättstuga 2', description: '', timeScheduleId: randomUUID() }]);
-    await completeRefresh(db(), b, generation, new Date(), 1);
+    await completeRefresh(db(), b, claim.refreshId, generation, new Date(), 1);
     expect(await setResourceKind(db(), admin, b, room, 'drying')).toEqual({ resourceName: 'Tvättstuga 2', kind: 'drying', guessed: false });
     expect((await readResourceKinds(db(), b)).get(room)).toBe('drying');
     expect((await listAudit(db(), 1)).entries[0]).toMatchObject({

@@ -37,9 +37,10 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
 
   it('hands the system to another instance once the refresh completed, and takes over a dead one', async () => {
     const deviceId = randomUUID();
-    expect(await claimRefresh(db.handle.db, deviceId, 300)).toBe(0);
+    const held = await claimRefreshWith(db.handle.db, deviceId, 300);
+    expect(held?.generation).toBe(0);
     expect(await claimRefresh(other.db, deviceId, 300)).toBeNull();
-    await completeRefresh(db.handle.db, deviceId, 1, new Date(), 3);
+    await completeRefresh(db.handle.db, deviceId, held!.refreshId, 1, new Date(), 3);
     expect(await claimRefresh(other.db, deviceId, 300)).toBe(1);
     // The holder "crashed": after the lease ran out, the other instance may claim it again.
     await new Promise((r) => setTimeout(r, 1_100));
@@ -49,8 +50,9 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
 
   it('keeps every instance from claiming a system during the backoff after a failure', async () => {
     const deviceId = randomUUID();
-    expect(await claimRefresh(db.handle.db, deviceId, 300)).toBe(0);
-    await failRefresh(db.handle.db, deviceId, 1, { message: 'down', kind: 'unreachable', retryAfterMs: 60_000 });
+    const held = await claimRefreshWith(db.handle.db, deviceId, 300);
+    expect(held?.generation).toBe(0);
+    await failRefresh(db.handle.db, deviceId, held!.refreshId, 1, { message: 'down', kind: 'unreachable', retryAfterMs: 60_000 });
     // A page view on the other instance, which read the state before the failure was recorded.
     expect(await claimRefresh(other.db, deviceId, 300, { at: new Date(), respectBackoff: true })).toBeNull();
     expect(await claimRefresh(other.db, deviceId, 300, { at: new Date(Date.now() + 61_000), respectBackoff: true })).toBe(0);
@@ -62,7 +64,7 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
     // A's refresh runs; B's page views read the state meanwhile (stale copy, refresh due).
     const first = await claimRefreshWith(db.handle.db, deviceId, 300, viewAt(new Date()));
     expect(first?.generation).toBe(0);
-    await completeRefresh(db.handle.db, deviceId, 1, new Date(), 5, null, 'unavailable', { requests: 5, reserved: 0, at: new Date(), budget: BUDGET });
+    await completeRefresh(db.handle.db, deviceId, first!.refreshId, 1, new Date(), 5, null, 'unavailable', { requests: 5, reserved: 0, at: new Date(), budget: BUDGET });
     // Right after A's refresh ended, twenty claims from both instances: none may start another.
     const now = new Date();
     const racing = await Promise.all(Array.from({ length: 20 }, (_, i) => claimRefresh((i % 2 === 0 ? db.handle : other).db, deviceId, 300, viewAt(now))));
@@ -75,10 +77,11 @@ describe.skipIf(!env.TEST_DATABASE_URL)('mirror refresh lease across instances [
 
   it('keeps one request budget per system for all instances: what A spent, B must wait for', async () => {
     const deviceId = randomUUID();
-    expect(await claimRefresh(db.handle.db, deviceId, 300, viewAt(new Date()))).toBe(0);
+    const held = await claimRefreshWith(db.handle.db, deviceId, 300, viewAt(new Date()));
+    expect(held?.generation).toBe(0);
     const ended = new Date();
     // A large system: 500 requests, charged on A; 100 of the 600 tokens are left.
-    await completeRefresh(db.handle.db, deviceId, 1, ended, 500, null, 'unavailable', { requests: 500, reserved: 0, at: ended, budget: BUDGET });
+    await completeRefresh(db.handle.db, deviceId, held!.refreshId, 1, ended, 500, null, 'unavailable', { requests: 500, reserved: 0, at: ended, budget: BUDGET });
     const state = await readState(other.db, deviceId);
     expect(state?.budgetTokens).toBeCloseTo(100, 0);
     // On B, a window later the copy is stale but the bucket holds about 121 of the 500 needed.

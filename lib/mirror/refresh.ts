@@ -4,7 +4,7 @@ import { log } from '@/lib/log';
 import { isMissingEndpoint, isServiceError } from '@/lib/service/errors';
 import type { SkippedItem, UserAccount } from '@/lib/service/schemas';
 import { withRequestTally, type RequestTally } from '@/lib/service/request-tally';
-import { claimRefreshWith, completeRefresh, failRefresh, insertPage, readState, recordProgress, type BudgetSettings, type RefreshCharge } from './store';
+import { claimRefreshWith, completeRefresh, failRefresh, isLeaseLost, readState, recordProgress, writeRefreshPage, type BudgetSettings, type RefreshCharge } from './store';
 import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
@@ -137,14 +137,14 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     const done = pages;
     if (kind === 'reservations') reservationsRead += page.length;
     const read = reservationsRead;
-    return chain(() => insertPage(db, kind, deviceId, generation, page).then(() => recordProgress(db, deviceId, done, { reservationsRead: read })));
+    return chain(() => writeRefreshPage(db, deviceId, claim.refreshId, { kind, generation, items: page }, done, { reservationsRead: read }));
   };
   // Once resources and time schedules are all written, views may show the rooms and their slots
   // while the reservations are still read (issue 20): one more update, once per refresh.
   let structureLeft = 2;
   const structureWritten = () => {
     structureLeft -= 1;
-    if (structureLeft === 0 && !failed) void chain(() => recordProgress(db, deviceId, null, { structureGeneration: generation }));
+    if (structureLeft === 0 && !failed) void chain(() => recordProgress(db, deviceId, claim.refreshId, null, { structureGeneration: generation }));
   };
   const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
     try {
@@ -191,14 +191,14 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   };
   try {
     // A refresh taken over from a crashed one must not show that one's structure as its own.
-    await recordProgress(db, deviceId, null, { reservationsRead: 0, structureGeneration: null });
+    await recordProgress(db, deviceId, claim.refreshId, null, { reservationsRead: 0, structureGeneration: null });
     const [users, ...results] = await withRequestTally(tally, () => Promise.allSettled([copyUsers(), ...COLLECTIONS.map(copy)]));
     await writes;
     const rejected = [users, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (rejected) throw rejected.reason;
     const usersStatus = users.status === 'fulfilled' ? users.value : 'failed';
     const cost = charge();
-    await completeRefresh(db, deviceId, generation, startedAt, pages, skipped, usersStatus, cost);
+    await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost);
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages, requests: cost.requests };
   } catch (error) {
@@ -207,8 +207,15 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     // A Retry-After the service sent is a floor for the next attempt.
     const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
     const retryAfterMs = refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0, retryAfterS * 1000);
+    const cost = charge();
+    if (isLeaseLost(error)) {
+      // It ran past its lease without writing (a stalled upstream or process) and another claim
+      // took the system over: that refresh owns the row and the generation now; this one stops.
+      log.warn('mirror: a refresh lost its lease to another and stopped', { deviceId, pages });
+      return { status: 'busy' };
+    }
     // A failed refresh is charged too: its requests reached the service all the same.
-    await failRefresh(db, deviceId, generation, { message, kind: failureKindOf(error), retryAfterMs }, charge()).catch((cleanupError: unknown) =>
+    await failRefresh(db, deviceId, claim.refreshId, generation, { message, kind: failureKindOf(error), retryAfterMs }, cost).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),
     );
     throw error;

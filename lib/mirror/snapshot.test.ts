@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import { countingDb, describeWithDb } from '@/tests/db';
 import { mirrorSnapshot } from './snapshot';
-import { claimRefresh, completeRefresh, insertPage, readState } from './store';
+import { claimRefreshWith, completeRefresh, insertPage, readState } from './store';
 import type { MirrorResource, MirrorTimeSchedule, MirrorUserGroup } from './types';
 
 const DEVICE = '5a1d0000-0000-4000-8000-000000000001';
@@ -17,12 +17,13 @@ const group = (apartmentId: string): MirrorUserGroup => ({ id: GROUP, deviceId: 
 
 /** A complete refresh writing the given rows as the next generation. */
 async function refreshWith(db: Database, resources: MirrorResource[], groups: MirrorUserGroup[]): Promise<void> {
-  const current = await claimRefresh(db, DEVICE, 300);
-  if (current === null) throw new Error('lease held');
+  const claim = await claimRefreshWith(db, DEVICE, 300);
+  if (claim === null) throw new Error('lease held');
+  const current = claim.generation;
   await insertPage(db, 'resources', DEVICE, current + 1, resources);
   await insertPage(db, 'timeSchedules', DEVICE, current + 1, [schedule]);
   await insertPage(db, 'userGroups', DEVICE, current + 1, groups);
-  await completeRefresh(db, DEVICE, current + 1, new Date(), 3);
+  await completeRefresh(db, DEVICE, claim.refreshId, current + 1, new Date(), 3);
 }
 
 describeWithDb('mirror snapshots', (ctx) => {

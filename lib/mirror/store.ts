@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
@@ -124,12 +125,31 @@ export interface ClaimConditions {
   budget?: BudgetSettings;
 }
 
-/** A won claim: the generation being replaced, the failures before it, and the tokens it reserved. */
+/**
+ * A won claim: the generation being replaced, the failures before it, the tokens it reserved, and
+ * the lease's owner id, which every later write of the refresh presents (recordProgress,
+ * completeRefresh, failRefresh).
+ */
 export interface RefreshClaim {
   generation: number;
   consecutiveFailures: number;
   reserved: number;
+  refreshId: string;
 }
+
+const LEASE_LOST = 'mirror_lease_lost';
+
+/** A refresh's write found the lease no longer its own (taken over after it ran out, or the system disconnected). */
+export function leaseLostError(deviceId: string): Error & { code: typeof LEASE_LOST } {
+  return Object.assign(new Error(`the refresh of system ${deviceId} lost its lease`), { code: LEASE_LOST } as const);
+}
+
+export function isLeaseLost(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === LEASE_LOST;
+}
+
+/** The row of this system while `refreshId` holds its lease. */
+const ownedBy = (deviceId: string, refreshId: string) => and(eq(mirrorState.deviceId, deviceId), eq(mirrorState.refreshId, refreshId));
 
 /** The bucket's level at `at`, as budgetTokens in policy.ts computes it (same rule, in SQL). */
 function bucketAt(at: Date, perHour: number): SQL {
@@ -154,10 +174,29 @@ export async function claimRefreshWith(db: Database, deviceId: string, leaseSeco
   const iso = at.toISOString();
   const budget = conditions.budget && conditions.budget.perHour > 0 ? conditions.budget : undefined;
   const neverLoaded = isNull(mirrorState.refreshedAt);
+  const refreshId = randomUUID();
+  // One transaction with the claim: what a refresh that died (or lost its lease) left of the
+  // generation about to be written is deleted before anything else may write it. An outcome
+  // applied meanwhile (applyReservationChange) waits for the row and lands after the deletion.
+  return db.transaction(async (tx) => {
+    const claim = await claimRow(tx, deviceId, leaseSeconds, conditions, { at, iso, budget, neverLoaded, refreshId });
+    if (claim) await deleteGeneration(tx, deviceId, claim.generation + 1);
+    return claim;
+  });
+}
+
+async function claimRow(
+  db: Database,
+  deviceId: string,
+  leaseSeconds: number,
+  conditions: ClaimConditions,
+  { at, iso, budget, neverLoaded, refreshId }: { at: Date; iso: string; budget: BudgetSettings | undefined; neverLoaded: SQL; refreshId: string },
+): Promise<RefreshClaim | null> {
   const [row] = await db
     .update(mirrorState)
     .set({
       refreshStartedAt: sql`now()`,
+      refreshId,
       pagesFetched: 0,
       // The last refresh's cost is reserved now, so a crash mid-way is charged too; the end settles it.
       ...(budget ? { budgetTokens: sql`${bucketAt(at, budget.perHour)} - ${mirrorState.lastRequests}`, budgetAt: laterOf(at) } : {}),
@@ -176,7 +215,7 @@ export async function claimRefreshWith(db: Database, deviceId: string, leaseSeco
       ),
     )
     .returning({ generation: mirrorState.generation, consecutiveFailures: mirrorState.consecutiveFailures, reserved: mirrorState.lastRequests });
-  return row ?? null;
+  return row ? { ...row, refreshId } : null;
 }
 
 /** claimRefreshWith, answering the generation being replaced (or null). */
@@ -212,19 +251,46 @@ export interface LoadProgress {
   structureGeneration?: number | null;
 }
 
-/** One small update per page (pages null: leave the count as it is). */
-export async function recordProgress(db: Database, deviceId: string, pages: number | null, progress: LoadProgress = {}): Promise<void> {
+/**
+ * One small update per page (pages null: leave the count as it is), which also renews the lease:
+ * a refresh that keeps writing is never taken over, however long it runs. Throws leaseLostError
+ * when the lease is no longer `refreshId`'s; nothing is written then.
+ */
+export async function recordProgress(db: Database, deviceId: string, refreshId: string, pages: number | null, progress: LoadProgress = {}): Promise<void> {
   const set: Partial<typeof mirrorState.$inferInsert> = {};
   if (pages !== null) set.pagesFetched = pages;
   if (progress.reservationsRead !== undefined) set.reservationsRead = progress.reservationsRead;
   if (progress.structureGeneration !== undefined) set.structureGeneration = progress.structureGeneration;
-  await db.update(mirrorState).set(set).where(eq(mirrorState.deviceId, deviceId));
+  const renewed = await db
+    .update(mirrorState)
+    .set({ ...set, refreshStartedAt: sql`now()` }).where(ownedBy(deviceId, refreshId)).returning({ generation: mirrorState.generation });
+  if (renewed.length === 0) throw leaseLostError(deviceId);
+}
+
+/**
+ * Writes one page of a refresh with its progress, renewing the lease first: a refresh that lost
+ * its lease (its upstream stalled past it, and another claim took over and cleared the generation)
+ * writes nothing more into the generation its successor now owns. The insert follows a renewal
+ * that left the lease its full length, so no claim can come between them; two statements, as
+ * before, rather than a transaction's four on every page of a load.
+ */
+export async function writeRefreshPage(
+  db: Database,
+  deviceId: string,
+  refreshId: string,
+  page: { kind: Parameters<typeof insertPage>[1]; generation: number; items: readonly unknown[] },
+  pages: number,
+  progress: LoadProgress = {},
+): Promise<void> {
+  await recordProgress(db, deviceId, refreshId, pages, progress);
+  await insertPage(db, page.kind, deviceId, page.generation, page.items);
 }
 
 /** Switches readers to the new generation and drops the old ones, atomically. */
 export async function completeRefresh(
   db: Database,
   deviceId: string,
+  refreshId: string,
   generation: number,
   startedAt: Date,
   pages: number,
@@ -247,7 +313,7 @@ export async function completeRefresh(
       );
       if (carried.length > 0) usersStatus = 'kept';
     }
-    await tx
+    const switched = await tx
       .update(mirrorState)
       .set({
         usersStatus,
@@ -267,8 +333,12 @@ export async function completeRefresh(
         structureGeneration: null,
         reservationsLoaded: sql`${mirrorState.reservationsRead}`,
         ...chargeColumns(charge),
+        refreshId: null,
       })
-      .where(eq(mirrorState.deviceId, deviceId));
+      .where(ownedBy(deviceId, refreshId))
+      .returning({ generation: mirrorState.generation });
+    // Taken over meanwhile: the successor owns the generation; nothing here is switched or dropped.
+    if (switched.length === 0) throw leaseLostError(deviceId);
     for (const table of MIRROR_TABLES) {
       await tx.delete(table).where(and(eq(table.deviceId, deviceId), lt(table.generation, generation)));
     }
@@ -286,15 +356,33 @@ export async function completeRefresh(
 export async function failRefresh(
   db: Database,
   deviceId: string,
+  refreshId: string,
   generation: number,
   failure: { message: string; kind: MirrorErrorKind; retryAfterMs: number },
   charge?: RefreshCharge,
-): Promise<void> {
-  await deleteGeneration(db, deviceId, generation);
-  await db
+): Promise<'recorded' | 'lease-lost'> {
+  return db.transaction(async (tx) => {
+    const recorded = await recordFailure(tx, deviceId, refreshId, failure, charge);
+    // A refresh that lost its lease leaves the row and the generation (now its successor's) alone.
+    if (recorded.length === 0) return 'lease-lost' as const;
+    // Never the live copy, whatever the caller believed it was writing.
+    if (recorded[0]!.generation !== generation) await deleteGeneration(tx, deviceId, generation);
+    return 'recorded' as const;
+  });
+}
+
+function recordFailure(
+  db: Database,
+  deviceId: string,
+  refreshId: string,
+  failure: { message: string; kind: MirrorErrorKind; retryAfterMs: number },
+  charge: RefreshCharge | undefined,
+) {
+  return db
     .update(mirrorState)
     .set({
       refreshStartedAt: null,
+      refreshId: null,
       // Its rows are gone: nothing of it may be shown (issue 20's partial view).
       structureGeneration: null,
       reservationsRead: 0,
@@ -305,7 +393,8 @@ export async function failRefresh(
       nextRefreshAt: sql`now() + make_interval(secs => ${failure.retryAfterMs / 1000}::float8)`,
       ...chargeColumns(charge),
     })
-    .where(eq(mirrorState.deviceId, deviceId));
+    .where(ownedBy(deviceId, refreshId))
+    .returning({ generation: mirrorState.generation });
 }
 
 /** Each system's budget bucket (for the metrics gauge, computed with policy.ts's bucketTokens). */

@@ -29,6 +29,8 @@ export const mirrorState = pgTable('mirror_state', {
   budgetTokens: doublePrecision('budget_tokens'),
   budgetAt: timestamp('budget_at', { withTimezone: true }),
   lastRequests: integer('last_requests').notNull().default(0),
+  // Migration 0026: the lease's owner (the claim's refreshId); refresh_started_at is renewed by its writes.
+  refreshId: uuid('refresh_id'),
 });
 
 export const mirrorReservations = pgTable(
