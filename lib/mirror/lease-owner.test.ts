@@ -7,10 +7,10 @@ import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import type { ServiceClient } from '@/lib/service';
 import { describeWithDb } from '@/tests/db';
 import { startTestSandbox } from '@/tests/sandbox-service';
+import { heldBack } from '@/tests/held-back-source';
 import { refreshSystem } from './refresh';
 import { serviceMirrorSource } from './service-source';
 import { claimRefreshWith, completeRefresh, failRefresh, isLeaseLost, readResources, readState, recordProgress, writeRefreshPage } from './store';
-import type { MirrorSource } from './types';
 
 describeWithDb('the owner of a refresh lease', (ctx) => {
   let sandbox: Sandbox;
@@ -43,28 +43,6 @@ describeWithDb('the owner of a refresh lease', (ctx) => {
   /** The lease ran out: nothing renewed it for longer than the lease (300 s). */
   const expireLease = () => ctx().handle.sql.query(`UPDATE mirror_state SET refresh_started_at = now() - interval '301 seconds' WHERE device_id = $1`, [deviceId]);
 
-  /** The upstream, its reservations stopping after the first page until released (then failing, with `fail`). */
-  function heldBack(options: { fail?: boolean } = {}) {
-    const base = serviceMirrorSource(client, apiKey);
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const source: MirrorSource = {
-      ...base,
-      async *reservations(id) {
-        let n = 0;
-        for await (const page of base.reservations(id)) {
-          n += 1;
-          yield page;
-          if (n === 1) {
-            await gate;
-            if (options.fail) throw new Error('the reservations went away');
-          }
-        }
-      },
-    };
-    return { source, release };
-  }
-
   async function firstPageWritten(): Promise<void> {
     for (let i = 0; i < 400; i += 1) {
       // Written by this refresh: its structure is in (reservationsRead alone may be the last one's).
@@ -93,7 +71,7 @@ describeWithDb('the owner of a refresh lease', (ctx) => {
     const live = (await readState(db(), deviceId))!.generation;
     const rooms = await readResources(db(), deviceId);
     expect(rooms.length).toBeGreaterThan(0);
-    const { source, release } = heldBack();
+    const { source, release } = heldBack(serviceMirrorSource(client, apiKey));
     const running = refreshSystem(db(), deviceId, source);
     await firstPageWritten();
     expect(await rowsOf(live + 1)).toBeGreaterThan(0);
@@ -121,7 +99,7 @@ describeWithDb('the owner of a refresh lease', (ctx) => {
 
   it('taken over and then failing, a refresh records nothing and deletes nothing of its successor', async () => {
     const live = (await readState(db(), deviceId))!.generation;
-    const { source, release } = heldBack({ fail: true });
+    const { source, release } = heldBack(serviceMirrorSource(client, apiKey), { fail: true });
     const running = refreshSystem(db(), deviceId, source);
     await firstPageWritten();
     await expireLease();

@@ -8,14 +8,15 @@ import { InProcessEventBus } from '@/lib/events/bus';
 import { partialLoadOf, refreshSystem, waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { deleteMirrorOf, readReservations, readResources, readState } from '@/lib/mirror/store';
-import type { MirrorPage, MirrorSource, MirrorState } from '@/lib/mirror/types';
+import type { MirrorSource, MirrorState } from '@/lib/mirror/types';
 import { requestBooking } from '@/lib/reservations/requests';
 import { expandWeek, weekKeyOf } from '@/lib/schedule';
-import type { Reservation, ServiceClient } from '@/lib/service';
+import type { ServiceClient } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { countingDb, describeWithDb } from '@/tests/db';
 import { startTestSandbox } from '@/tests/sandbox-service';
+import { heldBack } from '@/tests/held-back-source';
 import type { ViewDeps } from './freshness';
 import { loadResourceWeek } from './resource-week';
 import { loadSystemOverview } from './system-overview';
@@ -23,33 +24,6 @@ import { loadSystemOverview } from './system-overview';
 const TZ = 'Europe/Stockholm';
 const DAY = 86_400_000;
 
-/**
- * The upstream as a mirror source whose reservations stop after their first page until released
- * (or fail then, with `fail`): the load's structure is in, its reservations are not.
- */
-function heldBack(base: MirrorSource, options: { fail?: boolean } = {}) {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const firstPage: Reservation[] = [];
-  const source: MirrorSource = {
-    ...base,
-    async *reservations(deviceId) {
-      let n = 0;
-      for await (const page of base.reservations(deviceId)) {
-        n += 1;
-        if (n === 1) firstPage.push(...itemsOf(page));
-        yield page;
-        if (n === 1) {
-          await gate;
-          if (options.fail) throw new Error('the reservations went away');
-        }
-      }
-    },
-  };
-  return { source, release, firstPage };
-}
-
-const itemsOf = <T,>(page: MirrorPage<T>): readonly T[] => (Array.isArray(page) ? (page as readonly T[]) : (page as { items: readonly T[] }).items);
 
 describeWithDb('the first view of a system still loading', (ctx) => {
   let sandbox: Sandbox;
