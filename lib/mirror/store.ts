@@ -140,7 +140,7 @@ export interface RefreshClaim {
 const LEASE_LOST = 'mirror_lease_lost';
 
 /** A refresh's write found the lease no longer its own (taken over after it ran out, or the system disconnected). */
-export function leaseLostError(deviceId: string): Error & { code: typeof LEASE_LOST } {
+function leaseLostError(deviceId: string): Error & { code: typeof LEASE_LOST } {
   return Object.assign(new Error(`the refresh of system ${deviceId} lost its lease`), { code: LEASE_LOST } as const);
 }
 
