@@ -118,7 +118,8 @@ describe('e-mail settings', () => {
   });
 
   it('stops the start on a malformed SMTP_URL, naming the variable and never echoing the password', () => {
-    for (const bad of ['http://user:hunter2@mail.example.com', 'smtp//user:hunter2@host', 'mail.example.com:25']) {
+    // The last: a password with an unencoded "/", which ends the URL's authority before its host.
+    for (const bad of ['http://user:hunter2@mail.example.com', 'smtp//user:hunter2@host', 'mail.example.com:25', 'smtp://mailer:hunter2/x@127.0.0.1:2525']) {
       try {
         parseEnv({ SMTP_URL: bad });
         expect.unreachable();
@@ -126,8 +127,10 @@ describe('e-mail settings', () => {
         expect(error).toBeInstanceOf(EnvError);
         expect((error as EnvError).problems.map((p) => p.variable)).toEqual(['SMTP_URL']);
         expect((error as EnvError).message).not.toContain('hunter2');
+        expect((error as EnvError).message).toContain('%2F');
       }
     }
+    expect(parseEnv({ SMTP_URL: 'smtp://mailer:hunter2%2Fx@127.0.0.1:2525' }).SMTP_URL).toBe('smtp://mailer:hunter2%2Fx@127.0.0.1:2525');
   });
 
   it('rejects a sender that is not an address', () => {

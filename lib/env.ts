@@ -119,7 +119,7 @@ export const envSchema = z
       .string()
       .optional()
       .superRefine((v, ctx) => {
-        if (v !== undefined && !isSmtpUrl(v)) ctx.addIssue({ code: 'custom', message: 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587' });
+        if (v !== undefined && !isSmtpUrl(v)) ctx.addIssue({ code: 'custom', message: 'must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@mail.example.com:587 (write a / @ : or # in the user or password as %2F %40 %3A %23)' });
       }),
     /** The sender of residents' e-mail: an address or "Name <address>". */
     MAIL_FROM: z
