@@ -203,10 +203,6 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     return { status: 'refreshed', pages, requests: cost.requests };
   } catch (error) {
     await writes.catch(() => undefined);
-    const message = error instanceof Error ? error.message : 'refresh failed';
-    // A Retry-After the service sent is a floor for the next attempt.
-    const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
-    const retryAfterMs = refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0, retryAfterS * 1000);
     const cost = charge();
     if (isLeaseLost(error)) {
       // It ran past its lease without writing (a stalled upstream or process) and another claim
@@ -214,6 +210,10 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
       log.warn('mirror: a refresh lost its lease to another and stopped', { deviceId, pages });
       return { status: 'busy' };
     }
+    const message = error instanceof Error ? error.message : 'refresh failed';
+    // A Retry-After the service sent is a floor for the next attempt.
+    const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
+    const retryAfterMs = refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0, retryAfterS * 1000);
     // A failed refresh is charged too: its requests reached the service all the same.
     await failRefresh(db, deviceId, claim.refreshId, generation, { message, kind: failureKindOf(error), retryAfterMs }, cost).catch((cleanupError: unknown) =>
       log.error('mirror: could not record a failed refresh', { deviceId, error: cleanupError }),

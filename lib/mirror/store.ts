@@ -170,28 +170,22 @@ const laterOf = (at: Date): SQL => sql`GREATEST(COALESCE(${mirrorState.budgetAt}
  */
 export async function claimRefreshWith(db: Database, deviceId: string, leaseSeconds: number, conditions: ClaimConditions = {}): Promise<RefreshClaim | null> {
   await db.insert(mirrorState).values({ deviceId }).onConflictDoNothing();
-  const at = conditions.at ?? new Date();
-  const iso = at.toISOString();
-  const budget = conditions.budget && conditions.budget.perHour > 0 ? conditions.budget : undefined;
-  const neverLoaded = isNull(mirrorState.refreshedAt);
-  const refreshId = randomUUID();
   // One transaction with the claim: what a refresh that died (or lost its lease) left of the
   // generation about to be written is deleted before anything else may write it. An outcome
   // applied meanwhile (applyReservationChange) waits for the row and lands after the deletion.
   return db.transaction(async (tx) => {
-    const claim = await claimRow(tx, deviceId, leaseSeconds, conditions, { at, iso, budget, neverLoaded, refreshId });
+    const claim = await claimRow(tx, deviceId, leaseSeconds, conditions);
     if (claim) await deleteGeneration(tx, deviceId, claim.generation + 1);
     return claim;
   });
 }
 
-async function claimRow(
-  db: Database,
-  deviceId: string,
-  leaseSeconds: number,
-  conditions: ClaimConditions,
-  { at, iso, budget, neverLoaded, refreshId }: { at: Date; iso: string; budget: BudgetSettings | undefined; neverLoaded: SQL; refreshId: string },
-): Promise<RefreshClaim | null> {
+async function claimRow(db: Database, deviceId: string, leaseSeconds: number, conditions: ClaimConditions): Promise<RefreshClaim | null> {
+  const at = conditions.at ?? new Date();
+  const iso = at.toISOString();
+  const budget = conditions.budget && conditions.budget.perHour > 0 ? conditions.budget : undefined;
+  const neverLoaded = isNull(mirrorState.refreshedAt);
+  const refreshId = randomUUID();
   const [row] = await db
     .update(mirrorState)
     .set({
@@ -263,7 +257,9 @@ export async function recordProgress(db: Database, deviceId: string, refreshId: 
   if (progress.structureGeneration !== undefined) set.structureGeneration = progress.structureGeneration;
   const renewed = await db
     .update(mirrorState)
-    .set({ ...set, refreshStartedAt: sql`now()` }).where(ownedBy(deviceId, refreshId)).returning({ generation: mirrorState.generation });
+    .set({ ...set, refreshStartedAt: sql`now()` })
+    .where(ownedBy(deviceId, refreshId))
+    .returning({ generation: mirrorState.generation });
   if (renewed.length === 0) throw leaseLostError(deviceId);
 }
 
