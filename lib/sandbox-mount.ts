@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
-import { withApiHeaders } from '@/lib/api/errors';
+import { withApiHeaders } from '@/lib/api/route';
 import { createSandbox, type Sandbox } from '@/sandbox';
 import { singletonPromise } from '@/lib/singleton';
 

@@ -1,10 +1,12 @@
 import 'server-only';
 import { seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { getDb } from '@/lib/db';
+import { observeQueries } from '@/lib/db/query-observer';
 import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
 import { registerSandboxWebhook } from '@/lib/events/register';
 import { log } from '@/lib/log';
+import { requestQueryTimer } from '@/lib/observability/server-timing';
 import { startMailWorker } from '@/lib/mail';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
 import { getReservationDeps, startReconciler } from '@/lib/reservations';
@@ -35,6 +37,8 @@ export async function startPortal(): Promise<void> {
   }
   // SIGTERM/SIGINT: streams told to reconnect, workers stopped, database closed (lib/shutdown.ts).
   installShutdown();
+  // Each database statement counted for the request that made it (Server-Timing, when on).
+  observeQueries(requestQueryTimer);
   if (env.demoMode && env.NODE_ENV === 'production') {
     log.warn('DEMO MODE: serving the built-in sandbox and demo logins in production; never use this for real residents');
   }

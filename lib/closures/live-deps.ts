@@ -1,5 +1,6 @@
 import 'server-only';
 import { getReservationDeps } from '@/lib/reservations/live-deps';
+// eslint-disable-next-line import-x/no-restricted-paths -- live wiring, moved to the composition root (lib/wiring.ts) in the next commit
 import { portalViewDeps } from '@/lib/views/live-deps';
 import type { ClosureDeps } from './closures';
 import { startClosureJob } from './worker';

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { isLocale, type Locale } from '@/i18n/config';
+import { isLocale, type Locale } from '@/lib/i18n/config';
 import { readClosureReason } from '@/lib/closures/read';
 import type { Database } from '@/lib/db';
 import { mailOutbox, type reservationRequests, systems } from '@/lib/db/schema';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { msg } from '@/lib/i18n/message';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { getDb } from '@/lib/db';
 import { getEventBus } from '@/lib/events/bus';

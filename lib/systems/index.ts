@@ -1,7 +1,9 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { getSecrets } from '@/lib/secrets';
+// eslint-disable-next-line import-x/no-restricted-paths -- live wiring, moved to the composition root (lib/wiring.ts) in the next commit
 import { recordConnectAudit } from '@/lib/admin/audit';
+// eslint-disable-next-line import-x/no-restricted-paths -- live wiring, moved to the composition root (lib/wiring.ts) in the next commit
 import type { Actor } from '@/lib/admin/audit';
 import { connectApproval } from './connect';
 import type { SystemPublic } from './schemas';

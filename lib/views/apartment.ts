@@ -1,7 +1,7 @@
 import 'server-only';
 import { closureNotes } from './closure-notes';
 import { readClosureWindows } from '@/lib/closures/read';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';

@@ -1,7 +1,9 @@
 import 'server-only';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
-import { requireViewer, visibleTo } from '@/lib/auth/access';
+// eslint-disable-next-line import-x/no-restricted-paths -- live wiring, moved to the composition root (lib/wiring.ts) in the next commit
+import { requireViewer } from '@/lib/api/viewer';
+import { visibleTo } from '@/lib/auth/access';
 import { readTogether } from '@/lib/db/read-together';
 import { getSecrets } from '@/lib/secrets';
 import { systemsWithKeysRead, type SystemsWithKeys } from '@/lib/systems/store';
@@ -19,7 +21,7 @@ import { readState, statesRead } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
 import { systemMirror, type ViewDeps } from './freshness';
 import { findResidents, type ResidentSearchDeps } from './residents';
-import type { ResidentSearchResult } from './types';
+import type { ResidentSearchResult } from '@/lib/residents/search';
 
 /** The views wired to the portal's database, upstream client and settings. */
 export async function portalViewDeps(): Promise<ViewDeps> {

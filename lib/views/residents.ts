@@ -8,7 +8,7 @@ import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/s
 import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { measure } from '@/lib/observability/server-timing';
-import type { ApartmentHit, ResidentSearchResult } from './types';
+import type { ApartmentHit, ResidentSearchResult } from '@/lib/residents/search';
 
 export { parseResidentQuery } from '@/lib/residents/search';
 

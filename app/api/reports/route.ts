@@ -1,6 +1,6 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { listAccessibleSystems } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
 import { portalViewDeps } from '@/lib/views/live-deps';
 

@@ -1,4 +1,5 @@
-import { ApiError, withErrors } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { msg } from '@/lib/i18n/message';
 import { measure } from '@/lib/observability/server-timing';
 import { searchResidentsAsViewer } from '@/lib/views/live-deps';

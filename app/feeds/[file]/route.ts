@@ -1,4 +1,4 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { clientIp } from '@/lib/auth/credentials';
 import { feedResponse, portalFeedRateLimiter } from '@/lib/feeds/serve';
 import { portalViewDeps } from '@/lib/views/live-deps';

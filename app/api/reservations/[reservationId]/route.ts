@@ -1,7 +1,7 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { cancellationInputSchema, getReservationDeps, parseIdempotencyKey, requestCancellation } from '@/lib/reservations';
 import { answerResponse } from '../answer';
 

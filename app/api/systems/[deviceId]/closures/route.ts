@@ -1,7 +1,8 @@
-import { readJson, withErrors } from '@/lib/api/errors';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { closureInputSchema, createClosure, getClosureDeps, listClosures } from '@/lib/closures';
 import { parseIdempotencyKey } from '@/lib/reservations';

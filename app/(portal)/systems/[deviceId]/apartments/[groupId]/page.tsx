@@ -5,9 +5,9 @@ import { ApartmentDesk } from '@/components/apartment/apartment-desk';
 import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { FeedSection } from '@/components/feeds/feed-section';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { listFeedsForPage } from '@/lib/feeds/feeds';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { loadApartmentPage, portalApartmentDeps } from '@/lib/views/apartment';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 

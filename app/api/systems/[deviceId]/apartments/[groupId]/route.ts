@@ -1,6 +1,6 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 import { parseIdParam } from '@/lib/views/params';
 import { loadApartment, portalApartmentDeps } from '@/lib/views/apartment';
 
