@@ -57,7 +57,7 @@ export const LAYERS = [
   {
     name: 'edge',
     why: 'the request edge (sessions, route wrapper, bodies) and the process (wiring, start, stop)',
-    paths: ['lib/api', 'lib/startup.ts', 'lib/shutdown.ts', 'lib/health.ts', 'lib/readiness.ts', 'lib/sandbox-mount.ts'],
+    paths: ['lib/api', 'lib/wiring.ts', 'lib/startup.ts', 'lib/shutdown.ts', 'lib/health.ts', 'lib/readiness.ts', 'lib/sandbox-mount.ts'],
   },
   {
     name: 'ui',

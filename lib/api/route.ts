@@ -7,7 +7,7 @@ import { resolveLocale } from '@/lib/i18n/negotiate';
 import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
 import { newTimings, serverTimingValue } from '@/lib/observability/server-timing';
-import { securityHeaders } from '@/lib/security/headers';
+import { withApiHeaders } from './headers';
 import { getSession } from './session';
 
 /**
@@ -92,26 +92,4 @@ function observeRequest(request: Request, status: number, route: string | undefi
   } catch (error) {
     log.warn('could not record request metrics', { error });
   }
-}
-
-// API routes are outside proxy.ts's matcher (it cost about 3.5 ms a request, measured), so the
-// headers it used to add to them are added here, for every answer, errors included.
-const apiHeaders = Object.entries(securityHeaders({ production: env.NODE_ENV === 'production', https: false }));
-
-/** The security headers of a non-HTML response, and `no-store` unless the handler chose a policy. */
-export function withApiHeaders(response: Response): Response {
-  let out = response;
-  try {
-    applyApiHeaders(out.headers);
-  } catch {
-    // Headers of a fetched response are immutable: answer with a copy.
-    out = new Response(response.body, response);
-    applyApiHeaders(out.headers);
-  }
-  return out;
-}
-
-function applyApiHeaders(headers: Headers): void {
-  for (const [name, value] of apiHeaders) if (!headers.has(name)) headers.set(name, value);
-  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
 }

@@ -8,7 +8,7 @@ import { mailOutbox, type reservationRequests, systems } from '@/lib/db/schema';
 import type { MailFacts, MailKind, MailSkipReason, MailStatus } from '@/lib/db/schema/mail';
 import { env } from '@/lib/env';
 import { readUserContact } from '@/lib/mirror/store';
-import { scheduleMailKick } from './kick';
+import { scheduleMailKick } from './running-worker';
 
 /**
  * The e-mail outbox, and the only code that writes `mail_outbox`. A row is written in the

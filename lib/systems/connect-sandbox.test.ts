@@ -9,7 +9,7 @@ import { createServiceClient, type ServiceClient } from '@/lib/service';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { connectApproval } from './connect';
 import { readSystemApiKey } from './store';
-import { apiKeyGeneratorFor } from './upstream';
+import { apiKeyGeneratorFor } from './api-key-generator';
 
 const encryptionKey = randomBytes(32);
 

@@ -14,7 +14,7 @@ import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatList } from '@/lib/i18n/format';
-import { connectSystemsByApproval } from '@/lib/systems';
+import { connectSystemsByApproval } from '@/lib/wiring';
 import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
 const text = (form: FormData, name: string) => {

@@ -10,7 +10,7 @@ import { requirePageUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { MAIL_STATUSES } from '@/lib/db/schema/mail';
 import { formatClock, formatDayLabel, formatDayTime } from '@/lib/i18n/format';
-import { mailDelivery } from '@/lib/mail';
+import { mailDelivery } from '@/lib/mail/delivery';
 import { listMailFor, parseMailFilters } from '@/lib/mail/view';
 import { wallClock } from '@/lib/schedule/zoned';
 import { readMailSettings } from '@/lib/systems/store';

@@ -10,7 +10,7 @@ import { requirePageUser } from '@/lib/api/session';
 import { renderMessage } from '@/lib/i18n/server';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
 import { parsePeriod, presetPeriod } from '@/lib/reports/period';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

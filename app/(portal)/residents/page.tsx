@@ -5,7 +5,7 @@ import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/errors/api-error';
 import { getRequestLocale } from '@/lib/api/request-locale';
 import { requirePageUser } from '@/lib/api/session';
-import { searchResidentsFor } from '@/lib/views/live-deps';
+import { searchResidentsFor } from '@/lib/api/resident-search';
 import { parseResidentQuery } from '@/lib/views/residents';
 import { RESIDENT_QUERY_MAX_LENGTH, type ResidentSearchResult } from '@/lib/residents/search';
 

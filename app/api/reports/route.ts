@@ -2,7 +2,7 @@ import { withErrors } from '@/lib/api/route';
 import { listAccessibleSystems } from '@/lib/auth/access';
 import { requireUser } from '@/lib/api/session';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

@@ -6,7 +6,7 @@ import { SkippedItemsNote } from '@/components/freshness-note';
 import { SystemOverviewLive } from '@/components/system-overview-live';
 import { requirePageUser } from '@/lib/api/session';
 import { pageSystem } from '@/lib/views/page-access';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { loadSystemOverview } from '@/lib/views/system-overview';
 
 type Props = { params: Promise<{ deviceId: string }> };

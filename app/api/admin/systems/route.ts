@@ -3,7 +3,7 @@ import { requireAdmin } from '@/lib/api/session';
 import { readJson } from '@/lib/api/body';
 import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { connectSystemsByApproval } from '@/lib/systems';
+import { connectSystemsByApproval } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

@@ -11,7 +11,7 @@ import { renderMessage } from '@/lib/i18n/server';
 import { loadSystemReport, periodInputOf } from '@/lib/reports/load';
 import { parsePeriod, presetPeriod } from '@/lib/reports/period';
 import { wallClock } from '@/lib/schedule/zoned';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

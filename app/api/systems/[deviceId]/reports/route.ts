@@ -3,7 +3,7 @@ import { requireUser } from '@/lib/api/session';
 import { withErrors } from '@/lib/api/route';
 import { loadSystemReport, periodInputOf, systemPeriod } from '@/lib/reports/load';
 import { parseIdParam } from '@/lib/views/params';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

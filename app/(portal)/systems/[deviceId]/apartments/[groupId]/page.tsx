@@ -8,7 +8,8 @@ import { FeedSection } from '@/components/feeds/feed-section';
 import { isApiError } from '@/lib/errors/api-error';
 import { listFeedsForPage } from '@/lib/feeds/feeds';
 import { requirePageUser } from '@/lib/api/session';
-import { loadApartmentPage, portalApartmentDeps } from '@/lib/views/apartment';
+import { loadApartmentPage } from '@/lib/views/apartment';
+import { portalApartmentDeps } from '@/lib/wiring';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string; groupId: string }> };

@@ -6,7 +6,7 @@ import { isApiError } from '@/lib/errors/api-error';
 import { requirePageUser } from '@/lib/api/session';
 import { weekParam } from '@/lib/schedule/week';
 import { InvalidWeekAlert } from '@/components/resource-week/invalid-week-alert';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 import { loadResourceWeek } from '@/lib/views/resource-week';
 
