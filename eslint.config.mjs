@@ -144,7 +144,7 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // What people read comes from messages/*.json in their language (README "Languages").
+    // What people read comes from messages/*.json in their language (docs/using-the-portal.md, "Languages").
     files: ['app/**/*.tsx', 'components/**/*.tsx', 'components/**/*.ts'],
     ignores: ['**/*.test.tsx', '**/*.test.ts', 'app/sandbox/**'],
     plugins: { portal: portalPlugin },

@@ -16,7 +16,7 @@ const nextConfig = {
     authInterrupts: true,
     // Next's dev server writes every server and browser console line to .next/dev/logs for its MCP
     // endpoint; after a dev restart that file was seen to drive a reload loop of the open page
-    // (issue 15, README "Development"). The portal does not use the MCP endpoint.
+    // (issue 15; docs/development.md, "The dev server"). The portal does not use the MCP endpoint.
     mcpServer: false,
   },
   reactStrictMode: true,

@@ -13,7 +13,7 @@ export interface ClosureWindow {
 /**
  * The closure that closes a slot of `resourceId`: the first one naming the room whose period
  * overlaps any part of [startMs, endMs); null when the slot is not closed. The portal refuses its
- * own bookings in it (bookings made outside the portal are not blocked: see the README).
+ * own bookings in it (bookings made outside the portal are not blocked: see docs/using-the-portal.md, "Room closures").
  */
 export function closureOver<C extends ClosureWindow>(
   slot: { startMs: number; endMs: number },
