@@ -1,14 +1,17 @@
 import js from '@eslint/js';
 import nextPlugin from '@next/eslint-plugin-next';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { LAYERS } from './eslint/layers.mjs';
 import { portalPlugin } from './eslint/no-literal-ui-string.mjs';
 
 // What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
 const browserSafeOnly = {
-  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/reasons$|residents/search$|reports/(period|compute|export-tables)$|closures/(period|schemas)$|i18n/(format|message|memo-translator)$)',
+  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/(reasons|types)$|residents/search$|reports/(period|compute|export-tables)$|closures/(period|schemas)$|i18n/(config|format|message|memo-translator)$)',
   allowTypeImports: true,
-  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/residents/search, lib/reports period/compute/export-tables, lib/closures period/schemas, lib/i18n/format, message and memo-translator, and types).',
+  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/reservations reasons and types, lib/residents/search, lib/reports period/compute/export-tables, lib/closures period/schemas, lib/i18n config, format, message and memo-translator, and types).',
 };
 // What the sandbox may import of the portal's tree: shared/ only.
 const sandboxOnlyShared = {
@@ -16,6 +19,29 @@ const sandboxOnlyShared = {
   message: 'The sandbox imports nothing from the portal but shared/ (they meet over HTTP).',
 };
 const testHelpersOnlyInTests = { group: ['@/tests/*'], message: 'tests/ holds test helpers; only tests import them.' };
+
+// Layers (eslint/layers.mjs; docs/architecture-layers.md), lowest first:
+//   kernel → platform → infrastructure → errors → records → operations → views → edge → ui → entry.
+// A module imports its own layer and those below it, never one above; import-x/no-cycle forbids
+// circles, inside a layer too. Tests, scripts, e2e/ and bench/ stand above all layers.
+const layerZones = LAYERS.flatMap((layer, index) => {
+  const above = LAYERS.slice(index + 1);
+  if (above.length === 0) return [];
+  return [
+    {
+      target: layer.paths,
+      from: above.flatMap((l) => l.paths),
+      message: `${layer.name} (${layer.paths.join(', ')}) imports nothing from a layer above it: ${above.map((l) => l.name).join(', ')} (eslint/layers.mjs).`,
+    },
+  ];
+});
+// The database layer knows no domain: lib/db imports lib/db, lib/env.ts and lib/singleton.ts only.
+const databaseZone = {
+  target: 'lib/db',
+  from: 'lib',
+  except: ['./db', './env.ts', './singleton.ts'],
+  message: 'lib/db imports nothing of another lib/ folder (types the schema needs are defined in the schema).',
+};
 
 export default tseslint.config(
   {
@@ -123,6 +149,22 @@ export default tseslint.config(
     ignores: ['**/*.test.tsx', '**/*.test.ts', 'app/sandbox/**'],
     plugins: { portal: portalPlugin },
     rules: { 'portal/no-literal-ui-string': 'error' },
+  },
+  {
+    // Layers and circles (see layerZones above). Tests may reach across layers (fixtures); they are leaves.
+    files: ['lib/**', 'app/**', 'components/**', 'i18n/**', 'shared/**', 'sandbox/**', 'instrumentation.ts', 'proxy.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Which files import-x parses to follow imports (its default is JavaScript only).
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, databaseZone] }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
   },
   {
     files: ['**/*.mjs'],

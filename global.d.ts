@@ -1,4 +1,4 @@
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type en from '@/messages/en.json';
 
 // next-intl checks every key (useTranslations, getTranslations, createTranslator) against the

@@ -94,7 +94,7 @@ export async function proxy(request: NextRequest) {
 
 // API routes and the sandbox mount are left out: running the proxy cost about 3.5 ms a request
 // (measured against next start). Their handlers check session, access and origin themselves, and
-// withErrors / withApiHeaders (lib/api/errors.ts) give them the security headers and no-store.
+// withErrors / withApiHeaders (lib/api/route.ts, lib/api/headers.ts) give them the security headers and no-store.
 export const config = {
   // public/ files (icons, manifest, robots.txt) are served to anyone, without the page gate.
   matcher: ['/((?!api/|sandbox/|sandbox$|_next/static|_next/image|favicon\\.ico$|robots\\.txt$|manifest\\.webmanifest$|icon-\\d+\\.png$).*)'],

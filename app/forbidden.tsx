@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { FallbackMessage } from '@/components/shell/fallback-page';
 import { PortalShell } from '@/components/shell/portal-shell';
-import { getSession } from '@/lib/auth/session';
+import { getSession } from '@/lib/api/session';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('errorPages');

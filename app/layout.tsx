@@ -31,7 +31,7 @@ export const viewport: Viewport = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Every page renders per request, so that Next can put proxy.ts's CSP nonce on its scripts.
   await connection();
-  // The reader's language (lib/i18n/request-locale.ts): <html lang> follows it on every page, and
+  // The reader's language (lib/api/request-locale.ts): <html lang> follows it on every page, and
   // the client components get its catalogue from the provider.
   const locale = await getLocale();
   return (

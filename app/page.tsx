@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { LanguageSwitcher } from '@/components/shell/language-switcher';
-import { getSession } from '@/lib/auth/session';
+import { getSession } from '@/lib/api/session';
 
 export default async function HomePage() {
   if (await getSession()) redirect('/systems');

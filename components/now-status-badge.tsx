@@ -1,5 +1,5 @@
 import { useLocale, useTranslations } from 'next-intl';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatWeekdayName } from '@/lib/i18n/format';
 import type { NowStatus } from '@/lib/schedule';
 import { Badge } from './ui/badge';

@@ -1,6 +1,6 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { Fragment, useId } from 'react';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatNumber, formatPercent, formatWeekdayName } from '@/lib/i18n/format';
 import type { Heatmap, HeatmapCell } from '@/lib/schedule';
 import { mutedTextClass } from './ui/styles';

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ApartmentHit } from '@/lib/views/types';
+import type { ApartmentHit } from '@/lib/residents/search';
 import { withIntl } from '@/tests/intl';
 import { ResidentCombobox } from './resident-combobox';
 import { ResidentResults } from './resident-results';

@@ -7,7 +7,7 @@ import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
 import { parseResidentQuery } from '@/lib/residents/search';
 import { apartmentWords, residentWords, systemWords } from './resident-words';
-import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit, type ResidentSearchResult } from '@/lib/views/types';
+import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit, type ResidentSearchResult } from '@/lib/residents/search';
 import { errorTextClass, inputClass, mutedTextClass } from './ui/styles';
 import { useErrorText } from '@/components/use-error-text';
 

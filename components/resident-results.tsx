@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { apartmentHref } from '@/lib/residents/search';
 import { apartmentWords, residentWords, systemWords } from './resident-words';
-import type { ResidentSearchResult } from '@/lib/views/types';
+import type { ResidentSearchResult } from '@/lib/residents/search';
 import { Badge } from './ui/badge';
 import { Card } from './ui/card';
 import { mutedTextClass, termClass } from './ui/styles';

@@ -1,6 +1,6 @@
 import type { useTranslations } from 'next-intl';
 import { apartmentLabel, residentName } from '@/lib/residents/search';
-import type { ApartmentHit, ResidentHit } from '@/lib/views/types';
+import type { ApartmentHit, ResidentHit } from '@/lib/residents/search';
 
 type ResidentsT = ReturnType<typeof useTranslations<'residents'>>;
 

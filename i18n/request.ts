@@ -1,7 +1,7 @@
 import 'server-only';
 import { getRequestConfig } from 'next-intl/server';
-import { getRequestLocale } from '@/lib/i18n/request-locale';
-import { loadMessages } from './messages';
+import { getRequestLocale } from '@/lib/api/request-locale';
+import { loadMessages } from '@/lib/i18n/messages';
 
 // next-intl without locale routing: URLs stay as they are, the language comes from the user.
 export default getRequestConfig(async () => {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { FALLBACK_LOCALE, LOCALES, isLocale } from '@/i18n/config';
+import { FALLBACK_LOCALE, LOCALES, isLocale } from '@/lib/i18n/config';
 import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-address';
 
 /**

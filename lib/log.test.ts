@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { captureLog, createLogger, log, redact } from './log';
 
 /** pino's destination, kept in memory: every line written, parsed. */

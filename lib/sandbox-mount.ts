@@ -1,9 +1,9 @@
 import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
-import { withApiHeaders } from '@/lib/api/errors';
+import { withApiHeaders } from '@/lib/api/headers';
 import { createSandbox, type Sandbox } from '@/sandbox';
-import { singletonPromise } from '@/lib/singleton';
+import { existingSingleton, singletonPromise } from '@/lib/singleton';
 
 /** Where the sandbox is mounted in the portal. */
 export const SANDBOX_MOUNT = '/sandbox';
@@ -22,6 +22,11 @@ export function getMountedSandbox(): Promise<Sandbox> {
     await sandbox.start();
     return sandbox;
   });
+}
+
+/** Stops the mounted sandbox's workers if this process mounted it (shutdown). */
+export async function stopMountedSandbox(): Promise<void> {
+  await existingSingleton<Promise<Sandbox>>('mounted-sandbox')?.then((sandbox) => sandbox.stop());
 }
 
 function problem(status: number, title: string, detail: string): Response {

@@ -1,13 +1,14 @@
 import 'server-only';
-import type { DbHandle } from '@/lib/db';
+import { closeDb } from '@/lib/db';
 import { stopEventBus } from '@/lib/events/bus';
 import { endAllEventStreams } from '@/lib/events/sse';
 import { log } from '@/lib/log';
-import { stopReconciler } from '@/lib/reservations';
+import { stopReconciler } from '@/lib/reservations/reconcile';
 import { stopClosureWorker } from '@/lib/closures/worker';
 import { stopMirrorWorker } from '@/lib/mirror/background';
-import type { Sandbox } from '@/sandbox';
-import { existingSingleton, singleton } from '@/lib/singleton';
+import { stopMountedSandbox } from '@/lib/sandbox-mount';
+import { singleton } from '@/lib/singleton';
+import { stopMailWorker } from '@/lib/mail/running-worker';
 
 /** The process is gone by then, whatever still runs (orchestrators commonly SIGKILL after 10 s). */
 export const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -47,15 +48,7 @@ export async function runShutdown(signal: ExitSignal, steps: ShutdownSteps): Pro
 }
 
 async function stopPortalWorkers(): Promise<void> {
-  const sandbox = existingSingleton<Promise<Sandbox>>('mounted-sandbox');
-  // lib/mail's worker (startMailWorker), looked up rather than imported: its renderer is not needed to stop it.
-  const mail = existingSingleton<{ stop: () => Promise<void> }>('mail-worker');
-  await Promise.all([stopReconciler(), stopClosureWorker(), stopMirrorWorker(), mail?.stop(), stopEventBus(), sandbox?.then((s) => s.stop())]);
-}
-
-async function closePortalDatabase(): Promise<void> {
-  const handle = existingSingleton<Promise<DbHandle>>('database');
-  await (await handle?.catch(() => undefined))?.close();
+  await Promise.all([stopReconciler(), stopClosureWorker(), stopMirrorWorker(), stopMailWorker(), stopEventBus(), stopMountedSandbox()]);
 }
 
 /**
@@ -91,7 +84,7 @@ export function installShutdown(): void {
       endStreams: () => endAllEventStreams('restart'),
       stopWorkers: stopPortalWorkers,
       serverDone,
-      closeDatabase: closePortalDatabase,
+      closeDatabase: closeDb,
       exit: realExit,
     });
   };

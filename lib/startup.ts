@@ -3,18 +3,24 @@ import { seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { getDb } from '@/lib/db';
 import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
-import { registerSandboxWebhook } from '@/lib/events/register';
+import { registerSandboxWebhook } from '@/lib/events/sandbox-webhook';
 import { log } from '@/lib/log';
-import { startMailWorker } from '@/lib/mail';
 import { getMountedSandbox } from '@/lib/sandbox-mount';
-import { getReservationDeps, startReconciler } from '@/lib/reservations';
-import { getClosureDeps, startClosureWorker } from '@/lib/closures';
+import { startReconciler } from '@/lib/reservations/reconcile';
+import { startClosureWorker } from '@/lib/closures/worker';
 import { startMirrorWorker } from '@/lib/mirror/background';
-import { getMirrorWorkerDeps } from '@/lib/mirror/live-deps';
 import { getSecrets } from '@/lib/secrets';
 import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
-import { generateApiKeyUpstream, readSandboxDirectory } from '@/lib/systems/upstream';
+import { readSandboxDirectory } from '@/lib/systems/sandbox-directory';
+import {
+  generateApiKey,
+  observeDatabaseQueries,
+  portalClosureDeps,
+  portalMirrorWorkerDeps,
+  portalReservationDeps,
+  startMailWorker,
+} from '@/lib/wiring';
 
 /** Attempts at connecting the demo systems; the server must be listening first (it calls itself). */
 const DEMO_CONNECT_ATTEMPTS = 30;
@@ -35,6 +41,8 @@ export async function startPortal(): Promise<void> {
   }
   // SIGTERM/SIGINT: streams told to reconnect, workers stopped, database closed (lib/shutdown.ts).
   installShutdown();
+  // Each database statement counted for the request that made it (Server-Timing, when on).
+  observeDatabaseQueries();
   if (env.demoMode && env.NODE_ENV === 'production') {
     log.warn('DEMO MODE: serving the built-in sandbox and demo logins in production; never use this for real residents');
   }
@@ -71,11 +79,11 @@ export async function startPortal(): Promise<void> {
     void registerSandboxWebhook().then((registered) => markStartupTask('webhookRegistration', registered ? 'done' : 'failed'));
   }
   // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
-  startReconciler(getReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
+  startReconciler(portalReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });
   // Room closures whose cancellations were not all sent (a restart mid-way) are continued.
-  startClosureWorker(getClosureDeps);
+  startClosureWorker(portalClosureDeps);
   // Copies of systems nobody views are re-read at the slower background cadence (timer unref'd).
-  startMirrorWorker(getMirrorWorkerDeps, env.MIRROR_BACKGROUND_S * 1000);
+  startMirrorWorker(portalMirrorWorkerDeps, env.MIRROR_BACKGROUND_S * 1000);
   // Residents' e-mail from the outbox: sent over SMTP, or kept for the E-mails page without SMTP_URL.
   try {
     await startMailWorker();
@@ -90,7 +98,7 @@ async function connectDemoSystems(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, DEMO_CONNECT_DELAY_MS).unref());
     try {
       const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
-      await seedDemoConnection(db, { directory: readSandboxDirectory, generate: generateApiKeyUpstream, encryptionKey });
+      await seedDemoConnection(db, { directory: readSandboxDirectory, generate: generateApiKey, encryptionKey });
       markStartupTask('demoConnection', 'done');
       return;
     } catch (error) {

@@ -1,9 +1,9 @@
-// npm run admin -- <command>: accounts from the command line (see lib/auth/admin-cli.ts).
+// npm run admin -- <command>: accounts from the command line (see lib/admin/admin-cli.ts).
 // Opens the portal's own database (DATABASE_URL, or the embedded one under DATA_DIR; the
 // embedded one only while no portal runs on it). Run with `tsx --conditions=react-server`.
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { runAdminCommand } from '@/lib/auth/admin-cli';
+import { runAdminCommand } from '@/lib/admin/admin-cli';
 import { getDb } from '@/lib/db';
 
 async function readFirstLine(): Promise<string> {

@@ -1,6 +1,6 @@
 import { createTranslator } from 'next-intl';
-import type { Locale } from '@/i18n/config';
-import { issueMessage } from '@/lib/api/validation-issue';
+import type { Locale } from '@/lib/i18n/config';
+import { issueMessage } from '@/lib/errors/validation-issue';
 import type { Message } from '@/lib/i18n/message';
 import en from '@/messages/en.json';
 import sv from '@/messages/sv.json';
@@ -15,7 +15,7 @@ export function messageText(message: Message, locale: Locale = 'en'): string {
   return (translators[locale] as unknown as (key: string, values?: Message['values']) => string)(message.key, message.values);
 }
 
-/** A zod issue's sentence as the error map answers it (lib/api/validation-issue.ts), in a language. */
+/** A zod issue's sentence as the error map answers it (lib/errors/validation-issue.ts), in a language. */
 export function issueText(issue: Parameters<typeof issueMessage>[0], locale: Locale = 'en'): string {
   return messageText(issueMessage(issue), locale);
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { LiveEvents } from '@/components/booking/live-events';
 import { PortalShell } from '@/components/shell/portal-shell';
-import { pageLatestEventId, requirePageUser } from '@/lib/auth/session';
+import { pageLatestEventId, requirePageUser } from '@/lib/api/session';
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const user = await requirePageUser();

@@ -8,7 +8,7 @@ import { LanguageSwitcher } from '@/components/shell/language-switcher';
 import { CSRF_HEADER } from '@/lib/auth/csrf';
 import { entraEnabled } from '@/lib/auth/options';
 import { DEMO_ADMIN_EMAIL, DEMO_MANAGER_EMAIL, DEMO_PASSWORD } from '@/lib/auth/demo-seed';
-import { getSession } from '@/lib/auth/session';
+import { getSession } from '@/lib/api/session';
 import { env } from '@/lib/env';
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { queryKeys } from '@/lib/client/query-keys';
 import { withIntl } from '@/tests/intl';
 import type { ApartmentView } from '@/lib/views/apartment-types';

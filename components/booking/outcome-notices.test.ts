@@ -1,5 +1,5 @@
 import { createTranslator } from 'next-intl';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { catalogues } from '@/tests/intl';
 import { describe, expect, it } from 'vitest';
 import type { RequestView } from '@/lib/events/types';

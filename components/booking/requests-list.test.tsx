@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type { RequestView } from '@/lib/events/types';
 import { withIntl } from '@/tests/intl';
 import { Results } from './requests-list';

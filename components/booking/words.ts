@@ -1,5 +1,5 @@
 import { useLocale, useTranslations } from 'next-intl';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type { RequestView } from '@/lib/events/types';
 import { formatClock, formatDayLabel } from '@/lib/i18n/format';
 import { renderReasonValues } from '@/lib/reservations/reasons';

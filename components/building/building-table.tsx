@@ -3,7 +3,7 @@
 // a plain link to its room's week grid, where booking happens. A week of 100 rooms has thousands of
 // cells and slots, so words that repeat (times, counts, day names) are formatted once per table.
 import { useLocale, useTranslations } from 'next-intl';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatDayLabel, formatShortDay } from '@/lib/i18n/format';
 import type { LocalDay, StatefulSlot } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';

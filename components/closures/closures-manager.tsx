@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import { useErrorText } from '@/components/use-error-text';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { CLOSURE_REASON_MAX } from '@/lib/closures/schemas';
 import { periodWords } from '@/lib/closures/period';
 import type { ClosureItem, ClosurePreview, ClosureView } from '@/lib/closures/types';

@@ -1,6 +1,6 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useId } from 'react';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatList, formatNumber, formatPercent, formatWeekdayName } from '@/lib/i18n/format';
 import type { SlotShare } from '@/lib/reports/compute';
 import { mutedTextClass } from '../ui/styles';

@@ -1,6 +1,6 @@
 import { useLocale, useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatNumber, formatPercent } from '@/lib/i18n/format';
 import type { ApartmentReport, OccupancyFigures, ReportData, SlotShare } from '@/lib/reports/compute';
 import { REPORT_TABLES } from '@/lib/reports/export-tables';

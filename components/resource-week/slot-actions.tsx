@@ -7,7 +7,7 @@ import { NextFreeSlots } from '@/components/booking/next-free-slots';
 import { Button } from '@/components/ui/button';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import type { StatefulSlot } from '@/lib/schedule';
-import { BOOKING_NOTE_MAX } from '@/lib/views/types';
+import { BOOKING_NOTE_MAX } from '@/lib/reservations/types';
 import { useReservationRequest } from './reservation-request';
 import { type ChosenResident, ResidentPicker, residentWords } from './resident-picker';
 import { ownerText } from './slot-words';

@@ -8,7 +8,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { mutedTextClass, termClass } from '@/components/ui/styles';
 import { formatDate, formatDayTime } from '@/lib/i18n/format';
 import type { StatefulSlot } from '@/lib/schedule';
-import type { BookingOrigin } from '@/lib/views/types';
+import type { BookingOrigin } from '@/lib/reservations/types';
 import { type SlotT, ownerText, useSlotWords } from './slot-words';
 
 export interface SlotPanelProps {

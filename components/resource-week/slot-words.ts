@@ -4,7 +4,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import { useMemo } from 'react';
 import { memoTranslator } from '@/lib/i18n/memo-translator';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatDayLabel, formatDayMonth, formatShortDay } from '@/lib/i18n/format';
 import type { LocalDay, Owner, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { type WallClock, wallClock } from '@/lib/schedule/zoned';

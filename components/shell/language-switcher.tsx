@@ -3,7 +3,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslations } from 'next-intl';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { LANGUAGES, type Locale } from '@/i18n/config';
+import { LANGUAGES, type Locale } from '@/lib/i18n/config';
 import { fetchJson } from '@/lib/client/fetch-json';
 
 /**

@@ -1,7 +1,7 @@
 import { createTranslator } from 'next-intl';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, type ScheduleBasis, type WeekScheduleInput } from '@/lib/schedule';
 import { catalogues, withIntl } from '@/tests/intl';
 import { daily, laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';

@@ -2,7 +2,7 @@ import { getServerSession } from 'next-auth';
 import { encode } from 'next-auth/jwt';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { currentStreamAccess } from '@/lib/auth/access';
+import { currentStreamAccess } from '@/lib/events/stream-access';
 import { verifyCredentials } from '@/lib/auth/credentials';
 import { createAuthOptions } from '@/lib/auth/options';
 import { hashPassword } from '@/lib/auth/passwords';

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { createUser, notifyAccessChange, setManagerSystems, setPassword, type UserRecord } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';

@@ -3,7 +3,7 @@
 // names, values), never wording; the sentence is made here from the catalogue's `audit.entry`.
 
 import type { createTranslator, Messages } from 'next-intl';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatList } from '@/lib/i18n/format';
 
 export interface AuditEntryLike {

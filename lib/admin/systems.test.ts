@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { renderApiError, type ApiError } from '@/lib/api/errors';
+import { renderApiError, type ApiError } from '@/lib/errors/api-error';
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { createUser, setManagerSystems } from '@/lib/auth/users';

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, reservationRequests, systems } from '@/lib/db/schema';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { notifyAccessChange } from '@/lib/auth/users';
 import { deleteMirrorOf, readResources } from '@/lib/mirror/store';

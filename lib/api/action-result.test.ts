@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { msg } from '@/lib/i18n/message';
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/errors/api-error';
 
 const locale = vi.hoisted(() => ({ value: 'sv' }));
-vi.mock('@/lib/i18n/request-locale', () => ({ getRequestLocale: () => Promise.resolve(locale.value) }));
+vi.mock('@/lib/api/request-locale', () => ({ getRequestLocale: () => Promise.resolve(locale.value) }));
 
 const { runAction } = await import('./action-result');
 

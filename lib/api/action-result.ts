@@ -1,12 +1,12 @@
 import 'server-only';
 import { log } from '@/lib/log';
 import { msg } from '@/lib/i18n/message';
-import { getRequestLocale } from '@/lib/i18n/request-locale';
+import { getRequestLocale } from '@/lib/api/request-locale';
 import { renderMessage } from '@/lib/i18n/server';
 import { env } from '@/lib/env';
-import type { Locale } from '@/i18n/config';
-import { handleApiError, isApiError, isZodError, renderApiError, type ErrorBody } from './errors';
-import { clip, issueMessage } from './validation';
+import type { Locale } from '@/lib/i18n/config';
+import { handleApiError, isApiError, isZodError, renderApiError, type ErrorBody } from '@/lib/errors/api-error';
+import { clip, issueMessage } from '@/lib/errors/validation';
 
 /** What a server action answers to its form: a success line or an error line, both safe to show. */
 export interface ActionState {
@@ -16,7 +16,7 @@ export interface ActionState {
 
 /**
  * Runs a server action's work; known errors become their sentence in the caller's language
- * (lib/i18n/request-locale.ts), unknown ones a generic line.
+ * (lib/api/request-locale.ts), unknown ones a generic line.
  */
 export async function runAction(work: () => Promise<string>): Promise<ActionState> {
   try {

@@ -2,7 +2,7 @@ import 'server-only';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isSameOriginRequest } from '@/lib/security/headers';
-import { ApiError } from './errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 
 /** Origins a state-changing request may come from: the public URL and the host it was sent to. */

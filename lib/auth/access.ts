@@ -1,8 +1,7 @@
 import 'server-only';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { getDb, type Database } from '@/lib/db';
-import type { AccessCheck } from '@/lib/events/sse';
 import { log } from '@/lib/log';
 import { measure } from '@/lib/observability/server-timing';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -12,10 +11,9 @@ import { managerSystems, users } from '@/lib/db/schema';
 import { and, eq, exists, inArray, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { JWT } from 'next-auth/jwt';
-import { currentSessionToken } from './session';
 import { sessionStillValid, sessionUserOf } from './session-token';
 import type { SessionUser } from './schemas';
-import { assignmentRead, findUserById, managerHasSystem, userRead, type UserRecord } from './users';
+import { assignmentRead, managerHasSystem, userRead, type UserRecord } from './users';
 
 /**
  * Admins see every system; a manager only those assigned. A manager asking for any other id,
@@ -40,19 +38,6 @@ export function decideSystemAccess(user: SessionUser, deviceId: string, system: 
   return system;
 }
 
-/**
- * For route handlers about one system: the signed-in user (401 as requireUser) and the system they
- * may see (403 or 404 as requireSystemAccess), the account, the system and the assignment read in
- * one statement, with the caller's own `reads` of that system if any (used only once access is
- * decided; see requireViewer). `deviceId` must be a parsed id.
- */
-export async function requireSystemViewer<R extends Record<string, JsonRead<unknown>> = Record<never, never>>(
-  deviceId: string,
-  reads?: (userId: string) => R,
-): Promise<{ user: SessionUser; system: SystemPublic } & ReadResults<R>> {
-  return measure('viewer', async () => readSystemViewer((await getDb()).db, await currentSessionToken(), deviceId, reads));
-}
-
 /** requireSystemViewer, given the request's decrypted session token (null without one). */
 export async function readSystemViewer<R extends Record<string, JsonRead<unknown>> = Record<never, never>>(
   db: Database,
@@ -70,17 +55,7 @@ export async function readSystemViewer<R extends Record<string, JsonRead<unknown
   return { ...(rest as unknown as ReadResults<R>), user, system: decideSystemAccess(user, deviceId, viewerSystem, viewerAssigned) };
 }
 
-type SessionToken = Pick<JWT, 'uid' | 'sv'>;
-
-/**
- * For route handlers that read on behalf of the signed-in user: the account (checked as requireUser
- * checks it, 401 otherwise) and the caller's reads, given the account's id, in one statement. The
- * reads run before the account is known to be valid, so they must be scoped by that id (see
- * visibleTo); nothing read is returned unless the session holds.
- */
-export async function requireViewer<R extends Record<string, JsonRead<unknown>>>(reads: (userId: string) => R): Promise<{ user: SessionUser } & ReadResults<R>> {
-  return measure('viewer', async () => readAsViewer((await getDb()).db, await currentSessionToken(), reads));
-}
+export type SessionToken = Pick<JWT, 'uid' | 'sv'>;
 
 /** requireViewer, given the request's decrypted session token (null without one). */
 export async function readAsViewer<R extends Record<string, JsonRead<unknown>>>(
@@ -126,17 +101,3 @@ export async function visibleDeviceIds(user: SessionUser, known?: readonly Syste
   if (user.role === 'admin') return 'all';
   return (known ?? (await listAccessibleSystems(user))).map((s) => s.deviceId);
 }
-
-/**
- * What an open event stream of `userId`, opened with a cookie of `sessionVersion`, may still carry,
- * read from the database: it ends when the account is gone or its session version moved on
- * (sign-out, password reset), else it carries the systems visible now (the role read afresh too).
- */
-export async function currentStreamAccess(db: Database, userId: string, sessionVersion: number): Promise<AccessCheck> {
-  const user = await findUserById(db, userId);
-  if (!user) return { ended: 'account-removed' };
-  if (user.sessionVersion !== sessionVersion || user.deactivatedAt !== null) return { ended: 'signed-out' };
-  if (user.role === 'admin') return { deviceIds: 'all' };
-  return { deviceIds: (await listSystemsOfManager(db, user.id)).map((s) => s.deviceId) };
-}
-

@@ -36,7 +36,7 @@ const ENGLISH: Record<string, (values: Message['values']) => string> = {
   'validation.passwordLikeAccount': () => 'is too close to the account’s name or e-mail',
 };
 
-/** passwordProblem in English, for the command line (lib/auth/admin-cli.ts), which has no catalogue. */
+/** passwordProblem in English, for the command line (lib/admin/admin-cli.ts), which has no catalogue. */
 export function passwordWeakness(password: string, account: { email?: string; name?: string } = {}): string | null {
   const problem = passwordProblem(password, account);
   return problem ? (ENGLISH[problem.key]?.(problem.values) ?? problem.key) : null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { USER_ROLES } from '@/lib/db/schema/auth';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 import { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from './limits';
-import { vkey } from '@/lib/api/validation-key';
+import { vkey } from '@/lib/i18n/validation-key';
 import { passwordProblem } from './password-policy';
 
 export { EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from './limits';
@@ -50,7 +50,7 @@ export const sessionUserSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: roleSchema,
-  /** The user's saved language choice, when there is one (i18n/config.ts checks it). */
+  /** The user's saved language choice, when there is one (lib/i18n/config.ts checks it). */
   locale: z.string().nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

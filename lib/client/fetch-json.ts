@@ -6,7 +6,7 @@ import { msg, type Message } from '@/lib/i18n/message';
 /**
  * A failed call to one of our route handlers, with the message the handler chose to show (already
  * in the reader's language: the portal answers in it). `code` and `reason` are the portal's own
- * (`{ error: { code, reason, message } }`, lib/api/errors.ts) when the portal answered; null when
+ * (`{ error: { code, reason, message } }`, lib/errors/api-error.ts) when the portal answered; null when
  * nothing answered (status 0) or the answer was not the portal's (a proxy's error page, an
  * unreadable body). Then `text` is this module's own sentence, a Message for the component to
  * render in the reader's language (lib/client/error-text.ts); `message` is its key.

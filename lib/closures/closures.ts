@@ -1,6 +1,6 @@
 import 'server-only';
-import { ApiError, isApiError } from '@/lib/api/errors';
-import type { Locale } from '@/i18n/config';
+import { ApiError, isApiError } from '@/lib/errors/api-error';
+import type { Locale } from '@/lib/i18n/config';
 import { env } from '@/lib/env';
 import type { Database } from '@/lib/db';
 import type { ClosureTarget } from '@/lib/db/schema';

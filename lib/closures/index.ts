@@ -12,7 +12,6 @@ export {
   runClosureJob,
   type ClosureDeps,
 } from './closures';
-export { getClosureDeps } from './live-deps';
 export { readClosureReason, readClosureWindows } from './read';
 export { resumeClosures, startClosureJob, startClosureWorker, stopClosureWorker } from './worker';
 export * from './schemas';

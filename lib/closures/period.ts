@@ -1,4 +1,4 @@
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatClock, formatDate, formatDayTime } from '@/lib/i18n/format';
 import { msg, type Message } from '@/lib/i18n/message';
 import { instantOfWallTime } from '@/lib/schedule/expand';

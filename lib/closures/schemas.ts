@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { vkey } from '@/lib/api/validation-key';
+import { vkey } from '@/lib/i18n/validation-key';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 
 /** A closure's reason: one line, 1..200 characters once trimmed. */

@@ -5,9 +5,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Pool } from 'pg';
 import { migrate } from './migrate';
 import { lockDataDir } from './pglite-lock';
+import { observedQueries } from './query-observer';
 import * as schema from './schema';
 import { pgliteRunner, pgPoolRunner, type SqlRunner } from '@/shared/sql-runner';
-import { timedQueries } from '@/lib/observability/server-timing';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -67,8 +67,8 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     unlock();
     throw error;
   }
-  // Each statement counted for the request that made it (Server-Timing, when on).
-  client.query = timedQueries(client.query.bind(client)) as PGlite['query'];
+  // Each statement reported to the query observer (the request's Server-Timing, when on).
+  client.query = observedQueries(client.query.bind(client)) as PGlite['query'];
   return {
     kind: 'pglite',
     db: drizzle({ client, schema }) as unknown as Database,
@@ -89,8 +89,8 @@ async function openPostgres(url: string, max: number): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  // Each statement outside a transaction counted for the request that made it (Server-Timing, when on).
-  pool.query = timedQueries(pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>) as Pool['query'];
+  // Each statement outside a transaction reported to the query observer (Server-Timing, when on).
+  pool.query = observedQueries(pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>) as Pool['query'];
   return {
     kind: 'postgres',
     db: drizzle({ client: pool, schema }) as unknown as Database,

@@ -2,7 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { env } from '@/lib/env';
 import { openDatabase, type DbHandle } from './client';
-import { singletonPromise } from '@/lib/singleton';
+import { existingSingleton, singletonPromise } from '@/lib/singleton';
 
 export type { Database, DatabaseKind, DbHandle } from './client';
 
@@ -14,4 +14,10 @@ export function getDb(): Promise<DbHandle> {
   return singletonPromise('database', () =>
     openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: path.resolve(env.DATA_DIR, 'pglite') }),
   );
+}
+
+/** Closes the portal's database if this process opened it (shutdown). */
+export async function closeDb(): Promise<void> {
+  const handle = existingSingleton<Promise<DbHandle>>('database');
+  await (await handle?.catch(() => undefined))?.close();
 }

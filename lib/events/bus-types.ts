@@ -8,14 +8,6 @@ export type EventListener = (event: PortalEvent) => void;
 export type AccessListener = (userId: string) => void;
 
 /**
- * The database channel of access notices (`lib/auth/users.ts` sends them inside the writing
- * statement's transaction): the payload is the user's id, or ALL_USERS.
- */
-export const ACCESS_CHANNEL = 'portal_access';
-/** An access notice that concerns every user (a system removed for everyone). */
-export const ALL_USERS = '*';
-
-/**
  * Fans committed portal events out to the SSE streams of this process. The in-process bus is
  * enough for one instance; a PostgreSQL LISTEN/NOTIFY bus implements the same interface for
  * several (publish notifies ids, each instance loads the rows and calls its listeners).

@@ -1,3 +1,5 @@
+import 'server-only';
+import { getMetrics } from '@/lib/observability/metrics';
 import { singleton } from '@/lib/singleton';
 
 /**
@@ -9,11 +11,25 @@ import { singleton } from '@/lib/singleton';
  */
 export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart';
 
-/**
- * Every open event stream of this process, by the function that ends it with a reason. Its own
- * module so the metrics can count it at scrape time without importing the stream code.
- */
-export const openStreams = singleton('sse-open-streams', () => new Set<(reason: StreamEndReason) => void>());
+type EndStream = (reason: StreamEndReason) => void;
+
+/** Every open event stream of this process, by the function that ends it with a reason. */
+const openStreams = singleton('sse-open-streams', () => new Set<EndStream>());
+
+/** Counts a stream as open until the returned function is called (the gauge follows the set). */
+export function trackOpenStream(end: EndStream): () => void {
+  openStreams.add(end);
+  getMetrics().sseClients.set(openStreams.size);
+  return () => {
+    openStreams.delete(end);
+    getMetrics().sseClients.set(openStreams.size);
+  };
+}
+
+/** The functions that end each open stream, as they are now. */
+export function openStreamEnders(): EndStream[] {
+  return [...openStreams];
+}
 
 /** How many streams this process has open. */
 export function openEventStreamCount(): number {

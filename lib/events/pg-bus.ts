@@ -2,7 +2,8 @@ import 'server-only';
 import type { Client, ClientConfig, Notification } from 'pg';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { ACCESS_CHANNEL, ALL_USERS, type AccessListener, type EventBus, type EventListener } from './bus-types';
+import { ACCESS_CHANNEL, ALL_USERS } from '@/lib/auth/access-notices';
+import type { AccessListener, EventBus, EventListener } from './bus-types';
 import { latestEventId, loadEventsAfter } from './store';
 import type { PortalEvent } from './types';
 

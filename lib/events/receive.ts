@@ -1,5 +1,6 @@
 import 'server-only';
-import { errorResponse, readTextCapped } from '@/lib/api/errors';
+import { errorResponse } from '@/lib/errors/api-error';
+import { readBodyCapped } from '@/shared/read-capped';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { getMetrics } from '@/lib/observability/metrics';
@@ -30,12 +31,8 @@ function observeLag(eventType: string, eventTime: string | null): void {
  * must not be retried as is (nothing stored), and 503 when storing failed so the sender retries.
  */
 export async function handleWebhookRequest(request: Request, deps: WebhookDeps): Promise<Response> {
-  let raw: string;
-  try {
-    raw = await readTextCapped(request, MAX_WEBHOOK_BODY_BYTES);
-  } catch {
-    return errorResponse('payload_too_large', `Webhook body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes.`);
-  }
+  const raw = await readBodyCapped(request.body, MAX_WEBHOOK_BODY_BYTES).catch(() => null);
+  if (raw === null) return errorResponse('payload_too_large', `Webhook body is larger than ${MAX_WEBHOOK_BODY_BYTES} bytes.`);
   let delivery;
   try {
     delivery = verifyWebhook(raw, request.headers, deps.secret);

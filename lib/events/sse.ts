@@ -1,6 +1,7 @@
 import 'server-only';
-import { openStreams, type StreamEndReason } from './open-streams';
-import { ALL_USERS, type EventBus } from './bus-types';
+import { openStreamEnders, trackOpenStream, type StreamEndReason } from './open-streams';
+import { ALL_USERS } from '@/lib/auth/access-notices';
+import type { EventBus } from './bus-types';
 import type { PortalEvent } from './types';
 
 export const HEARTBEAT_MS = 15_000;
@@ -67,7 +68,7 @@ export function formatEndEvent(reason: StreamEndReason): string {
 
 /** Ends every open stream of this process with `reason` (shutdown: 'restart'); returns how many. */
 export function endAllEventStreams(reason: StreamEndReason): number {
-  const enders = [...openStreams];
+  const enders = openStreamEnders();
   for (const end of enders) end(reason);
   return enders.length;
 }
@@ -124,20 +125,20 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
         }
         cleanup();
       };
+      const untrack = trackOpenStream(end);
       cleanup = () => {
         if (closed) return;
         closed = true;
         clearInterval(heartbeat);
         unsubscribe();
         stopAccess();
-        openStreams.delete(end);
+        untrack();
         try {
           controller.close();
         } catch {
           // already closed by the runtime
         }
       };
-      openStreams.add(end);
       if (access) stopAccess = followAccess(access, bus, end, (ids) => {
         deviceIds = ids;
         allowed = toSet(ids);

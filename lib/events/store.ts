@@ -10,8 +10,10 @@ import type { PortalEvent, RequestView } from './types';
 // in id order: an SSE client resuming after id N can never miss an N-1 that committed later.
 const EVENT_LOG_LOCK = 7_201_312;
 
-function toPortalEvent(row: Pick<typeof portalEvents.$inferSelect, 'id' | 'deviceId' | 'data' | 'createdAt'>): PortalEvent {
-  return { id: row.id, deviceId: row.deviceId, type: 'request.updated', data: row.data, createdAt: row.createdAt.toISOString() };
+// portal_events.data holds what appendRequestEvent wrote: a RequestView (the schema, which
+// imports nothing of the domain, stores it as a plain object).
+function toPortalEvent(row: { id: number; deviceId: string; data: Record<string, unknown> | RequestView; createdAt: Date }): PortalEvent {
+  return { id: row.id, deviceId: row.deviceId, type: 'request.updated', data: row.data as RequestView, createdAt: row.createdAt.toISOString() };
 }
 
 /** The appended row as the driver gives it: int8 may be a string (node-postgres), timestamps are strings. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { currentStreamAccess } from '@/lib/auth/access';
+import { currentStreamAccess } from '@/lib/events/stream-access';
 import { bumpSessionVersion, createUser, findUserById, notifyAccessChange, setManagerSystems, setPassword } from '@/lib/auth/users';
 import { openDatabase, type Database, type DbHandle } from '@/lib/db/client';
 import { connections, systems, users } from '@/lib/db/schema';

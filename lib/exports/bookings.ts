@@ -1,9 +1,9 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
-import type { Locale } from '@/i18n/config';
-import { loadMessages } from '@/i18n/messages';
+import type { Locale } from '@/lib/i18n/config';
+import { loadMessages } from '@/lib/i18n/messages';
 import type { Database } from '@/lib/db';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { readReservationPage, type ReservationPageCursor, type ReservationPageRow } from '@/lib/mirror/reservation-pages';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { reservationRequests } from '@/lib/db/schema';

@@ -1,11 +1,11 @@
 import 'server-only';
-import type { Locale } from '@/i18n/config';
-import { ApiError } from '@/lib/api/errors';
+import type { Locale } from '@/lib/i18n/config';
+import { ApiError } from '@/lib/errors/api-error';
 import { checkSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { msg } from '@/lib/i18n/message';
 import { createTranslator } from 'next-intl';
-import { loadMessages } from '@/i18n/messages';
+import { loadMessages } from '@/lib/i18n/messages';
 import { REPORT_TABLES, reportExportTables } from '@/lib/reports/export-tables';
 import { loadSystemReport } from '@/lib/reports/load';
 import { parsePeriod } from '@/lib/reports/period';

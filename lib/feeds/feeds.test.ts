@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { calendarFeeds } from '@/lib/db/schema';

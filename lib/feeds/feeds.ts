@@ -1,13 +1,13 @@
 import 'server-only';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
-import { vkey } from '@/lib/api/validation-key';
+import { ApiError } from '@/lib/errors/api-error';
+import { vkey } from '@/lib/i18n/validation-key';
 import { checkSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { getDb, type Database } from '@/lib/db';
 import { calendarFeeds, FEED_SCOPES, users, type FeedScope } from '@/lib/db/schema';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';

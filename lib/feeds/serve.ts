@@ -1,9 +1,9 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '@/lib/api/errors';
-import { isLocale, type Locale } from '@/i18n/config';
-import { loadMessages } from '@/i18n/messages';
+import { ApiError } from '@/lib/errors/api-error';
+import { isLocale, type Locale } from '@/lib/i18n/config';
+import { loadMessages } from '@/lib/i18n/messages';
 import { env } from '@/lib/env';
 import { msg, type Message } from '@/lib/i18n/message';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
@@ -13,7 +13,7 @@ import { getSystem } from '@/lib/systems/store';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
 import { ownerLabelsFor } from '@/lib/views/owner-labels';
 import { findActiveFeed } from './feeds';
-import { buildFeedCalendar, type FeedEvent } from './ical';
+import { buildFeedCalendar, type FeedEvent } from '@/lib/calendar/ical';
 import { feedTokenHash, tokenOfFeedFile } from './token';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { vkey } from '@/lib/api/validation-key';
+import { vkey } from '@/lib/i18n/validation-key';
 
 // NUL, C0 and C1 control characters: never part of a name, an e-mail address or an id. Input that
 // holds them is refused at the portal, so it never reaches the service (which may answer it 500).
@@ -11,5 +11,5 @@ export function hasControlCharacters(text: string): boolean {
 
 /** For a zod `.refine` on any single-line text the portal stores or forwards. */
 export const noControlCharacters = (text: string): boolean => !CONTROL_CHARACTERS.test(text);
-/** The refine's message: a catalogue key, rendered in the caller's language (lib/api/validation.ts). */
+/** The refine's message: a catalogue key, rendered in the caller's language (lib/errors/validation.ts). */
 export const CONTROL_CHARACTERS_MESSAGE = vkey('validation.controlCharacters');

@@ -1,4 +1,4 @@
-import { intlLocale, type Locale } from '@/i18n/config';
+import { intlLocale, type Locale } from '@/lib/i18n/config';
 import { clock, wallClock, type WallClock } from '@/lib/schedule/zoned';
 
 /**

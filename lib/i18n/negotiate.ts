@@ -1,4 +1,4 @@
-import { LOCALES, isLocale, type Locale } from '@/i18n/config';
+import { LOCALES, isLocale, type Locale } from '@/lib/i18n/config';
 
 /**
  * The first of the portal's languages an `Accept-Language` header asks for, by quality, or

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
-import type { Locale } from '@/i18n/config';
-import { loadMessages } from '@/i18n/messages';
+import type { Locale } from '@/lib/i18n/config';
+import { loadMessages } from '@/lib/i18n/messages';
 import type { Message } from './message';
 
 /** A message in a language, outside a React render (route handlers, logs for people, e-mails). */

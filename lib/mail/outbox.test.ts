@@ -132,7 +132,7 @@ describeWithDb('resident e-mail outbox', (ctx) => {
       startTime: '2026-02-01T06:00:00Z', endTime: '2026-02-01T09:00:00Z', requestedBy: manager.id, requestedByName: manager.name,
       idempotencyKey: randomUUID(), residentName: null, residentApartment: null, residentGroupId: null, resourceName: null, note: null,
     });
-    if ('row' in claim) await markNotSent(db(), claim.row.id, { status: 409, code: 'x', message: 'no' } as never, 'Conflict');
+    if ('row' in claim) await markNotSent(db(), claim.row.id, { status: 409, code: 'x', message: 'no' }, 'Conflict');
     const after = (await db().select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.deviceId, deviceId)))[0]?.n;
     expect(before).toBe(0);
     expect(after).toBe(0);

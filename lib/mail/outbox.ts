@@ -1,14 +1,14 @@
 import 'server-only';
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { isLocale, type Locale } from '@/i18n/config';
+import { isLocale, type Locale } from '@/lib/i18n/config';
 import { readClosureReason } from '@/lib/closures/read';
 import type { Database } from '@/lib/db';
 import { mailOutbox, type reservationRequests, systems } from '@/lib/db/schema';
 import type { MailFacts, MailKind, MailSkipReason, MailStatus } from '@/lib/db/schema/mail';
 import { env } from '@/lib/env';
 import { readUserContact } from '@/lib/mirror/store';
-import { scheduleMailKick } from './kick';
+import { scheduleMailKick } from './running-worker';
 
 /**
  * The e-mail outbox, and the only code that writes `mail_outbox`. A row is written in the

@@ -1,10 +1,10 @@
 import 'server-only';
 import { ICalCalendar, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { createTranslator } from 'next-intl';
-import type { Locale } from '@/i18n/config';
-import { loadMessages } from '@/i18n/messages';
+import type { Locale } from '@/lib/i18n/config';
+import { loadMessages } from '@/lib/i18n/messages';
 import type { MailFacts, MailKind } from '@/lib/db/schema/mail';
-import { eventUid } from '@/lib/feeds/ical';
+import { eventUid } from '@/lib/calendar/ical';
 import { formatClock, formatDayLabel } from '@/lib/i18n/format';
 import { wallClock } from '@/lib/schedule/zoned';
 

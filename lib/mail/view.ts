@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { managerHasSystem } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import type { Database } from '@/lib/db';

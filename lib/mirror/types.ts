@@ -1,4 +1,21 @@
+import type {
+  MirrorCollection,
+  MirrorErrorKind,
+  MirrorUsersStatus,
+  SkippedSummary,
+  StoredOwnerType,
+  StoredReservationStatus,
+  StoredWeekSchedule,
+} from '@/lib/db/schema/mirror';
+import type { Assert, SameType } from '@/lib/same-type';
 import type { Reservation, Resource, SkippedItem, TimeSchedule, UserAccount, UserGroup } from '@/lib/service/schemas';
+
+export type { MirrorCollection, MirrorErrorKind, MirrorUsersStatus, SkippedSummary };
+
+// The mirror stores what the service's reader gives (lib/db/schema/mirror.ts names it for storage).
+type _OwnerTypes = Assert<SameType<StoredOwnerType, Reservation['ownerType']>>;
+type _Statuses = Assert<SameType<StoredReservationStatus, Reservation['status']>>;
+type _Schedules = Assert<SameType<StoredWeekSchedule, TimeSchedule['schedule']>>;
 
 export type MirrorReservation = Reservation;
 export type MirrorResource = Resource;
@@ -13,15 +30,6 @@ export interface MirrorUser {
   userGroupId: string | null;
 }
 
-/**
- * The user list of the current generation: 'loaded' (read by its refresh), 'kept' (that refresh
- * could not read it, so the previous list was carried over), 'unavailable' (the service has no
- * users/fetch: searches fall back to the exact upstream lookups). Null before the first refresh.
- */
-export type MirrorUsersStatus = 'loaded' | 'kept' | 'unavailable';
-
-export type MirrorCollection = 'reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users';
-
 /** One page: its usable items and those the reader skipped. A bare array is a page with none skipped. */
 export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[] };
 
@@ -34,22 +42,6 @@ export interface MirrorSource {
   /** Every user of the system in one answer (not paged upstream); absent: the source has no user list. */
   users?(deviceId: string): Promise<MirrorPage<UserAccount>>;
 }
-
-/** Items of the last successful refresh that the service sent but the portal could not use. */
-export interface SkippedSummary {
-  total: number;
-  counts: Partial<Record<MirrorCollection, number>>;
-  /** The first few (see SKIPPED_SAMPLES_MAX), for the admin's "why". */
-  samples: { collection: MirrorCollection; id: string | null; reason: string }[];
-}
-
-/**
- * What is true about a failed refresh. unreachable: network, timeout, 5xx, open circuit;
- * unreadable: the service answered something the portal cannot read; refused: it refused the
- * request (credentials, validation, not found); busy: it answered 429 (slow down); internal: the
- * portal's own fault.
- */
-export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'busy' | 'internal';
 
 export interface MirrorState {
   deviceId: string;

@@ -1,6 +1,5 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { openEventStreamCount } from '@/lib/events/open-streams';
 import { singleton } from '@/lib/singleton';
 
 /**
@@ -74,11 +73,9 @@ function createMetrics() {
     sseClients: new Gauge({
       name: 'portal_sse_clients',
       help: 'Open server-sent event streams',
+      // Set from the set of open streams whenever it changes (lib/events/open-streams.ts), never
+      // counted by hand: a hand-kept count drifts whenever a close path forgets to decrement.
       registers,
-      // Read at scrape time: a count kept by hand drifts whenever a close path forgets to decrement.
-      collect() {
-        this.set(openEventStreamCount());
-      },
     }),
   };
 }

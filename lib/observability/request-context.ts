@@ -2,7 +2,19 @@ import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { singleton } from '@/lib/singleton';
-import type { Timings } from './server-timing';
+
+/**
+ * Where an API request's time goes, for the `Server-Timing` response header (shown by browsers'
+ * developer tools; read by `npm run bench`). Only when SERVER_TIMING is on (lib/env.ts): a request
+ * then carries a Timings in its context, and each measured part adds to it. Parts nest (the
+ * database time inside `session` is counted in both), so they explain a total, not sum to it.
+ */
+export interface Timings {
+  /** Milliseconds per part, in the order first measured. */
+  parts: Map<string, number>;
+  queries: number;
+  queryMs: number;
+}
 
 /** What is known about the request being handled, for every log line written meanwhile. */
 export interface RequestContext {

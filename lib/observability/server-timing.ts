@@ -1,19 +1,8 @@
 import 'server-only';
 import { performance } from 'node:perf_hooks';
-import { currentRequestContext } from './request-context';
+import { currentRequestContext, type Timings } from './request-context';
 
-/**
- * Where an API request's time goes, for the `Server-Timing` response header (shown by browsers'
- * developer tools; read by `npm run bench`). Only when SERVER_TIMING is on (lib/env.ts): a request
- * then carries a Timings in its context, and each measured part adds to it. Parts nest (the
- * database time inside `session` is counted in both), so they explain a total, not sum to it.
- */
-export interface Timings {
-  /** Milliseconds per part, in the order first measured. */
-  parts: Map<string, number>;
-  queries: number;
-  queryMs: number;
-}
+export type { Timings };
 
 export function newTimings(): Timings {
   return { parts: new Map(), queries: 0, queryMs: 0 };
@@ -43,17 +32,9 @@ export function noteQuery(ms: number): void {
   timings.queryMs += ms;
 }
 
-/** Wraps a query function so that each call is counted for the request that made it. */
-export function timedQueries<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return async (...args: A) => {
-    if (!current()) return fn(...args);
-    const started = performance.now();
-    try {
-      return await fn(...args);
-    } finally {
-      noteQuery(performance.now() - started);
-    }
-  };
+/** What lib/db's query observer calls for each statement: a counter for the current request, when it is timed. */
+export function requestQueryTimer(): ((elapsedMs: number) => void) | undefined {
+  return current() ? noteQuery : undefined;
 }
 
 const ms = (v: number) => Math.round(v * 100) / 100;

@@ -1,4 +1,4 @@
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type { ExportTable } from '@/lib/exports/types';
 import { formatWeekdayName } from '@/lib/i18n/format';
 import type { ReportData, SlotShare } from './compute';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import type { Database } from '@/lib/db';
 import { rawRows } from '@/lib/db/raw';
 import { reservationRequests } from '@/lib/db/schema/events';

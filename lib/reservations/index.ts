@@ -1,7 +1,6 @@
 import 'server-only';
 
 // Booking and cancelling on behalf of residents, and settling requests whose outcome never came.
-export { getReservationDeps } from './live-deps';
 export { applyWebhookOutcome, toRequestView } from './lifecycle';
 export {
   parseIdempotencyKey,

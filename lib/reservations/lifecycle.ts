@@ -7,7 +7,7 @@ import { equalsAnyUuid } from '@/lib/db/raw';
 import { queryBuilder, readTogether, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { adoptStrayOutcome, appendRequestEvent, earlyOutcome, markOutcomeApplied, type OutcomeApplier, type ReservationOutcome } from '@/lib/events/store';
 import type { MessageData, PortalEvent, RequestView } from '@/lib/events/types';
-import type { BookingOrigin } from '@/lib/views/types';
+import type { BookingOrigin } from './types';
 import { enqueueOutcomeMail } from '@/lib/mail/outbox';
 import { applyReservationChange } from '@/lib/mirror/store';
 import { describeOutcomeError } from './reasons';

@@ -1,6 +1,6 @@
 import { createTranslator } from 'next-intl';
 import { expect, it } from 'vitest';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type { Message } from '@/lib/i18n/message';
 import { catalogues } from '@/tests/intl';
 import { describeOutcomeError, NO_OUTCOME, NOT_SENT, OUTCOME_ERROR_CODES, renderReasonValues, residentLabel, type ReasonContext } from './reasons';

@@ -2,7 +2,7 @@
 // a Message (lib/i18n/message.ts): made on the server, broadcast to readers of any language, and
 // rendered by each reader's component (renderReasonValues adds the slot in the reader's words).
 
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { formatClock, formatDayLabel } from '@/lib/i18n/format';
 import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
 import { wallClock } from '@/lib/schedule/zoned';

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { ApiError, renderApiError } from '@/lib/api/errors';
+import { ApiError, renderApiError } from '@/lib/errors/api-error';
 
 import { describeWithDb } from '@/tests/db';
 import { InProcessEventBus } from '@/lib/events/bus';

@@ -1,6 +1,6 @@
 import 'server-only';
-import { ApiError, ErrorCode, renderApiError, toApiError } from '@/lib/api/errors';
-import type { Locale } from '@/i18n/config';
+import { ApiError, ErrorCode, isErrorCode, renderApiError, toApiError } from '@/lib/errors/api-error';
+import type { Locale } from '@/lib/i18n/config';
 import { env } from '@/lib/env';
 import { formatClock, formatDayTime } from '@/lib/i18n/format';
 import { msg, type Message } from '@/lib/i18n/message';
@@ -94,7 +94,9 @@ function answerOf(row: RequestRow): RequestAnswer {
   const first = row.firstAnswer;
   if (first) {
     const text = first.key ? msg(first.key as Message['key'], first.values) : undefined;
-    return { status: first.status, error: { code: first.code, message: first.message, ...(first.reason ? { reason: first.reason } : {}), ...(text ? { text } : {}) } };
+    // Stored from an ErrorCode (markNotSent); the schema keeps it as text.
+    const code = isErrorCode(first.code) ? first.code : 'internal_server_error';
+    return { status: first.status, error: { code, message: first.message, ...(first.reason ? { reason: first.reason } : {}), ...(text ? { text } : {}) } };
   }
   return { status: 202, request: toRequestView(row) };
 }

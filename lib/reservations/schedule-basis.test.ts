@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { reservationRequests } from '@/lib/db/schema';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { readResources, readTimeSchedules } from '@/lib/mirror/store';

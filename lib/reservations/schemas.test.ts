@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
-import { BOOKING_NOTE_MAX } from '@/lib/views/types';
+import { handleApiError } from '@/lib/errors/api-error';
+import { BOOKING_NOTE_MAX } from './types';
 import { bookingInputSchema } from './schemas';
 
 const base = { deviceId: randomUUID(), resourceId: randomUUID(), residentUserId: randomUUID(), startTime: '2026-11-26T06:00Z', endTime: '2026-11-26T09:00Z' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
-import { BOOKING_NOTE_MAX } from '@/lib/views/types';
-import { vkey } from '@/lib/api/validation-key';
+import { BOOKING_NOTE_MAX } from './types';
+import { vkey } from '@/lib/i18n/validation-key';
 
 export const IDEMPOTENCY_KEY_MAX = 200;
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_\-:.]{1,200}$/;

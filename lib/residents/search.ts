@@ -4,7 +4,38 @@
 
 import { hasControlCharacters } from '@/lib/http/control-characters';
 import { msg, type Message } from '@/lib/i18n/message';
-import { RESIDENT_QUERY_MAX_LENGTH, type ApartmentHit, type ResidentHit } from '@/lib/views/types';
+
+/** The longest resident search (an e-mail address); the server's schema and both search boxes use it. */
+export const RESIDENT_QUERY_MAX_LENGTH = 254;
+
+/** One resident in a search result; the labels may be empty strings (the service did not say). */
+export interface ResidentHit {
+  userId: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * One apartment (user group) of one system in a resident search, with the residents it matched:
+ * all of them when the apartment's own key (apartment number, reference id) matched, else those
+ * whose name or e-mail did. A user in no group is an entry of their own (groupId null).
+ */
+export interface ApartmentHit {
+  deviceId: string;
+  systemName: string;
+  groupId: string | null;
+  apartmentId: string;
+  groupName: string;
+  referenceId: string;
+  residents: ResidentHit[];
+}
+
+/** GET /api/residents?q= */
+export interface ResidentSearchResult {
+  apartments: ApartmentHit[];
+  /** More apartments matched than are listed: the search should be narrowed. */
+  truncated: boolean;
+}
 
 /** How many apartments a search lists at most; more are cut off and flagged `truncated`. */
 export const RESIDENT_RESULT_LIMIT = 20;

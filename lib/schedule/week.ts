@@ -67,7 +67,7 @@ export function weekParam(value: string | string[] | undefined): { key: string |
 /** zod schema for a week key, e.g. a `?week=` search parameter. */
 export const weekKeySchema = z.string().superRefine((value, ctx) => {
   const parsed = parseWeekKey(value);
-  // The message is the catalogue key (lib/api/validation.ts renders it in the caller's language).
+  // The message is the catalogue key (lib/errors/validation.ts renders it in the caller's language).
   if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message.key, params: parsed.message.values });
 });
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { createPgliteTestDb, type TestDatabase } from '@/tests/db';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { captureLog } from '@/lib/log';
 import {
   ServiceAuthError,

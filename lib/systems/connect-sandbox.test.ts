@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { DEMO_MANAGER_EMAIL, seedDemoConnection, seedDemoUsers } from '@/lib/auth/demo-seed';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
 import { findUserByEmail } from '@/lib/auth/users';
@@ -9,7 +9,7 @@ import { createServiceClient, type ServiceClient } from '@/lib/service';
 import { createSandbox, type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { connectApproval } from './connect';
 import { readSystemApiKey } from './store';
-import { apiKeyGeneratorFor } from './upstream';
+import { apiKeyGeneratorFor } from './api-key-generator';
 
 const encryptionKey = randomBytes(32);
 

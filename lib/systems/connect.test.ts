@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { apiErrorText } from '@/tests/message-text';
 import { expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { checkSystemAccess, listAccessibleSystemsIn, visibleTo } from '@/lib/auth/access';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import { describeWithDb } from '@/tests/db';

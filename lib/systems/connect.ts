@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Database } from '@/lib/db';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { approvalIdSchema, type SystemPublic } from './schemas';

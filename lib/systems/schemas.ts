@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { vkey } from '@/lib/api/validation-key';
-import { SYSTEM_STATUSES } from '@/lib/db/schema/systems';
-import { SCHEDULE_BASES } from '@/lib/schedule/types';
+import { vkey } from '@/lib/i18n/validation-key';
+import { SYSTEM_STATUSES, type STORED_RESOURCE_KINDS, type STORED_SCHEDULE_BASES } from '@/lib/db/schema/systems';
+import type { ResourceKind } from '@/lib/schedule/resource-kind';
+import { SCHEDULE_BASES, type ScheduleBasis } from '@/lib/schedule/types';
+import type { Assert, SameType } from '@/lib/same-type';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
+
+// What the schema stores is what lib/schedule means (the schema imports nothing of the domain).
+type _StoredScheduleBases = Assert<SameType<(typeof STORED_SCHEDULE_BASES)[number], ScheduleBasis>>;
+type _StoredResourceKinds = Assert<SameType<(typeof STORED_RESOURCE_KINDS)[number], ResourceKind>>;
 
 export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
 export const SYSTEM_NAME_MAX_LENGTH = 120;

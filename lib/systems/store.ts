@@ -4,7 +4,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
 import type { ResourceKind } from '@/lib/schedule/resource-kind';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { DAY_PARTS, DEFAULT_NEXT_FREE_COUNT, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { apiErrorText } from '@/tests/message-text';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import type { PortalEvent } from '@/lib/events/types';

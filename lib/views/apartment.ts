@@ -1,7 +1,7 @@
 import 'server-only';
 import { closureNotes } from './closure-notes';
 import { readClosureWindows } from '@/lib/closures/read';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';
@@ -13,14 +13,12 @@ import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, ty
 import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
 import { formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot, type WeekInfo } from '@/lib/schedule';
 import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
-import { getServiceClient, type ServiceClient } from '@/lib/service';
-import { getSystemApiKey } from '@/lib/systems';
+import type { ServiceClient } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { readResourceKinds } from '@/lib/systems/store';
 import { log } from '@/lib/log';
 import { systemMirror, type ViewDeps } from './freshness';
 import { weekSlotsOf } from './week-slots';
-import { portalViewDeps } from './live-deps';
 import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentTitle, type ApartmentView, type NextFreeView } from './apartment-types';
 
 const DAY_MS = 86_400_000;
@@ -30,11 +28,6 @@ export interface ApartmentDeps extends ViewDeps {
   client: ServiceClient;
   /** The system's API key, or null when it is not connected (authorizations are then unknown). */
   apiKeyFor: (deviceId: string) => Promise<string | null | undefined>;
-}
-
-export async function portalApartmentDeps(): Promise<ApartmentDeps> {
-  const [view, client] = await Promise.all([portalViewDeps(), getServiceClient()]);
-  return { ...view, client, apiKeyFor: getSystemApiKey };
 }
 
 /** The apartment's number, else the group's name, else unnamed (labels may be empty upstream); pages word it. */

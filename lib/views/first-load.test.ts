@@ -3,7 +3,7 @@
 // bookable until every reservation is read, and a failed load leaves nothing behind.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type ApiError, renderApiError } from '@/lib/api/errors';
+import { type ApiError, renderApiError } from '@/lib/errors/api-error';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { partialLoadOf, refreshSystem, waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';

@@ -6,7 +6,7 @@ import { readState } from '@/lib/mirror/store';
 import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
 import type { Freshness, FreshnessErrorKind } from './types';
 
-/** What the views need besides their arguments; the portal's wiring is in ./live-deps.ts. */
+/** What the views need besides their arguments; the portal's live ones come from lib/wiring.ts. */
 export interface ViewDeps {
   db: Database;
   /** Builds the upstream source of a system's mirror (may fail: no key, service unreachable). */

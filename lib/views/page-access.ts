@@ -2,7 +2,7 @@ import 'server-only';
 import { forbidden, notFound } from 'next/navigation';
 import { cache } from 'react';
 import { z } from 'zod';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { requireSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import type { SystemPublic } from '@/lib/systems/schemas';

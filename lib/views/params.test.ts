@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { parseWeekParam } from './params';
 
 describe('parseWeekParam', () => {

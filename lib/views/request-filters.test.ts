@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { apiErrorText } from '@/tests/message-text';
 import { requestsSearch } from '@/lib/client/request-filters';
 import { dayRange, formatCursor, parseRequestsQuery } from './request-filters';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { TZDate } from '@date-fns/tz';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg, type Message } from '@/lib/i18n/message';
 import {
   REQUEST_STATUS_FILTERS,

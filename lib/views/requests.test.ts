@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { createUser, setManagerSystems } from '@/lib/auth/users';
 import type { RequestFilters } from '@/lib/client/request-filters';

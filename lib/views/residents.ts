@@ -1,5 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
+import { log } from '@/lib/log';
+import { waitForRefresh } from '@/lib/mirror/refresh';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readState } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
@@ -8,7 +10,8 @@ import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/s
 import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { measure } from '@/lib/observability/server-timing';
-import type { ApartmentHit, ResidentSearchResult } from './types';
+import type { ApartmentHit, ResidentSearchResult } from '@/lib/residents/search';
+import { systemMirror, type ViewDeps } from './freshness';
 
 export { parseResidentQuery } from '@/lib/residents/search';
 
@@ -44,6 +47,59 @@ export interface ResidentSearchDeps {
    * a system never loaded loads). Without it the current generation is read as it is.
    */
   mirror?: (deviceId: string) => Promise<MirrorSnapshot | null>;
+}
+
+/** A search waits at most this long for a system's first load (names and apartments come from it). */
+const FIRST_LOAD_WAIT_MS = 5_000;
+
+/**
+ * The search's dependencies over the views' ones, for `systems` whose keys (`apiKeyOf`) and mirror
+ * states (`known`) were read with them. The state of a system (refreshing it when due, waiting a
+ * little for its first load) is read once per search: the fallback lookups ask again for the
+ * snapshot of the same systems.
+ */
+export function residentSearchDepsOf(
+  view: ViewDeps,
+  client: ResidentSearchDeps['client'],
+  systems: readonly SystemPublic[],
+  apiKeyOf: ResidentSearchDeps['apiKeyOf'],
+  known: ReadonlyMap<string, MirrorState>,
+): ResidentSearchDeps {
+  const { db } = view;
+  const states = new Map<string, Promise<MirrorState | null>>();
+  const stateOf = (deviceId: string): Promise<MirrorState | null> => {
+    let pending = states.get(deviceId);
+    if (!pending) {
+      pending = loadState(deviceId);
+      states.set(deviceId, pending);
+    }
+    return pending;
+  };
+  const loadState = async (deviceId: string): Promise<MirrorState | null> => {
+    try {
+      // The state rows were read with the systems: only a system still loading is read again.
+      const mirror = await systemMirror(view, deviceId, known.get(deviceId) ?? null);
+      if (mirror.freshness.status !== 'loading') return mirror.state;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
+      clearTimeout(timer);
+    } catch (error) {
+      // Results still show, with fewer names; the search itself did not fail.
+      log.warn('mirror not available for resident search', { deviceId, error });
+    }
+    return readState(db, deviceId);
+  };
+  return {
+    db,
+    client,
+    systems,
+    apiKeyOf,
+    state: stateOf,
+    mirror: async (deviceId) => {
+      const state = await stateOf(deviceId);
+      return state ? mirrorSnapshot(db, deviceId, state) : null;
+    },
+  };
 }
 
 async function currentSnapshot(db: Database, deviceId: string): Promise<MirrorSnapshot | null> {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import type { Database } from '@/lib/db';
 import { msg } from '@/lib/i18n/message';
 import { partialLoadOf } from '@/lib/mirror/refresh';

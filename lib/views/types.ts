@@ -2,13 +2,8 @@
 // server components alike). Type-only imports keep this file free of zod and server code.
 import type { Heatmap, NowStatus, OccupancyStats, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import type { RequestView } from '@/lib/events/types';
+import type { BookingOrigin } from '@/lib/reservations/types';
 import type { SystemPublic } from '@/lib/systems/schemas';
-
-/** The longest resident search (an e-mail address); the server's schema and both search boxes use it. */
-export const RESIDENT_QUERY_MAX_LENGTH = 254;
-
-/** The longest booking note; the server's schema and the booking dialog's field use it. */
-export const BOOKING_NOTE_MAX = 500;
 
 /**
  * Why the last refresh failed, as far as it is true: 'unreachable' (no answer, timeout, 5xx),
@@ -94,17 +89,6 @@ export interface SystemOverview {
   skipped?: SkippedItemsView | null;
 }
 
-/** A reservation booked through the portal: who asked, when, for whom, and the manager's note. */
-export interface BookingOrigin {
-  reservationId: string;
-  /** The manager's name at the time (null on requests made before names were kept). */
-  requestedByName: string | null;
-  /** When the manager asked (ISO). */
-  requestedAt: string;
-  residentName: string | null;
-  note: string | null;
-}
-
 export interface ResourceWeekView {
   system: SystemPublic;
   /** Null while loading, unless the first load's rooms are in (freshness.partial). */
@@ -122,33 +106,4 @@ export interface ResourceWeekView {
   requests: RequestView[];
   /** The week's reservations booked through the portal (the slot dialog says by whom). */
   origins: BookingOrigin[];
-}
-
-/** One resident in a search result; the labels may be empty strings (the service did not say). */
-export interface ResidentHit {
-  userId: string;
-  name: string;
-  email: string;
-}
-
-/**
- * One apartment (user group) of one system in a resident search, with the residents it matched:
- * all of them when the apartment's own key (apartment number, reference id) matched, else those
- * whose name or e-mail did. A user in no group is an entry of their own (groupId null).
- */
-export interface ApartmentHit {
-  deviceId: string;
-  systemName: string;
-  groupId: string | null;
-  apartmentId: string;
-  groupName: string;
-  referenceId: string;
-  residents: ResidentHit[];
-}
-
-/** GET /api/residents?q= */
-export interface ResidentSearchResult {
-  apartments: ApartmentHit[];
-  /** More apartments matched than are listed: the search should be narrowed. */
-  truncated: boolean;
 }

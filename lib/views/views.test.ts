@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startTestSandbox } from '@/tests/sandbox-service';
 import { type ServiceClient, type UserGroup, type Reservation, type Resource } from '@/lib/service';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { countingDb, describeWithDb } from '@/tests/db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';

@@ -6,15 +6,15 @@ import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
 import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
 import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from '@/lib/admin/systems';
-import { ApiError } from '@/lib/api/errors';
-import { LANGUAGES, isLocale } from '@/i18n/config';
+import { ApiError } from '@/lib/errors/api-error';
+import { LANGUAGES, isLocale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
-import { requireAdmin } from '@/lib/auth/session';
+import { requireAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatList } from '@/lib/i18n/format';
-import { connectSystemsByApproval } from '@/lib/systems';
+import { connectSystemsByApproval } from '@/lib/wiring';
 import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
 const text = (form: FormData, name: string) => {

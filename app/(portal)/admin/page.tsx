@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import Link from 'next/link';
-import { requirePageAdmin } from '@/lib/auth/session';
+import { requirePageAdmin } from '@/lib/api/session';
 import { cardClass } from '@/components/ui/styles';
 
 export async function generateMetadata(): Promise<Metadata> {

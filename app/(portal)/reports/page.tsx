@@ -4,13 +4,13 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { PeriodPicker } from '@/components/reports/period-picker';
 import { ReportsOverviewView } from '@/components/reports/reports-overview';
 import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { listAccessibleSystems } from '@/lib/auth/access';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { renderMessage } from '@/lib/i18n/server';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
 import { parsePeriod, presetPeriod } from '@/lib/reports/period';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

@@ -2,12 +2,12 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { ResidentResults } from '@/components/resident-results';
 import { ResidentSearch } from '@/components/resident-search';
-import { handleApiError } from '@/lib/api/errors';
-import { getRequestLocale } from '@/lib/i18n/request-locale';
-import { requirePageUser } from '@/lib/auth/session';
-import { searchResidentsFor } from '@/lib/views/live-deps';
+import { handleApiError } from '@/lib/errors/api-error';
+import { getRequestLocale } from '@/lib/api/request-locale';
+import { requirePageUser } from '@/lib/api/session';
+import { searchResidentsFor } from '@/lib/api/resident-search';
 import { parseResidentQuery } from '@/lib/views/residents';
-import { RESIDENT_QUERY_MAX_LENGTH, type ResidentSearchResult } from '@/lib/views/types';
+import { RESIDENT_QUERY_MAX_LENGTH, type ResidentSearchResult } from '@/lib/residents/search';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('residents');

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { SystemList } from '@/components/shell/system-list';
 import { listAccessibleSystems } from '@/lib/auth/access';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('systems');

@@ -1,4 +1,5 @@
-import { ApiError, withErrors } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { msg } from '@/lib/i18n/message';
 
 export const dynamic = 'force-dynamic';

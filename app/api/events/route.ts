@@ -1,7 +1,9 @@
-import { ApiError, withErrors } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { msg } from '@/lib/i18n/message';
-import { currentStreamAccess, visibleDeviceIds } from '@/lib/auth/access';
-import { requestSessionVersion, requireUser } from '@/lib/auth/session';
+import { currentStreamAccess } from '@/lib/events/stream-access';
+import { visibleDeviceIds } from '@/lib/auth/access';
+import { requestSessionVersion, requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { getEventBus } from '@/lib/events/bus';
 import { eventStreamResponse } from '@/lib/events/stream-route';

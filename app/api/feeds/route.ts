@@ -1,6 +1,7 @@
-import { readJson, withErrors, localeOfRequest } from '@/lib/api/errors';
+import { readJson } from '@/lib/api/body';
+import { withErrors, localeOfRequest } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { createFeed, createFeedInputSchema } from '@/lib/feeds/feeds';

@@ -1,4 +1,4 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { checkHealth } from '@/lib/health';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
-import { metricsResponse } from '@/lib/observability/metrics-route';
+import { metricsResponse } from '@/lib/api/metrics-route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,8 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { listAccessibleSystems } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

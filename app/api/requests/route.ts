@@ -1,6 +1,6 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { listAccessibleSystemsIn } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { parseRequestsQuery } from '@/lib/views/request-filters';
 import { readRequestsFor } from '@/lib/views/requests';

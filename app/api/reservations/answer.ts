@@ -1,5 +1,6 @@
 import 'server-only';
-import { errorResponse, localeOfRequest, reasonOf } from '@/lib/api/errors';
+import { errorResponse, reasonOf } from '@/lib/errors/api-error';
+import { localeOfRequest } from '@/lib/api/route';
 import { renderMessage } from '@/lib/i18n/server';
 import type { RequestAnswer } from '@/lib/reservations';
 

@@ -1,8 +1,10 @@
-import { readJson, withErrors } from '@/lib/api/errors';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { bookingInputSchema, getReservationDeps, parseIdempotencyKey, requestBooking } from '@/lib/reservations';
+import { requireUser } from '@/lib/api/session';
+import { bookingInputSchema, parseIdempotencyKey, requestBooking } from '@/lib/reservations';
+import { portalReservationDeps } from '@/lib/wiring';
 import { answerResponse } from './answer';
 
 export const dynamic = 'force-dynamic';
@@ -14,6 +16,6 @@ export const POST = withErrors(async (request: Request) => {
   const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'));
   const input = bookingInputSchema.parse(await readJson(request));
   const system = await requireSystemAccess(user, input.deviceId);
-  const answer = await requestBooking(await getReservationDeps(), { requester: user, system, input, idempotencyKey });
+  const answer = await requestBooking(await portalReservationDeps(), { requester: user, system, input, idempotencyKey });
   return answerResponse(answer, request);
 });

@@ -1,7 +1,8 @@
-import { ApiError, withErrors } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { msg } from '@/lib/i18n/message';
 import { measure } from '@/lib/observability/server-timing';
-import { searchResidentsAsViewer } from '@/lib/views/live-deps';
+import { searchResidentsAsViewer } from '@/lib/api/resident-search';
 import { isUuid } from '@/lib/views/page-access';
 import { parseResidentQuery } from '@/lib/views/residents';
 

@@ -1,6 +1,6 @@
 import { listAccessibleSystems } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 
 export const dynamic = 'force-dynamic';
 

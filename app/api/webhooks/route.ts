@@ -1,4 +1,5 @@
-import { errorResponse, withErrors } from '@/lib/api/errors';
+import { errorResponse } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { getDb } from '@/lib/db';
 import { getEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';

@@ -1,7 +1,7 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { clientIp } from '@/lib/auth/credentials';
 import { feedResponse, portalFeedRateLimiter } from '@/lib/feeds/serve';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

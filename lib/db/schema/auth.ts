@@ -10,7 +10,7 @@ export const users = pgTable('users', {
   role: text('role', { enum: USER_ROLES }).notNull(),
   passwordHash: text('password_hash'),
   sessionVersion: integer('session_version').notNull().default(1),
-  /** The language the user chose in the portal (i18n/config.ts); null follows the browser (migration 0019). */
+  /** The language the user chose in the portal (lib/i18n/config.ts); null follows the browser (migration 0019). */
   locale: text('locale'),
   /** Set while the account is deactivated: no sign-in, no session (migration 0015). */
   deactivatedAt: timestamp('deactivated_at', { withTimezone: true }),

@@ -1,8 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
-import type { ErrorCode } from '@/lib/api/errors';
-import type { RequestView } from '@/lib/events/types';
 import { roomClosures } from './closures';
+
+/**
+ * A request's first answer when it was an error, as stored: its HTTP status, the error map's code
+ * (lib/errors/api-error.ts), the sentence, and its Message key and values when it had one.
+ */
+export interface StoredFirstAnswer {
+  status: number;
+  code: string;
+  message: string;
+  reason?: string;
+  key?: string;
+  values?: Record<string, string | number>;
+}
 
 export const reservationRequests = pgTable(
   'reservation_requests',
@@ -30,7 +41,7 @@ export const reservationRequests = pgTable(
     resourceName: text('resource_name'),
     requestedByName: text('requested_by_name'),
     /** The first answer when it was an error, answered again to a repeated Idempotency-Key. */
-    firstAnswer: jsonb('first_answer').$type<{ status: number; code: ErrorCode; message: string; reason?: string; key?: string; values?: Record<string, string | number> }>(),
+    firstAnswer: jsonb('first_answer').$type<StoredFirstAnswer>(),
     /** Set when the send's effect is unknown (sent, no readable answer); the reconciler settles it. */
     outcomeUnknownSince: timestamp('outcome_unknown_since', { withTimezone: true }),
     /** The manager's note on a booking made on a resident's behalf (trimmed, ≤ 500 characters). */
@@ -78,7 +89,8 @@ export const portalEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     deviceId: uuid('device_id').notNull(),
     type: text('type').notNull(),
-    data: jsonb('data').$type<RequestView>().notNull(),
+    /** A request as a browser may see it (lib/events/types.ts RequestView, which lib/events/store.ts writes and reads). */
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],

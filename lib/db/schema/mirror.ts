@@ -1,5 +1,38 @@
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { MirrorErrorKind, MirrorReservation, MirrorTimeSchedule, MirrorUsersStatus, SkippedSummary } from '@/lib/mirror/types';
+
+// The shapes stored here are defined here (the schema imports nothing of the domain);
+// lib/mirror/types.ts uses them and fails to compile where the service's types differ.
+
+/** How a reservation's owner is stored: the service's tolerant reader's names (lib/service/schemas.ts). */
+export type StoredOwnerType = 'User' | 'Group' | 'Service' | 'Unknown';
+export type StoredReservationStatus = 'Unused' | 'Used' | 'Unknown';
+/** A Week schedule: per weekday (0 = Monday), its slots as [start minute in UTC, length in minutes]. */
+export type StoredWeekSchedule = [number, number][][];
+
+/**
+ * The user list of the current generation: 'loaded' (read by its refresh), 'kept' (that refresh
+ * could not read it, so the previous list was carried over), 'unavailable' (the service has no
+ * users/fetch: searches fall back to the exact upstream lookups). Null before the first refresh.
+ */
+export type MirrorUsersStatus = 'loaded' | 'kept' | 'unavailable';
+
+export type MirrorCollection = 'reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users';
+
+/** Items of the last successful refresh that the service sent but the portal could not use. */
+export interface SkippedSummary {
+  total: number;
+  counts: Partial<Record<MirrorCollection, number>>;
+  /** The first few (see SKIPPED_SAMPLES_MAX), for the admin's "why". */
+  samples: { collection: MirrorCollection; id: string | null; reason: string }[];
+}
+
+/**
+ * What is true about a failed refresh. unreachable: network, timeout, 5xx, open circuit;
+ * unreadable: the service answered something the portal cannot read; refused: it refused the
+ * request (credentials, validation, not found); busy: it answered 429 (slow down); internal: the
+ * portal's own fault.
+ */
+export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'busy' | 'internal';
 
 // Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
 // go in with bulk `unnest` inserts.
@@ -42,8 +75,8 @@ export const mirrorReservations = pgTable(
     resourceId: uuid('resource_id').notNull(),
     userId: uuid('user_id'),
     ownerId: uuid('owner_id'),
-    ownerType: text('owner_type').$type<MirrorReservation['ownerType']>().notNull(),
-    status: text('status').$type<MirrorReservation['status']>().notNull(),
+    ownerType: text('owner_type').$type<StoredOwnerType>().notNull(),
+    status: text('status').$type<StoredReservationStatus>().notNull(),
     startTime: timestamp('start_time', { withTimezone: true }).notNull(),
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
   },
@@ -76,7 +109,7 @@ export const mirrorTimeSchedules = pgTable(
     generation: bigint('generation', { mode: 'number' }).notNull(),
     id: uuid('id').notNull(),
     scheduleType: text('schedule_type').notNull(),
-    schedule: jsonb('schedule').$type<MirrorTimeSchedule['schedule']>().notNull(),
+    schedule: jsonb('schedule').$type<StoredWeekSchedule>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] })],
 );

@@ -1,10 +1,13 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
-import { SCHEDULE_BASES } from '@/lib/schedule/types';
 import { users } from './auth';
 
 export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
 export type SystemStatus = (typeof SYSTEM_STATUSES)[number];
+
+// The schema imports nothing of the domain: these are lib/schedule's SCHEDULE_BASES and
+// RESOURCE_KINDS as stored, and lib/systems/schemas.ts fails to compile when they differ.
+export const STORED_SCHEDULE_BASES = ['utc', 'local'] as const;
+export const STORED_RESOURCE_KINDS = ['laundry', 'drying', 'other'] as const;
 
 export const connections = pgTable('connections', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -27,12 +30,12 @@ export const systems = pgTable(
     /** How far ahead its rooms can be booked (migration 0013). */
     bookingHorizonDays: integer('booking_horizon_days').notNull().default(28),
     /** What its Week schedules' minutes mean (migration 0014; lib/schedule ScheduleBasis). */
-    scheduleBasis: text('schedule_basis', { enum: SCHEDULE_BASES }).notNull().default('utc'),
+    scheduleBasis: text('schedule_basis', { enum: STORED_SCHEDULE_BASES }).notNull().default('utc'),
     /** Future bookings an apartment may hold per room (migration 0018; upstream's rule is not readable). */
     bookingQuota: integer('booking_quota').notNull().default(2),
     /** Whether residents get e-mail about bookings made or cancelled on their behalf (migration 0021). */
     residentMail: boolean('resident_mail').notNull().default(true),
-    /** The language of those e-mails (migration 0021; checked against i18n/config.ts). */
+    /** The language of those e-mails (migration 0021; checked against lib/i18n/config.ts). */
     mailLocale: text('mail_locale').notNull().default('sv'),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
@@ -63,7 +66,7 @@ export const resourceKinds = pgTable(
       .notNull()
       .references(() => systems.deviceId, { onDelete: 'cascade' }),
     resourceId: uuid('resource_id').notNull(),
-    kind: text('kind', { enum: RESOURCE_KINDS }).notNull(),
+    kind: text('kind', { enum: STORED_RESOURCE_KINDS }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.resourceId] })],
 );

@@ -2,10 +2,10 @@ import type { Metadata } from 'next';
 import { getLocale, getTranslations } from 'next-intl/server';
 import Link from 'next/link';
 import { mutedTextClass } from '@/components/ui/styles';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { COMMAND_LINE_ACTOR, listAudit, type AuditEntry } from '@/lib/admin/audit';
 import { describeAuditEntry } from '@/lib/admin/audit-wording';
-import { requirePageAdmin } from '@/lib/auth/session';
+import { requirePageAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatClock, formatDate } from '@/lib/i18n/format';
 

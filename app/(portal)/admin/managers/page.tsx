@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { cardClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import { listAccounts, type AccountSummary } from '@/lib/admin/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
-import { requirePageAdmin } from '@/lib/auth/session';
+import { requirePageAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { listAllSystems } from '@/lib/systems/store';

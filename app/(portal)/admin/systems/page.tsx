@@ -3,13 +3,13 @@ import { getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
 import { StatusBadge } from '@/components/shell/system-list';
 import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
-import { requirePageAdmin } from '@/lib/auth/session';
+import { requirePageAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { readResources } from '@/lib/mirror/store';
 import { guessResourceKind, RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { BOOKING_HORIZON_MAX_DAYS, BOOKING_QUOTA_MAX } from '@/lib/systems/schemas';
 import { listAllSystems, readResourceKinds } from '@/lib/systems/store';
-import { LANGUAGES } from '@/i18n/config';
+import { LANGUAGES } from '@/lib/i18n/config';
 import { readMailSettings } from '@/lib/systems/store';
 import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateResourceKindAction, updateSystemAction } from '../actions';
 

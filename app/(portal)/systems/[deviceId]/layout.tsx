@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { pageSystem } from '@/lib/views/page-access';
 
 /**

@@ -4,9 +4,9 @@ import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { SkippedItemsNote } from '@/components/freshness-note';
 import { SystemOverviewLive } from '@/components/system-overview-live';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { pageSystem } from '@/lib/views/page-access';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { loadSystemOverview } from '@/lib/views/system-overview';
 
 type Props = { params: Promise<{ deviceId: string }> };

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { requireAdmin } from '@/lib/auth/session';
-import { readJson, withErrors } from '@/lib/api/errors';
+import { requireAdmin } from '@/lib/api/session';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { connectSystemsByApproval } from '@/lib/systems';
+import { connectSystemsByApproval } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

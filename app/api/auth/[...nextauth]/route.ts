@@ -1,6 +1,6 @@
 import NextAuth from 'next-auth';
 import type { NextRequest } from 'next/server';
-import { withApiHeaders } from '@/lib/api/errors';
+import { withApiHeaders } from '@/lib/api/headers';
 import { getAuthOptions } from '@/lib/auth/options';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,7 @@
-import { ApiError, withErrors } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { msg } from '@/lib/i18n/message';
 import { MAIL_FILES, mailFile, readMailFor, retryMailFor, type MailFile } from '@/lib/mail/view';

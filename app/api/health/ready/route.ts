@@ -1,4 +1,4 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { readinessResponse } from '@/lib/readiness';
 
 export const dynamic = 'force-dynamic';

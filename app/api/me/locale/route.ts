@@ -1,11 +1,13 @@
-import type { Locale } from '@/i18n/config';
-import { ApiError, readJson, readTextCapped, withErrors } from '@/lib/api/errors';
+import type { Locale } from '@/lib/i18n/config';
+import { ApiError } from '@/lib/errors/api-error';
+import { readJson, readTextCapped } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { msg } from '@/lib/i18n/message';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { getSession } from '@/lib/auth/session';
+import { getSession } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
-import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from '@/lib/i18n/preference';
+import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from '@/lib/auth/locale-preference';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,8 +1,9 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { cancellationInputSchema, getReservationDeps, parseIdempotencyKey, requestCancellation } from '@/lib/reservations';
+import { requireUser } from '@/lib/api/session';
+import { cancellationInputSchema, parseIdempotencyKey, requestCancellation } from '@/lib/reservations';
+import { portalReservationDeps } from '@/lib/wiring';
 import { answerResponse } from '../answer';
 
 export const dynamic = 'force-dynamic';
@@ -19,6 +20,6 @@ export const DELETE = withErrors(async (request: Request, context: Context) => {
     reservationId: (await context.params).reservationId,
   });
   const system = await requireSystemAccess(user, input.deviceId);
-  const answer = await requestCancellation(await getReservationDeps(), { requester: user, system, input, idempotencyKey });
+  const answer = await requestCancellation(await portalReservationDeps(), { requester: user, system, input, idempotencyKey });
   return answerResponse(answer, request);
 });

@@ -1,6 +1,7 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireAdmin, requireUser } from '@/lib/auth/session';
-import { readJson, withErrors } from '@/lib/api/errors';
+import { requireAdmin, requireUser } from '@/lib/api/session';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { getDb } from '@/lib/db';
 import { systemUpdateSchema } from '@/lib/systems/schemas';

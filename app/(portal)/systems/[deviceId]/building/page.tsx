@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BuildingBody } from '@/components/building/building-view';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { buildingParams, loadBuildingView } from '@/lib/views/building';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { pageSystem } from '@/lib/views/page-access';
 
 type Props = {

@@ -3,7 +3,7 @@ import { getTranslations } from 'next-intl/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ClosuresManager } from '@/components/closures/closures-manager';
 import { mutedTextClass } from '@/components/ui/styles';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { listClosures } from '@/lib/closures';
 import { getDb } from '@/lib/db';
 import { readResources } from '@/lib/mirror/store';

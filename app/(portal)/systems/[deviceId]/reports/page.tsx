@@ -4,14 +4,14 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { PeriodPicker } from '@/components/reports/period-picker';
 import { SystemReportView } from '@/components/reports/system-report';
 import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
-import { isApiError } from '@/lib/api/errors';
-import { requirePageUser } from '@/lib/auth/session';
+import { isApiError } from '@/lib/errors/api-error';
+import { requirePageUser } from '@/lib/api/session';
 import { formatDateRange } from '@/lib/i18n/format';
 import { renderMessage } from '@/lib/i18n/server';
 import { loadSystemReport, periodInputOf } from '@/lib/reports/load';
 import { parsePeriod, presetPeriod } from '@/lib/reports/period';
 import { wallClock } from '@/lib/schedule/zoned';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

@@ -1,6 +1,6 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { parseFeedId, rotateFeed } from '@/lib/feeds/feeds';

@@ -1,9 +1,11 @@
-import { readJson, withErrors } from '@/lib/api/errors';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
-import { closureInputSchema, createClosure, getClosureDeps, listClosures } from '@/lib/closures';
+import { closureInputSchema, createClosure, listClosures } from '@/lib/closures';
+import { portalClosureDeps } from '@/lib/wiring';
 import { parseIdempotencyKey } from '@/lib/reservations';
 import { parseIdParam } from '@/lib/views/params';
 
@@ -28,6 +30,6 @@ export const POST = withErrors(async (request: Request, context: Context) => {
   const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'));
   const input = closureInputSchema.parse(await readJson(request));
   const system = await requireSystemAccess(user, deviceId);
-  const { closure, fresh } = await createClosure(await getClosureDeps(), { requester: user, system, input, idempotencyKey });
+  const { closure, fresh } = await createClosure(await portalClosureDeps(), { requester: user, system, input, idempotencyKey });
   return Response.json({ closure }, { status: fresh ? 201 : 200, headers: { 'Cache-Control': 'no-store' } });
 });

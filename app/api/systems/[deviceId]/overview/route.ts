@@ -1,8 +1,8 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 import { parseIdParam } from '@/lib/views/params';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { loadSystemOverview } from '@/lib/views/system-overview';
 
 export const dynamic = 'force-dynamic';

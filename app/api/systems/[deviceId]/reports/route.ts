@@ -1,9 +1,9 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 import { loadSystemReport, periodInputOf, systemPeriod } from '@/lib/reports/load';
 import { parseIdParam } from '@/lib/views/params';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,10 +5,11 @@ import { ApartmentDesk } from '@/components/apartment/apartment-desk';
 import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { FeedSection } from '@/components/feeds/feed-section';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { listFeedsForPage } from '@/lib/feeds/feeds';
-import { requirePageUser } from '@/lib/auth/session';
-import { loadApartmentPage, portalApartmentDeps } from '@/lib/views/apartment';
+import { requirePageUser } from '@/lib/api/session';
+import { loadApartmentPage } from '@/lib/views/apartment';
+import { portalApartmentDeps } from '@/lib/wiring';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 
 type Props = { params: Promise<{ deviceId: string; groupId: string }> };

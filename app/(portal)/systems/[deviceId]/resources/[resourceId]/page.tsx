@@ -4,15 +4,15 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { notFound } from 'next/navigation';
 import { FeedSection } from '@/components/feeds/feed-section';
 import { BookableResourceWeek } from '@/components/resource-week/bookable-resource-week';
-import { isApiError } from '@/lib/api/errors';
+import { isApiError } from '@/lib/errors/api-error';
 import { listFeedsForPage } from '@/lib/feeds/feeds';
-import { requirePageUser } from '@/lib/auth/session';
+import { requirePageUser } from '@/lib/api/session';
 import { readUserGroups } from '@/lib/mirror/store';
-import { getReservationDeps, residentSummary } from '@/lib/reservations';
+import { portalReservationDeps, portalViewDeps } from '@/lib/wiring';
+import { residentSummary } from '@/lib/reservations';
 import { weekParam } from '@/lib/schedule/week';
 import { InvalidWeekAlert } from '@/components/resource-week/invalid-week-alert';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
-import { portalViewDeps } from '@/lib/views/live-deps';
 import { loadResourceWeek } from '@/lib/views/resource-week';
 
 type Props = {
@@ -82,7 +82,7 @@ export default async function ResourcePage({ params, searchParams }: Props) {
 
 async function preselect(deviceId: string, userId: string) {
   try {
-    const deps = await getReservationDeps();
+    const deps = await portalReservationDeps();
     return await residentSummary(deps.client, await deps.apiKeyFor(deviceId), deviceId, userId, async (groupId) => {
       const [group] = await readUserGroups(deps.db, deviceId, [groupId]);
       return group?.apartmentId || null;

@@ -1,8 +1,9 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 import { parseIdParam } from '@/lib/views/params';
-import { loadApartment, portalApartmentDeps } from '@/lib/views/apartment';
+import { loadApartment } from '@/lib/views/apartment';
+import { portalApartmentDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

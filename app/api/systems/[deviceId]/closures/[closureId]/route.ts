@@ -1,7 +1,7 @@
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
+import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { liftClosure, readClosureView } from '@/lib/closures';
 import { parseClosureId } from '@/lib/closures/params';

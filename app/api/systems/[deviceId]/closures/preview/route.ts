@@ -1,8 +1,10 @@
-import { readJson, withErrors } from '@/lib/api/errors';
+import { readJson } from '@/lib/api/body';
+import { withErrors } from '@/lib/api/route';
 import { assertSameOrigin } from '@/lib/api/origin';
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { closureInputSchema, getClosureDeps, previewClosure } from '@/lib/closures';
+import { requireUser } from '@/lib/api/session';
+import { closureInputSchema, previewClosure } from '@/lib/closures';
+import { portalClosureDeps } from '@/lib/wiring';
 import { parseIdParam } from '@/lib/views/params';
 
 export const dynamic = 'force-dynamic';
@@ -16,6 +18,6 @@ export const POST = withErrors(async (request: Request, context: Context) => {
   const deviceId = parseIdParam((await context.params).deviceId, 'system');
   const input = closureInputSchema.parse(await readJson(request));
   const system = await requireSystemAccess(user, deviceId);
-  const preview = await previewClosure(await getClosureDeps(), system, input);
+  const preview = await previewClosure(await portalClosureDeps(), system, input);
   return Response.json({ preview }, { headers: { 'Cache-Control': 'no-store' } });
 });

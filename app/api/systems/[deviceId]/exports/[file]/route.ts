@@ -1,7 +1,7 @@
-import { localeOfRequest, withErrors } from '@/lib/api/errors';
-import { requireUser } from '@/lib/auth/session';
+import { localeOfRequest, withErrors } from '@/lib/api/route';
+import { requireUser } from '@/lib/api/session';
 import { exportResponse } from '@/lib/exports/export-route';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

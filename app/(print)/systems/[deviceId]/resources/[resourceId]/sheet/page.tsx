@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { WeekSheet } from '@/components/week-sheet/week-sheet';
-import { isApiError } from '@/lib/api/errors';
-import { requirePageUser } from '@/lib/auth/session';
+import { isApiError } from '@/lib/errors/api-error';
+import { requirePageUser } from '@/lib/api/session';
 import { weekParam } from '@/lib/schedule/week';
 import { InvalidWeekAlert } from '@/components/resource-week/invalid-week-alert';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { isUuid, pageSystem } from '@/lib/views/page-access';
 import { loadResourceWeek } from '@/lib/views/resource-week';
 

@@ -1,9 +1,10 @@
 import { requireSystemAccess } from '@/lib/auth/access';
-import { requireUser } from '@/lib/auth/session';
-import { withErrors } from '@/lib/api/errors';
+import { requireUser } from '@/lib/api/session';
+import { withErrors } from '@/lib/api/route';
 import { parseIdParam } from '@/lib/views/params';
 import { parseNextFreeQuery } from '@/lib/views/apartment-params';
-import { loadNextFree, portalApartmentDeps } from '@/lib/views/apartment';
+import { loadNextFree } from '@/lib/views/apartment';
+import { portalApartmentDeps } from '@/lib/wiring';
 
 export const dynamic = 'force-dynamic';
 

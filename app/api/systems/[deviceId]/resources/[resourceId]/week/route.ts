@@ -1,8 +1,8 @@
-import { requireSystemViewer } from '@/lib/auth/access';
-import { withErrors } from '@/lib/api/errors';
+import { requireSystemViewer } from '@/lib/api/viewer';
+import { withErrors } from '@/lib/api/route';
 import { measure } from '@/lib/observability/server-timing';
 import { parseIdParam, parseWeekParam } from '@/lib/views/params';
-import { portalViewDeps } from '@/lib/views/live-deps';
+import { portalViewDeps } from '@/lib/wiring';
 import { anyZoneWeekRange, resourceWeekJson, weekInputReads } from '@/lib/views/resource-week';
 
 export const dynamic = 'force-dynamic';

@@ -4,7 +4,7 @@ import { TYPE, parse, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, LOCALES } from './config';
 
-const MESSAGES_DIR = path.join(import.meta.dirname, '..', 'messages');
+const MESSAGES_DIR = path.join(import.meta.dirname, '..', '..', 'messages');
 
 type Catalogue = { [key: string]: string | Catalogue };
 

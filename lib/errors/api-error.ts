@@ -1,18 +1,16 @@
 import 'server-only';
 import { z } from 'zod';
-import { readBodyCapped } from '@/shared/read-capped';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { securityHeaders } from '@/lib/security/headers';
 import { isServiceError, type ServiceError } from '@/lib/service/errors';
-import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
-import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
-import { newTimings, serverTimingValue } from '@/lib/observability/server-timing';
-import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
-import { resolveLocale } from '@/lib/i18n/negotiate';
 import { renderMessage } from './render';
 import { clip, localizeZodError } from './validation';
+
+// The one error map: what a route handler, server action or job may throw (ApiError, the
+// service's errors, zod's), and the answer each becomes. The route wrapper that applies it to
+// every handler is lib/api/route.ts; reading a request's body is lib/api/body.ts.
 
 /** Every error a route handler may answer, with its HTTP status. */
 export const ErrorCode = {
@@ -32,6 +30,11 @@ export const ErrorCode = {
   gateway_timeout: 504,
 } as const;
 export type ErrorCode = keyof typeof ErrorCode;
+
+/** Whether a stored or received string is one of the codes above. */
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ErrorCode, value);
+}
 
 export interface ErrorBody {
   error: {
@@ -162,6 +165,9 @@ export function errorResponse(
   });
 }
 
+/** At most this many validation issues, each clipped, are listed (a body with 90k bad keys must not echo them all). */
+const MAX_ISSUES = 20;
+
 /** Where the caller's language comes from: a locale, or a way to find it (asked only when an error is answered). */
 export type LocaleSource = Locale | (() => Promise<Locale>);
 
@@ -182,139 +188,4 @@ export async function handleApiError(error: unknown, locale: LocaleSource = env.
   }
   log.error('unhandled error in route handler', { error });
   return errorResponse('internal_server_error', await renderMessage(lang, msg('errors.internal')), { reason: 'internal' });
-}
-
-/**
- * The caller's language for an error answer of a route handler: the signed-in user's saved
- * choice, else the `portal-locale` cookie, else Accept-Language, else PORTAL_DEFAULT_LOCALE (the
- * order of lib/i18n/request-locale.ts). Read from the Request itself, so it also works called
- * in-process without Next's request scope; the saved choice only when the session can be had
- * (never an error of its own).
- */
-export async function localeOfRequest(request: Request): Promise<Locale> {
-  let saved: string | null | undefined;
-  try {
-    const { getSession } = await import('@/lib/auth/session');
-    saved = (await getSession())?.locale;
-  } catch {
-    saved = undefined;
-  }
-  return resolveLocale({
-    saved,
-    cookie: cookieValue(request.headers.get('cookie'), LOCALE_COOKIE),
-    acceptLanguage: request.headers.get('accept-language'),
-    fallback: env.PORTAL_DEFAULT_LOCALE,
-  });
-}
-
-function cookieValue(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.slice(0, 8192).split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
-
-/** At most this many validation issues, each clipped, are listed (a body with 90k bad keys must not echo them all). */
-const MAX_ISSUES = 20;
-
-type Handler<C> = (request: Request, context: C) => Promise<Response> | Response;
-
-export interface WithErrorsOptions {
-  /** The `route` label of the request metrics, when the path does not tell it (the catch-all 404). */
-  route?: string;
-}
-
-/**
- * Wraps a route handler so that every error goes through handleApiError, every log line written
- * meanwhile carries the request id (echoed as `x-request-id`), and the request is timed.
- */
-export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = {}): Handler<C> {
-  return async (request, context) => {
-    const startedAt = performance.now();
-    const requestId = requestIdFrom(request.headers);
-    const timings = env.SERVER_TIMING ? newTimings() : undefined;
-    let response = await runWithRequestContext({ requestId, timings }, async () => {
-      try {
-        return await handler(request, context);
-      } catch (error) {
-        return await handleApiError(error, () => localeOfRequest(request));
-      }
-    });
-    response = withRequestId(withApiHeaders(response), requestId);
-    if (timings) response.headers.set('Server-Timing', serverTimingValue(timings, performance.now() - startedAt));
-    observeRequest(request, response.status, options.route, startedAt);
-    return response;
-  };
-}
-
-function withRequestId(response: Response, requestId: string): Response {
-  if (response.headers.has(REQUEST_ID_HEADER)) return response;
-  try {
-    response.headers.set(REQUEST_ID_HEADER, requestId);
-    return response;
-  } catch {
-    // Headers of a fetched or redirect response are immutable: answer with a copy.
-    const copy = new Response(response.body, response);
-    copy.headers.set(REQUEST_ID_HEADER, requestId);
-    return copy;
-  }
-}
-
-function observeRequest(request: Request, status: number, route: string | undefined, startedAt: number): void {
-  try {
-    getMetrics()
-      .httpDuration.labels({ route: route ?? routeTemplate(new URL(request.url).pathname), method: request.method, status: String(status) })
-      .observe((performance.now() - startedAt) / 1000);
-  } catch (error) {
-    log.warn('could not record request metrics', { error });
-  }
-}
-
-// API routes are outside proxy.ts's matcher (it cost about 3.5 ms a request, measured), so the
-// headers it used to add to them are added here, for every answer, errors included.
-const apiHeaders = Object.entries(securityHeaders({ production: env.NODE_ENV === 'production', https: false }));
-
-/** The security headers of a non-HTML response, and `no-store` unless the handler chose a policy. */
-export function withApiHeaders(response: Response): Response {
-  let out = response;
-  try {
-    applyApiHeaders(out.headers);
-  } catch {
-    // Headers of a fetched response are immutable: answer with a copy.
-    out = new Response(response.body, response);
-    applyApiHeaders(out.headers);
-  }
-  return out;
-}
-
-function applyApiHeaders(headers: Headers): void {
-  for (const [name, value] of apiHeaders) if (!headers.has(name)) headers.set(name, value);
-  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
-}
-
-export const MAX_JSON_BODY_BYTES = 1_048_576;
-
-/** Reads a JSON body with a size cap and a clear error for each way it can be wrong. */
-export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', msg('errors.bodyNotJsonType'));
-  }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
-  const text = await readTextCapped(request, maxBytes);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError('bad_request', msg('errors.bodyNotJson'));
-  }
-}
-
-/** Reads a body as text, refusing it once it exceeds maxBytes (whatever Content-Length claimed). */
-export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<string> {
-  const text = await readBodyCapped(request.body, maxBytes);
-  if (text === null) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
-  return text;
 }

@@ -3,18 +3,18 @@ import { asc } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '@/lib/db';
 import { users } from '@/lib/db/schema';
-import { passwordWeakness } from './password-policy';
+import { passwordWeakness } from '@/lib/auth/password-policy';
 import { createTranslator } from 'use-intl/core';
-import { issueMessage } from '@/lib/api/validation-issue';
+import { issueMessage } from '@/lib/errors/validation-issue';
 import type { Message } from '@/lib/i18n/message';
 import en from '@/messages/en.json';
 
 /** The command line speaks English (its operators read the logs too). */
 const t = createTranslator({ locale: 'en', messages: en }) as unknown as (key: string, values?: Message['values']) => string;
 const english = (message: Message): string => t(message.key, message.values);
-import { emailSchema, nameSchema, roleSchema } from './schemas';
+import { emailSchema, nameSchema, roleSchema } from '@/lib/auth/schemas';
 import { COMMAND_LINE_ACTOR, recordAudit } from '@/lib/admin/audit';
-import { createUser, findUserByEmail, setPassword } from './users';
+import { createUser, findUserByEmail, setPassword } from '@/lib/auth/users';
 
 export const ADMIN_CLI_USAGE = `Usage: npm run admin -- <command> [options]
 

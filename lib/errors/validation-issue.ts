@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { msg, type Message, type MessageValues } from '@/lib/i18n/message';
-import type { ValidationKey } from './validation-key';
+import type { ValidationKey } from '@/lib/i18n/validation-key';
 
 /** Text the portal echoes is clipped: an issue's path or sentence never grows with the input. */
 export const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import type { Message } from '@/lib/i18n/message';
 
 /**

@@ -1,12 +1,12 @@
 import 'server-only';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { bucketTokens } from '@/lib/mirror/policy';
 import { readBudgets, readRefreshTimes } from '@/lib/mirror/store';
-import { getMetrics } from './metrics';
+import { getMetrics } from '@/lib/observability/metrics';
 
 export interface MetricsRouteDeps {
   /** METRICS_TOKEN; undefined means the endpoint does not exist (404). */

@@ -1,10 +1,10 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
-import { LOCALE_COOKIE, type Locale } from '@/i18n/config';
-import { getSession } from '@/lib/auth/session';
+import { LOCALE_COOKIE, type Locale } from '@/lib/i18n/config';
+import { getSession } from '@/lib/api/session';
 import { env } from '@/lib/env';
-import { resolveLocale } from './negotiate';
+import { resolveLocale } from '@/lib/i18n/negotiate';
 
 /**
  * The language of this request: the signed-in user's saved choice, else this browser's last

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { Locale } from '@/i18n/config';
+import type { Locale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { renderMessage } from './render';
 import { clip, issueMessage } from './validation-issue';

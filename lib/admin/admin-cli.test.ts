@@ -10,8 +10,8 @@ import { openDatabase } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
 import { describeWithDb } from '@/tests/db';
 import { runAdminCommand } from './admin-cli';
-import { verifyPassword } from './passwords';
-import { findUserByEmail } from './users';
+import { verifyPassword } from '@/lib/auth/passwords';
+import { findUserByEmail } from '@/lib/auth/users';
 
 function io(password = 'a-long-enough-secret') {
   const out: string[] = [];

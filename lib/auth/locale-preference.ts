@@ -1,8 +1,8 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { LOCALES, LOCALE_COOKIE, isLocale, type Locale } from '@/i18n/config';
-import { vkey } from '@/lib/api/validation-key';
+import { LOCALES, LOCALE_COOKIE, isLocale, type Locale } from '@/lib/i18n/config';
+import { vkey } from '@/lib/i18n/validation-key';
 import type { Database } from '@/lib/db';
 import { noControlCharacters } from '@/lib/http/control-characters';
 import { users } from '@/lib/db/schema';

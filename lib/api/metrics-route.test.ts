@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import parsePrometheusTextFormat, { type ParsedFamily, type ParsedSample } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET as metricsRoute } from '@/app/api/metrics/route';
-import { withErrors } from '@/lib/api/errors';
+import { withErrors } from '@/lib/api/route';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';

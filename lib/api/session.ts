@@ -3,16 +3,16 @@ import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies, headers } from 'next/headers';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { measure } from '@/lib/observability/server-timing';
 import { getSecrets } from '@/lib/secrets';
 import { getDb } from '@/lib/db';
-import type { SessionUser } from './schemas';
+import type { SessionUser } from '@/lib/auth/schemas';
 import { latestEventRead } from '@/lib/events/store';
-import { decodeSessionToken, readSession, sessionTokenOf } from './session-token';
+import { decodeSessionToken, readSession, sessionTokenOf } from '@/lib/auth/session-token';
 
 /**
  * The signed-in user, checked against the database (revoked sessions give null). Once per page

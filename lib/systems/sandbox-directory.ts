@@ -1,30 +1,10 @@
 import 'server-only';
 import { z } from 'zod';
-import { ApiError } from '@/lib/api/errors';
-import { msg } from '@/lib/i18n/message';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { getServiceClient, isServiceError, sandboxBaseUrl, type ServiceClient } from '@/lib/service';
-import type { ApiKeyGenerator } from './connect';
+import { sandboxBaseUrl } from '@/lib/service/client-from-settings';
 
-/** apikey/generate through a service client. */
-export const apiKeyGeneratorFor = (client: ServiceClient): ApiKeyGenerator => async (approvalId) => {
-  try {
-    return await client.apiKeys.generate(approvalId);
-  } catch (error) {
-    // An unknown, malformed or refused approval is the admin's input, not a portal fault: say so plainly.
-    if (
-      isServiceError(error) &&
-      (error.kind === 'not-found' || error.kind === 'validation' || (error.kind === 'auth' && error.credential === 'apiKey'))
-    ) {
-      throw new ApiError('not_found', msg('errors.noSuchApproval'));
-    }
-    throw error;
-  }
-};
-
-/** apikey/generate through the portal's configured service client. */
-export const generateApiKeyUpstream: ApiKeyGenerator = async (approvalId) => apiKeyGeneratorFor(await getServiceClient())(approvalId);
+// The mounted sandbox's public directory: which approvals and systems it has, and their names.
 
 const fixturesSchema = z.object({
   approvals: z.array(z.object({ approvalId: z.string(), deviceIds: z.array(z.string()) })),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
 import { issueText } from '@/tests/message-text';
 import { createUser, findUserById } from '@/lib/auth/users';
-import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from './preference';
+import { localeChoiceSchema, localeCookie, safeReturnPath, saveUserLocale } from './locale-preference';
 
 describeWithDb('saved language choice', (ctx) => {
   it('is kept on the account, so the next session (any device) reads it with the session check', async () => {

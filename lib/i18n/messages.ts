@@ -7,7 +7,7 @@ const loaded = new Map<Locale, Promise<Messages>>();
 export function loadMessages(locale: Locale): Promise<Messages> {
   let messages = loaded.get(locale);
   if (!messages) {
-    messages = import(`../messages/${locale}.json`).then((m: { default: Messages }) => m.default);
+    messages = import(`../../messages/${locale}.json`).then((m: { default: Messages }) => m.default);
     loaded.set(locale, messages);
   }
   return messages;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { handleApiError } from '@/lib/api/errors';
+import { handleApiError } from '@/lib/errors/api-error';
 import { craftedClient } from '@/tests/crafted-service';
-import { apiKeyGeneratorFor } from './upstream';
+import { apiKeyGeneratorFor } from './api-key-generator';
 
 const APPROVAL = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
 const problem = (status: number, detail: string) => () => Response.json({ title: 'Problem', status, detail }, { status, headers: { 'content-type': 'application/problem+json' } });

@@ -1,0 +1,29 @@
+import 'server-only';
+import { readBodyCapped } from '@/shared/read-capped';
+import { ApiError } from '@/lib/errors/api-error';
+import { msg } from '@/lib/i18n/message';
+
+export const MAX_JSON_BODY_BYTES = 1_048_576;
+
+/** Reads a JSON body with a size cap and a clear error for each way it can be wrong. */
+export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new ApiError('unsupported_media_type', msg('errors.bodyNotJsonType'));
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
+  const text = await readTextCapped(request, maxBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('bad_request', msg('errors.bodyNotJson'));
+  }
+}
+
+/** Reads a body as text, refusing it once it exceeds maxBytes (whatever Content-Length claimed). */
+export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<string> {
+  const text = await readBodyCapped(request.body, maxBytes);
+  if (text === null) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
+  return text;
+}
