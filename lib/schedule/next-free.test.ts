@@ -130,21 +130,19 @@ describe('the next free slots', () => {
   it('uses the given slot source (a cache) and stops early on a large system', () => {
     const resources = Array.from({ length: 100 }, (_, i) => room(`Room ${String(i).padStart(3, '0')}`));
     let calls = 0;
-    const slots = nextFreeSlots(
-      input({
-        resources,
-        slotsOf: (r, from, to) => {
-          calls += 1;
-          return expandRange(r.schedule, from, to, TZ);
-        },
-      }),
-    );
+    const slotsOf: NextFreeInput['slotsOf'] = (r, from, to) => {
+      calls += 1;
+      return expandRange(r.schedule, from, to, TZ);
+    };
+    const slots = nextFreeSlots(input({ resources, slotsOf }));
     expect(slots).toHaveLength(5);
     // One day of 100 rooms, not 28.
     expect(calls).toBe(100);
-    const started = performance.now();
-    for (let i = 0; i < 20; i++) nextFreeSlots(input({ resources, dayPart: 'evening', kind: 'laundry', count: 20 }));
-    expect((performance.now() - started) / 20).toBeLessThan(50);
+    // The work, not the time (timings belong to the bench): twenty evening slots of 100 rooms are
+    // found by expanding each room for the first day only.
+    calls = 0;
+    expect(nextFreeSlots(input({ resources, slotsOf, dayPart: 'evening', kind: 'laundry', count: 20 }))).toHaveLength(20);
+    expect(calls).toBeLessThanOrEqual(100);
   });
 
   it('handles an empty schedule and no rooms', () => {
