@@ -2,6 +2,8 @@
 // them before a person opens them (issue 30: the first visit of each page took 19–113 s on a
 // shared 2-core machine). Signs in as the demo manager when the sandbox's demo logins exist;
 // otherwise only the public pages are warmed (the rest would be redirected to sign-in uncompiled).
+import net from 'node:net';
+
 // The demo manager's login (lib/auth/demo-seed.ts; README), kept literal: that module opens the database.
 const DEMO_EMAIL = 'manager@example.com';
 const DEMO_PASSWORD = 'portal-demo';
@@ -26,17 +28,21 @@ class CookieJar {
   }
 }
 
-/** Waits until something answers HTTP at base (any status), up to `timeoutMs`. */
+/** Waits until the port accepts connections (Next listens before it has compiled anything), up to `timeoutMs`. */
 export async function waitForListening(base: string, timeoutMs: number, alive: () => boolean = () => true): Promise<boolean> {
+  const { hostname, port } = new URL(base);
+  const host = hostname.replace(/^\[(.*)\]$/, '$1');
   const end = Date.now() + timeoutMs;
   while (Date.now() < end && alive()) {
-    try {
-      // A static file path: Next answers it without compiling any of the portal's routes.
-      await fetch(`${base}/robots.txt`, { signal: AbortSignal.timeout(5_000) });
-      return true;
-    } catch {
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host, port: Number(port) }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return true;
+    await new Promise((r) => setTimeout(r, 300));
   }
   return false;
 }
