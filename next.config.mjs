@@ -1,7 +1,32 @@
+import os from 'node:os';
 import createNextIntlPlugin from 'next-intl/plugin';
 
 // next-intl finds the request's language and catalogue in i18n/request.ts.
 const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+
+/**
+ * Every address this machine answers at, as the host names `allowedDevOrigins` compares: the
+ * loopbacks, each network interface's address (IPv6 in brackets, as a URL writes it) and the
+ * machine's name. Next 16's dev server refuses its HMR socket and scripts to any origin it does not
+ * know, so `npm run dev` opened at http://127.0.0.1:PORT or at the "Network:" address Next prints
+ * would never hydrate (issue 30). Only this machine's own addresses: another site is still refused.
+ * @param {ReturnType<typeof os.networkInterfaces>} [interfaces]
+ * @param {string} [hostname]
+ * @returns {string[]}
+ */
+export function localDevOrigins(interfaces = os.networkInterfaces(), hostname = os.hostname()) {
+  const hosts = new Set(['localhost', '127.0.0.1', '[::1]']);
+  for (const addresses of Object.values(interfaces)) {
+    for (const { address, family } of addresses ?? []) {
+      // Link-local IPv6 carries a zone ("fe80::1%eth0") that never appears in an Origin.
+      if (family === 'IPv6' || family === 6) {
+        if (!address.includes('%')) hosts.add(`[${address.toLowerCase()}]`);
+      } else hosts.add(address);
+    }
+  }
+  if (hostname) hosts.add(hostname.toLowerCase());
+  return [...hosts];
+}
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -11,6 +36,8 @@ const nextConfig = {
   // metrics then live in one copy of the library, on the one registry of lib/observability/metrics.ts.
   serverExternalPackages: ['@electric-sql/pglite', 'rate-limiter-flexible', 'prom-client'],
   poweredByHeader: false,
+  // Dev only: the dev server answers the browser at any of this machine's addresses.
+  allowedDevOrigins: localDevOrigins(),
   // forbidden() and app/forbidden.tsx: a system the manager may not see is a 403 page, not a bare 404.
   experimental: {
     authInterrupts: true,

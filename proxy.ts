@@ -2,7 +2,11 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { CSRF_HEADER, csrfCookieName, csrfTokenFromCookie, newCsrfToken } from '@/lib/auth/csrf';
 import { env } from '@/lib/env';
 import { getSecrets } from '@/lib/secrets';
-import { createNonce, isSameOriginRequest, securityHeaders } from '@/lib/security/headers';
+import { localeFromAcceptLanguage } from '@/lib/i18n/negotiate';
+import { msg } from '@/lib/i18n/message';
+import { renderMessage } from '@/lib/i18n/server';
+import { createNonce, securityHeaders } from '@/lib/security/headers';
+import { isSameOriginRequest, ownOrigins, refusedOrigin } from '@/lib/security/own-origin';
 
 /**
  * First gate for pages only: security headers with a nonce for each page, cross-site refusal of
@@ -28,14 +32,11 @@ function hasSessionCookie(request: NextRequest): boolean {
   return request.cookies.getAll().some((c) => SESSION_COOKIES.some((name) => c.name === name || c.name.startsWith(`${name}.`)));
 }
 
-/**
- * Our origin as the browser sees it. Behind a TLS-terminating load balancer the request reaches us
- * as http with the public Host (or X-Forwarded-Host); a cross-site page cannot set those headers
- * without a CORS preflight, so matching on them is safe for this check.
- */
-function ownOrigins(request: NextRequest): string[] {
-  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  return host ? [request.nextUrl.origin, `https://${host}`, `http://${host}`] : [request.nextUrl.origin];
+/** The refusal of a cross-site request, in the reader's language, naming the origin refused. */
+async function crossSiteRefusal(request: NextRequest): Promise<string> {
+  const origin = refusedOrigin(request.headers);
+  const locale = localeFromAcceptLanguage(request.headers.get('accept-language')) ?? env.PORTAL_DEFAULT_LOCALE;
+  return renderMessage(locale, origin === null ? msg('errors.crossSiteNoOrigin') : msg('errors.crossSite', { origin }));
 }
 
 /**
@@ -64,8 +65,9 @@ export async function proxy(request: NextRequest) {
     return response;
   };
 
-  if (!isSameOriginRequest(request.method, request.headers, ownOrigins(request))) {
-    return finish(new NextResponse('Cross-site requests are refused.', { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+  const origins = ownOrigins(request, { portalUrl: env.PORTAL_URL, trustedProxies: env.TRUSTED_PROXIES });
+  if (!isSameOriginRequest(request.method, request.headers, origins)) {
+    return finish(new NextResponse(await crossSiteRefusal(request), { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
   }
 
   if (!isPublic(pathname) && !hasSessionCookie(request)) {

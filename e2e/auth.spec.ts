@@ -198,7 +198,9 @@ test('a state-changing request with a foreign Origin gets 403', async ({ context
   await signedInAs('admin');
   const foreign = await context.request.post('/api/admin/systems', { data: { approvalId: 'anything' }, headers: { origin: 'https://evil.example' } });
   expect(foreign.status()).toBe(403);
-  expect(((await foreign.json()) as { error: { message: string } }).error.message).toBe('Cross-site requests are refused.');
+  expect(((await foreign.json()) as { error: { message: string } }).error.message).toBe(
+    "Refused a request from https://evil.example: that is not this portal's address. PORTAL_URL names the portal's public address; set it if the portal is reached under another one.",
+  );
   const crossSite = await context.request.patch(`/api/systems/00000000-0000-4000-8000-000000000000`, { data: { name: 'x' }, headers: { 'sec-fetch-site': 'cross-site' } });
   expect(crossSite.status()).toBe(403);
   // The same request from our own origin reaches the handler, which judges the input.

@@ -1,19 +1,20 @@
 import 'server-only';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { isSameOriginRequest } from '@/lib/security/headers';
+import { isSameOriginRequest, ownOrigins, refusedOrigin } from '@/lib/security/own-origin';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 
-/** Origins a state-changing request may come from: the public URL and the host it was sent to. */
+/** Origins a state-changing request may come from: PORTAL_URL's and the address the browser used (decision 016). */
 export function allowedOrigins(request: Request): string[] {
-  return [...new Set([new URL(env.PORTAL_URL).origin, new URL(request.url).origin])];
+  return ownOrigins(request, { portalUrl: env.PORTAL_URL, trustedProxies: env.TRUSTED_PROXIES });
 }
 
-/** For state-changing route handlers: 403 for a cross-site request (Origin / Sec-Fetch-Site). */
+/** For state-changing route handlers: 403 for a cross-site request (Origin / Sec-Fetch-Site), naming the origin refused. */
 export function assertSameOrigin(request: Request): void {
   if (!isSameOriginRequest(request.method, request.headers, allowedOrigins(request))) {
-    log.warn('cross-site request refused', { method: request.method, path: new URL(request.url).pathname, origin: request.headers.get('origin') });
-    throw new ApiError('forbidden', msg('errors.crossSite'));
+    const origin = refusedOrigin(request.headers);
+    log.warn('cross-site request refused', { method: request.method, path: new URL(request.url).pathname, origin });
+    throw new ApiError('forbidden', origin === null ? msg('errors.crossSiteNoOrigin') : msg('errors.crossSite', { origin }));
   }
 }

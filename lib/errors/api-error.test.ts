@@ -53,7 +53,7 @@ describe('handleApiError', () => {
   it('recognises an ApiError from another copy of the module', async () => {
     vi.resetModules();
     const other = await import('./api-error');
-    const foreign = new other.ApiError('conflict', msg('errors.crossSite'));
+    const foreign = new other.ApiError('conflict', msg('errors.crossSiteNoOrigin'));
     expect(foreign).not.toBeInstanceOf(ApiError);
     expect(isApiError(foreign)).toBe(true);
     expect((await handleApiError(foreign)).status).toBe(409);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, parseTrustedProxies, PEER_HEADER, type TrustedProxies } from './client-address';
+import { clientAddress, isTrustedPeer, parseTrustedProxies, PEER_HEADER, type TrustedProxies } from './client-address';
 import { installPeerAddressHeader } from './peer-address';
 
 const trust = (value: string): TrustedProxies => {
@@ -12,6 +12,14 @@ const trust = (value: string): TrustedProxies => {
 const headers = (h: Record<string, string>) => (name: string) => h[name];
 
 describe('the client address', () => {
+  it('trusts the peer’s forwarded headers only when TRUSTED_PROXIES names it', () => {
+    expect(isTrustedPeer(headers({ [PEER_HEADER]: '10.0.0.2' }), trust(''))).toBe(false);
+    expect(isTrustedPeer(headers({ [PEER_HEADER]: '10.0.0.2' }), trust('1'))).toBe(true);
+    expect(isTrustedPeer(headers({ [PEER_HEADER]: '::ffff:10.0.0.2' }), trust('10.0.0.0/8'))).toBe(true);
+    expect(isTrustedPeer(headers({ [PEER_HEADER]: '203.0.113.9' }), trust('10.0.0.0/8'))).toBe(false);
+    expect(isTrustedPeer(headers({}), trust('10.0.0.0/8'))).toBe(false);
+  });
+
   it('is the socket’s when no proxy is trusted, whatever X-Forwarded-For says', () => {
     expect(clientAddress(headers({ [PEER_HEADER]: '203.0.113.7', 'x-forwarded-for': '1.2.3.4' }), trust(''))).toBe('203.0.113.7');
     expect(clientAddress(headers({ [PEER_HEADER]: '::ffff:203.0.113.7' }), trust('none'))).toBe('203.0.113.7');

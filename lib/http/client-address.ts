@@ -59,3 +59,15 @@ export function clientAddress(get: (name: string) => string | undefined, trusted
   for (let i = chain.length - 1; i >= 0; i--) if (!isTrusted(trusted.list, chain[i]!)) return chain[i]!;
   return chain[0] ?? peer;
 }
+
+/**
+ * True when the request's immediate peer is one of TRUSTED_PROXIES, so that the headers it adds
+ * (X-Forwarded-Host, -Proto, -For) are its word, not the client's. A hop count trusts any peer
+ * (the operator said every request passes that many proxies).
+ */
+export function isTrustedPeer(get: (name: string) => string | undefined, trusted: TrustedProxies): boolean {
+  if (trusted.kind === 'none') return false;
+  if (trusted.kind === 'hops') return trusted.hops > 0;
+  const peer = normalise(get(PEER_HEADER) ?? '');
+  return peer !== '' && isTrusted(trusted.list, peer);
+}

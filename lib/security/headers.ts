@@ -47,24 +47,3 @@ export function createNonce(): string {
   crypto.getRandomValues(bytes);
   return Buffer.from(bytes).toString('base64');
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * True when a request may change state: safe methods always; otherwise a browser request must come
- * from one of our origins. Browsers send Sec-Fetch-Site and Origin on every cross-site POST, so a
- * request with neither is not a cross-site browser request (server-to-server, curl) and is let through
- * to the handler's own authentication.
- */
-export function isSameOriginRequest(
-  method: string,
-  headers: Headers,
-  allowedOrigins: readonly string[],
-): boolean {
-  if (SAFE_METHODS.has(method.toUpperCase())) return true;
-  const site = headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') return false;
-  const origin = headers.get('origin');
-  if (origin !== null) return allowedOrigins.includes(origin);
-  return true;
-}

@@ -1,0 +1,31 @@
+import os from 'node:os';
+import { describe, expect, it } from 'vitest';
+import config, { localDevOrigins } from './next.config.mjs';
+
+describe('next.config', () => {
+  it('lets the dev server answer at every address of this machine, IPv6 in brackets', () => {
+    const origins = localDevOrigins(
+      {
+        lo: [
+          { address: '127.0.0.1', family: 'IPv4', netmask: '255.0.0.0', mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' },
+          { address: '::1', family: 'IPv6', netmask: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', mac: '00:00:00:00:00:00', internal: true, cidr: '::1/128', scopeid: 0 },
+        ],
+        eth0: [
+          { address: '192.168.1.20', family: 'IPv4', netmask: '255.255.255.0', mac: '02:42:ac:11:00:02', internal: false, cidr: '192.168.1.20/24' },
+          { address: 'FD00::20', family: 'IPv6', netmask: 'ffff:ffff:ffff:ffff::', mac: '02:42:ac:11:00:02', internal: false, cidr: 'fd00::20/64', scopeid: 0 },
+        ],
+      },
+      'Laundry-Box',
+    );
+    expect(origins).toEqual(expect.arrayContaining(['localhost', '127.0.0.1', '[::1]', '192.168.1.20', '[fd00::20]', 'laundry-box']));
+    // Host names only, as Next compares them: no scheme, no port.
+    for (const origin of origins) expect(origin).not.toMatch(/:\/\/|:\d+$/);
+  });
+
+  it('uses this machine’s own addresses in the config Next loads', () => {
+    const allowed = (config as { allowedDevOrigins?: string[] }).allowedDevOrigins ?? [];
+    expect(allowed).toEqual(expect.arrayContaining(['127.0.0.1', '[::1]', os.hostname().toLowerCase()]));
+    const first = Object.values(os.networkInterfaces()).flat().find((a) => a?.family === 'IPv4');
+    if (first) expect(allowed).toContain(first.address);
+  });
+});
