@@ -11,6 +11,9 @@
 //   --fresh-clone  (default) each run clones HEAD to a temporary folder (node_modules hard-linked)
 //                  and runs `npm run build` there first, as a newcomer would.
 //   --data-dir inside  DATA_DIR=.data in the project (the default setting) instead of a temp folder.
+//   --keep-dev-cache   with --reuse-build: keep .next/dev/cache (Turbopack's cache) between runs, for
+//                      quicker runs on a slow machine; all else of .next/dev goes.
+//   --no-build         with --reuse-build: never build, use the checkout's .next as it is.
 // Restart (issue 15): `--restart` keeps the page open across a restart of the dev server and counts
 // the reloads per window (first start, after the restart, later).
 // Exits 1 when a run (or window) saw more than 2 page loads.
@@ -80,7 +83,11 @@ const hasProductionBuild = (dir: string) => existsSync(path.join(dir, '.next', '
 
 /** What `next build` leaves: no dev output, and next-env.d.ts pointing at the build's route types. */
 function resetToBuilt(dir: string): void {
-  rmSync(path.join(dir, '.next', 'dev'), { recursive: true, force: true });
+  const devDir = path.join(dir, '.next', 'dev');
+  if (flag('keep-dev-cache')) {
+    // Quicker runs: Turbopack's persistent cache stays, everything else dev wrote goes.
+    if (existsSync(devDir)) for (const entry of readdirSync(devDir)) if (entry !== 'cache') rmSync(path.join(devDir, entry), { recursive: true, force: true });
+  } else rmSync(devDir, { recursive: true, force: true });
   const nextEnv = path.join(dir, 'next-env.d.ts');
   if (existsSync(nextEnv)) writeFileSync(nextEnv, readFileSync(nextEnv, 'utf8').replaceAll('./.next/dev/types/', './.next/types/'));
 }
@@ -224,7 +231,8 @@ async function firstStart(browser: Browser, index: number, dir: string): Promise
 
 async function firstStarts(): Promise<number> {
   const reuse = flag('reuse-build');
-  if (reuse && !hasProductionBuild(root)) build(root);
+  // --no-build: this checkout as it is (a build that failed late still leaves what dev starts from).
+  if (reuse && !flag('no-build') && !hasProductionBuild(root)) build(root);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const results: RunResult[] = [];
   try {
