@@ -28,7 +28,7 @@ const argValue = (name: string): string | undefined => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 const flag = (name: string) => process.argv.includes(`--${name}`);
-const port = Number(argValue('port') ?? process.env.DEV_START_PORT ?? 3451);
+const port = Number(argValue('port') ?? process.env.DEV_START_PORT ?? 3460);
 const seconds = Number(argValue('seconds') ?? 15);
 const runs = Number(argValue('runs') ?? 1);
 const buildLock = argValue('build-lock');
