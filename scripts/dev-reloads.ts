@@ -47,7 +47,19 @@ function devEnv(dataDir: string): NodeJS.ProcessEnv {
   return env as NodeJS.ProcessEnv;
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** Stops the dev server's process group and waits until none of it is left (it still writes its cache). */
+async function stop(child: ChildProcess): Promise<void> {
+  await signalGroup(child);
+  const alive = () => {
+    try { process.kill(-child.pid!, 0); return true; } catch { return false; }
+  };
+  for (let i = 0; child.pid !== undefined && alive() && i < 60; i += 1) {
+    if (i === 30) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    await sleep(500);
+  }
+}
+
+function signalGroup(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
     const timer = setTimeout(() => {
@@ -87,7 +99,7 @@ function resetToBuilt(dir: string): void {
   if (flag('keep-dev-cache')) {
     // Quicker runs: Turbopack's persistent cache stays, everything else dev wrote goes.
     if (existsSync(devDir)) for (const entry of readdirSync(devDir)) if (entry !== 'cache') rmSync(path.join(devDir, entry), { recursive: true, force: true });
-  } else rmSync(devDir, { recursive: true, force: true });
+  } else rmSync(devDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
   const nextEnv = path.join(dir, 'next-env.d.ts');
   if (existsSync(nextEnv)) writeFileSync(nextEnv, readFileSync(nextEnv, 'utf8').replaceAll('./.next/dev/types/', './.next/types/'));
 }
