@@ -47,7 +47,19 @@ function devEnv(dataDir: string): NodeJS.ProcessEnv {
   return env as NodeJS.ProcessEnv;
 }
 
-function stop(child: ChildProcess): Promise<void> {
+/** Stops the dev server's process group and waits until none of it is left (it still writes its cache). */
+async function stop(child: ChildProcess): Promise<void> {
+  await signalGroup(child);
+  const alive = () => {
+    try { process.kill(-child.pid!, 0); return true; } catch { return false; }
+  };
+  for (let i = 0; child.pid !== undefined && alive() && i < 60; i += 1) {
+    if (i === 30) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
+    await sleep(500);
+  }
+}
+
+function signalGroup(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
     const timer = setTimeout(() => {
@@ -87,7 +99,7 @@ function resetToBuilt(dir: string): void {
   if (flag('keep-dev-cache')) {
     // Quicker runs: Turbopack's persistent cache stays, everything else dev wrote goes.
     if (existsSync(devDir)) for (const entry of readdirSync(devDir)) if (entry !== 'cache') rmSync(path.join(devDir, entry), { recursive: true, force: true });
-  } else rmSync(devDir, { recursive: true, force: true });
+  } else rmSync(devDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
   const nextEnv = path.join(dir, 'next-env.d.ts');
   if (existsSync(nextEnv)) writeFileSync(nextEnv, readFileSync(nextEnv, 'utf8').replaceAll('./.next/dev/types/', './.next/types/'));
 }
@@ -155,7 +167,9 @@ interface RunResult {
   loads: number;
   compiles: number;
   hmr: Record<string, number>;
+  /** Files changed after `next dev` printed its banner (what predev writes comes before it). */
   changed: Record<string, number>;
+  changedBeforeDev: Record<string, number>;
   firstLoadAfterS: number;
 }
 
@@ -167,12 +181,14 @@ async function firstStart(browser: Browser, index: number, dir: string): Promise
   const fsEvents: { t: number; file: string }[] = [];
   const hmr: { t: number; type: string }[] = [];
   const loads: number[] = [];
+  let devStartedAt = Number.POSITIVE_INFINITY;
   const watchers = watchProject(dir, t0, fsEvents);
   const dev = spawn('npm', ['run', 'dev', '--', '-p', String(port)], { cwd: dir, env: devEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const onLine = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
       if (!line.trim()) continue;
       log.push(`${stamp(t0)} ${line}`);
+      if (line.includes('Next.js') && devStartedAt === Number.POSITIVE_INFINITY) devStartedAt = Date.now() - t0;
       if (line.includes('Compiled')) compiles.push(Date.now() - t0);
     }
   };
@@ -204,13 +220,15 @@ async function firstStart(browser: Browser, index: number, dir: string): Promise
       loads: loads.length,
       compiles: compiles.length,
       hmr: hmr.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.type]: (acc[m.type] ?? 0) + 1 }), {}),
-      changed: summariseFiles(fsEvents),
+      changed: summariseFiles(fsEvents.filter((e) => e.t >= devStartedAt)),
+      changedBeforeDev: summariseFiles(fsEvents.filter((e) => e.t < devStartedAt)),
       firstLoadAfterS,
     };
     if (verbose || result.loads > MAX_LOADS) {
       // The timeline names the trigger: what changed on disk and what the HMR socket said before each load.
       const timeline = [
         ...loads.map((t) => ({ t, what: 'LOAD /sign-in' })),
+        { t: devStartedAt, what: 'dev: banner (next dev started)' },
         ...compiles.map((t) => ({ t, what: 'dev: Compiled' })),
         ...hmr.filter((m) => verbose || m.type !== 'ping').map((m) => ({ t: m.t, what: `hmr: ${m.type}` })),
         ...fsEvents.filter((e) => verbose || !e.file.startsWith('.next/')).map((e) => ({ t: e.t, what: `fs: ${e.file}` })),
