@@ -3,7 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useRouter } from 'next/navigation';
 import { startTransition } from 'react';
-import { QueryError } from './query-error';
+import { QueryError } from './ui/query-error';
 
 /** Body of an error.tsx boundary: a clear message and a Retry that renders the page again. */
 export function PageError({ title, reset }: { title: string; reset: () => void }) {

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { withIntl } from '@/tests/intl';
 import { Breadcrumbs } from './breadcrumbs';
 import { PageError } from './page-error';
-import { QueryError } from './query-error';
+import { QueryError } from './ui/query-error';
 import { FallbackMessage } from './shell/fallback-page';
 import { StatusBadge, SystemList } from './shell/system-list';
 

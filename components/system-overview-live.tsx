@@ -8,16 +8,14 @@ import { queryKeys } from '@/lib/client/query-keys';
 import type { SystemOverview } from '@/lib/views/types';
 import { FreshnessNote } from './freshness-note';
 import { OccupancyHeatmap } from './occupancy-heatmap';
-import { QueryError } from './query-error';
+import { StaleDataError } from '@/components/ui/query-error';
 import { ResourceSummary } from './resource-summary';
 import { OverviewSkeleton } from './skeletons';
 import { Card } from './ui/card';
 import { mutedTextClass } from './ui/styles';
-import { useErrorText } from '@/components/use-error-text';
 
 /** The system page's live part: first data from the server, then kept current by React Query. */
 export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
-  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const query = useQuery({
     queryKey: queryKeys.systemOverview(deviceId),
@@ -33,14 +31,7 @@ export function SystemOverviewLive({ initial }: { initial: SystemOverview }) {
   return (
     <div className="flex flex-col gap-6">
       <FreshnessNote freshness={data.freshness} timeZone={system.timeZone} />
-      {query.isError ? (
-        <QueryError
-          title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: errorText(query.error) })}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
-      ) : null}
+      <StaleDataError query={query} namespace="overview" />
       {/* A first load lists the rooms as soon as they are in (freshness.partial), their occupancy after. */}
       {data.freshness.status === 'loading' && data.resources.length === 0 ? (
         <OverviewSkeleton />

@@ -12,6 +12,7 @@ export const LAYERS = [
     paths: [
       'shared',
       'lib/singleton.ts',
+      'lib/cache.ts',
       'lib/same-type.ts',
       'lib/within.ts',
       'lib/crypto.ts',

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { reasonOf, within } from '@/lib/within';
+import { errorMessageOf, within } from '@/lib/within';
 import { getServiceClient, sandboxBaseUrl } from '@/lib/service/client-from-settings';
 import { startupTaskProblems } from '@/lib/startup-status';
 
@@ -50,8 +50,8 @@ export async function checkHealthWith(deps: HealthDeps): Promise<HealthReport> {
   } catch (error) {
     problems.push(
       deps.serviceMode === 'sandbox'
-        ? `The built-in sandbox at ${deps.sandboxUrl} cannot be reached (${reasonOf(error)}); if the portal listens elsewhere, set PORTAL_URL to its address.`
-        : `The reservation service gives no access token (${reasonOf(error)}).`,
+        ? `The built-in sandbox at ${deps.sandboxUrl} cannot be reached (${errorMessageOf(error)}); if the portal listens elsewhere, set PORTAL_URL to its address.`
+        : `The reservation service gives no access token (${errorMessageOf(error)}).`,
     );
   }
   problems.push(...deps.startupProblems());

@@ -3,7 +3,7 @@ import { getDb, type DbHandle } from '@/lib/db';
 import { loadMigrations } from '@/lib/db/migrate';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
-import { reasonOf, within } from '@/lib/within';
+import { errorMessageOf, within } from '@/lib/within';
 import { getServiceClient } from '@/lib/service/client-from-settings';
 
 export type ReadinessCheck = 'database' | 'migrations' | 'upstreamToken';
@@ -46,7 +46,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Omit<Readines
 
   const databaseCheck = database.then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, message: `The database is unreachable: ${reasonOf(error)}` }),
+    (error: unknown): CheckResult => ({ ok: false, message: `The database is unreachable: ${errorMessageOf(error)}` }),
   );
   const migrationsCheck = database.then(
     async (handle): Promise<CheckResult> => {
@@ -60,14 +60,14 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Omit<Readines
           ? { ok: true }
           : { ok: false, message: `${missing.length} migration${missing.length === 1 ? ' is' : 's are'} not applied.`, missing };
       } catch (error) {
-        return { ok: false, message: `The applied migrations could not be read: ${reasonOf(error)}` };
+        return { ok: false, message: `The applied migrations could not be read: ${errorMessageOf(error)}` };
       }
     },
     (): CheckResult => ({ ok: false, message: 'Not checked: the database is unreachable.' }),
   );
   const tokenCheck = within(ms, deps.accessToken()).then(
     (): CheckResult => ({ ok: true }),
-    (error: unknown): CheckResult => ({ ok: false, message: `No access token from the reservation service: ${reasonOf(error)}` }),
+    (error: unknown): CheckResult => ({ ok: false, message: `No access token from the reservation service: ${errorMessageOf(error)}` }),
   );
 
   const [databaseResult, migrationsResult, tokenResult] = await Promise.all([databaseCheck, migrationsCheck, tokenCheck]);

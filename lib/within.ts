@@ -7,4 +7,4 @@ export function within<T>(ms: number, work: Promise<T>): Promise<T> {
 }
 
 /** An error's message for an operator-facing sentence. */
-export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : 'unknown error');
+export const errorMessageOf = (error: unknown): string => (error instanceof Error ? error.message : 'unknown error');

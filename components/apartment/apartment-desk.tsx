@@ -9,7 +9,7 @@ import { OutcomeNotices, requestWhat, useOutcomeNotices } from '@/components/boo
 import { requestStatusLine, requestStatusText } from '@/components/booking/request-status';
 import { useWords } from '@/components/booking/words';
 import { FreshnessNote } from '@/components/freshness-note';
-import { QueryError } from '@/components/query-error';
+import { StaleDataError } from '@/components/ui/query-error';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
 import { ClosedNotes } from '@/components/closures/closed-notes';
 import { Badge } from '@/components/ui/badge';
@@ -23,15 +23,12 @@ import { wallClock } from '@/lib/schedule/zoned';
 import { DAY_PARTS, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { ApartmentBooking, ApartmentView, NextFreeView } from '@/lib/views/apartment-types';
-import { useErrorText } from '@/components/use-error-text';
 
 /** The apartment page's live part: first data from the server, then kept current by React Query and the live events. */
 export function ApartmentDesk({ initial, initialNextFree }: { initial: ApartmentView; initialNextFree: NextFreeView }) {
-  const errorText = useErrorText();
   const { deviceId, timeZone } = initial.system;
   const groupId = initial.group.id;
   const client = useQueryClient();
-  const t = useTranslations('apartment');
   const query = useQuery({
     queryKey: queryKeys.apartment(deviceId, groupId),
     queryFn: ({ signal }) => fetchJson<ApartmentView>(`/api/systems/${deviceId}/apartments/${groupId}`, { signal }),
@@ -52,14 +49,7 @@ export function ApartmentDesk({ initial, initialNextFree }: { initial: Apartment
   return (
     <div className="flex flex-col gap-6">
       <FreshnessNote freshness={data.freshness} timeZone={timeZone} />
-      {query.isError ? (
-        <QueryError
-          title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: errorText(query.error) })}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
-      ) : null}
+      <StaleDataError query={query} namespace="apartment" />
       <OutcomeNotices notices={notices} timeZone={timeZone} show={{ room: true }} />
       <div className="flex flex-col gap-6 lg:grid lg:grid-cols-2 lg:items-start">
         <Residents view={data} />

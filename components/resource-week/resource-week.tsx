@@ -11,12 +11,11 @@ import { applyOpenRequests } from '@/lib/schedule/pending';
 import type { ResourceWeekView } from '@/lib/views/types';
 import { FreshnessNote } from '@/components/freshness-note';
 import { GridSkeleton } from '@/components/skeletons';
-import { QueryError } from '@/components/query-error';
+import { StaleDataError } from '@/components/ui/query-error';
 import { SlotGrid } from './slot-grid';
 import { SlotPanel } from './slot-panel';
 import { WeekNav } from './week-nav';
 import { weekLabel } from './slot-words';
-import { useErrorText } from '@/components/use-error-text';
 
 export interface ResourceWeekProps {
   initial: ResourceWeekView;
@@ -32,7 +31,6 @@ export interface ResourceWeekProps {
  * and the slot panel that Enter or a click opens. All slot-open handling lives here.
  */
 export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotActions }: ResourceWeekProps) {
-  const errorText = useErrorText();
   const deviceId = initial.system.deviceId;
   const weekKey = initial.week.key;
   const query = useQuery({
@@ -80,14 +78,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
         sheetHref={`/systems/${deviceId}/resources/${resourceId}/sheet?week=${encodeURIComponent(weekKey)}`}
       />
       <FreshnessNote freshness={data.freshness} timeZone={data.system.timeZone} slotsShown={data.resource !== null} />
-      {query.isError ? (
-        <QueryError
-          title={t('updateFailed')}
-          message={t('updateFailedDetail', { error: errorText(query.error) })}
-          onRetry={() => void query.refetch()}
-          retrying={query.isFetching}
-        />
-      ) : null}
+      <StaleDataError query={query} namespace="grid" />
       {/* A first load shows the week as soon as its rooms are in (freshness.partial), bookings as read. */}
       {data.freshness.status === 'loading' && !(data.freshness.partial && data.resource) ? (
         <GridSkeleton />

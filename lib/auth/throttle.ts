@@ -1,5 +1,6 @@
 import 'server-only';
-import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle } from 'rate-limiter-flexible';
+import { consumeAll } from '@/lib/http/rate-limit';
 import type { Database } from '@/lib/db';
 import { authRateLimits } from '@/lib/db/schema';
 
@@ -27,22 +28,9 @@ export function createSignInThrottle(db: Database): SignInThrottle {
   const perAccount = new RateLimiterDrizzle({ ...common, keyPrefix: 'signin-account', points: ACCOUNT_ATTEMPTS, duration: ACCOUNT_WINDOW_S });
   const perIp = new RateLimiterDrizzle({ ...common, keyPrefix: 'signin-ip', points: IP_ATTEMPTS, duration: IP_WINDOW_S });
 
-  const consume = async (limiter: RateLimiterDrizzle, key: string): Promise<number | null> => {
-    try {
-      await limiter.consume(key);
-      return null;
-    } catch (rejection) {
-      // Over the limit; anything else (database down) fails closed by propagating.
-      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
-  };
-
   return {
     async attempt(email, ip) {
-      const [account, address] = await Promise.all([consume(perAccount, email), consume(perIp, ip)]);
-      if (account === null && address === null) return null;
-      return Math.max(account ?? 0, address ?? 0);
+      return consumeAll([perAccount, email], [perIp, ip]);
     },
     async succeeded(email, ip) {
       await Promise.all([perAccount.delete(email), perIp.reward(ip, 1)]);

@@ -70,12 +70,12 @@ export class ApiError extends Error {
     readonly localValues?: LocalizedValues,
   ) {
     super(text.key);
-    this.reason = reasonOf(text.key);
+    this.reason = reasonOfKey(text.key);
   }
 }
 
 /** "errors.noSuchSystem" → "noSuchSystem". */
-export function reasonOf(key: string): string {
+export function reasonOfKey(key: string): string {
   return key.slice(key.lastIndexOf('.') + 1);
 }
 

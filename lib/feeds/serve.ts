@@ -1,6 +1,7 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { consumeAll } from '@/lib/http/rate-limit';
 import { ApiError } from '@/lib/errors/api-error';
 import { isLocale, type Locale } from '@/lib/i18n/config';
 import { loadMessages } from '@/lib/i18n/messages';
@@ -45,19 +46,9 @@ export interface FeedRateLimiter {
 export function createFeedRateLimiter(limits: { perToken: { points: number; duration: number }; perAddress: { points: number; duration: number } } = FEED_LIMITS): FeedRateLimiter {
   const perToken = new RateLimiterMemory({ keyPrefix: 'feed-token', ...limits.perToken });
   const perAddress = new RateLimiterMemory({ keyPrefix: 'feed-address', ...limits.perAddress });
-  const consume = async (limiter: RateLimiterMemory, key: string): Promise<number | null> => {
-    try {
-      await limiter.consume(key);
-      return null;
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw rejection;
-    }
-  };
   return {
     async consume(tokenKey, address) {
-      const [token, all] = await Promise.all([consume(perToken, `${tokenKey}|${address}`), consume(perAddress, address)]);
-      return token === null && all === null ? null : Math.max(token ?? 0, all ?? 0);
+      return consumeAll([perToken, `${tokenKey}|${address}`], [perAddress, address]);
     },
   };
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { rawRows } from '@/lib/db/raw';
 import type { MirrorResource, MirrorState, MirrorTimeSchedule, MirrorUserGroup } from './types';
-import { singleton } from '@/lib/singleton';
+import { cachePerOwner } from '@/lib/cache';
 
 export interface SnapshotResource extends MirrorResource {
   /** The resource's Week schedule; empty when its schedule is missing (shown as "no slots"). */
@@ -41,7 +41,7 @@ interface Entry {
 
 // Per database handle (tests open several databases in one process with the same device ids);
 // kept on globalThis so that dev-mode module reloads share it.
-const caches = singleton('mirror-snapshots', () => new WeakMap<Database, Map<string, Entry>>());
+const cacheOf = cachePerOwner<Database, Entry>('mirror-snapshots', { max: 1_000 });
 
 /**
  * The current generation's resources, schedules and groups, from memory when `state` names the
@@ -49,11 +49,7 @@ const caches = singleton('mirror-snapshots', () => new WeakMap<Database, Map<str
  * Null when the system has no mirror state.
  */
 export async function mirrorSnapshot(db: Database, deviceId: string, state: Identity): Promise<MirrorSnapshot | null> {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
+  const cache = cacheOf(db);
   const wanted = keyOf(state.generation, state.refreshedAt?.getTime() ?? null);
   const held = cache.get(deviceId);
   if (held?.key === wanted) return held.snapshot;
@@ -123,7 +119,7 @@ function withSchedules(deviceId: string, resources: SnapshotRow['resources'], sc
 }
 
 // The structure of a generation still being loaded, per database handle and system (one entry each).
-const structures = singleton('mirror-structures', () => new WeakMap<Database, Map<string, { generation: number; snapshot: Promise<MirrorSnapshot> }>>());
+const structuresOf = cachePerOwner<Database, { generation: number; snapshot: Promise<MirrorSnapshot> }>('mirror-structures', { max: 1_000 });
 
 /**
  * The resources and schedules of a generation a first load is still writing, once they are
@@ -132,11 +128,7 @@ const structures = singleton('mirror-structures', () => new WeakMap<Database, Ma
  * groups they need by id); `refreshedAtMs` is null (the generation is not readable as a whole yet).
  */
 export async function structureSnapshot(db: Database, deviceId: string, generation: number): Promise<MirrorSnapshot> {
-  let cache = structures.get(db);
-  if (!cache) {
-    cache = new Map();
-    structures.set(db, cache);
-  }
+  const cache = structuresOf(db);
   const held = cache.get(deviceId);
   if (held?.generation === generation) return held.snapshot;
   const snapshot = loadStructure(db, deviceId, generation);

@@ -8,7 +8,7 @@ import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readUsers } from '@/lib/mirror/store';
 import { log } from '@/lib/log';
-import { singleton } from '@/lib/singleton';
+import { cachePerOwner } from '@/lib/cache';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
 import type { Freshness } from '@/lib/views/types';
@@ -40,7 +40,7 @@ interface Kept {
 }
 
 // Per database handle (tests open several), on globalThis so that dev-mode reloads share it.
-const caches = singleton('report-cache', () => new WeakMap<Database, Map<string, Kept>>());
+const cacheOf = cachePerOwner<Database, Kept>('reports', { max: KEPT_REPORTS });
 
 /** `?period=&from=&to=` of a URL or a page's search parameters (a repeated parameter: its first value). */
 export function periodInputOf(params: URLSearchParams | Record<string, string | string[] | undefined>): PeriodInput {
@@ -75,12 +75,10 @@ export async function loadSystemReport(deps: ViewDeps, system: SystemPublic, per
   }
   const nowKey = period.endMs <= nowMs ? 'past' : String(Math.floor(nowMs / NOW_STEP_MS));
   const key = [deviceId, state.generation, state.refreshedAt?.getTime() ?? '', state.reservationsVersion, period.startMs, period.endMs, timeZone, scheduleBasis, nowKey].join('|');
-  let cache = caches.get(deps.db);
-  if (!cache) caches.set(deps.db, (cache = new Map<string, Kept>()));
+  const cache = cacheOf(deps.db);
   let kept = cache.get(key);
   if (!kept) {
     kept = { key, report: computeSystemReport(deps.db, system, state, period, nowMs) };
-    if (cache.size >= KEPT_REPORTS) cache.delete(cache.keys().next().value!);
     cache.set(key, kept);
     const held = kept;
     held.report.catch(() => {

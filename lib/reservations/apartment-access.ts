@@ -1,14 +1,10 @@
 import 'server-only';
 import { log } from '@/lib/log';
 import type { ServiceClient } from '@/lib/service';
-import { singleton } from '@/lib/singleton';
+import { createCache } from '@/lib/cache';
 import { RESIDENT_CACHE_MS } from './residents';
 
-interface Cached {
-  at: number;
-  value: Promise<ReadonlySet<string> | null>;
-}
-const cache = singleton('apartment-access-cache', () => new Map<string, Cached>());
+const cache = createCache<Promise<ReadonlySet<string> | null>>('apartment-access', { max: 10_000, ttlMs: RESIDENT_CACHE_MS });
 
 /** Drops cached lookups (tests). */
 export function clearApartmentAccessCache(): void {
@@ -28,14 +24,13 @@ export function apartmentAuthorizations(
   apiKey: string,
   deviceId: string,
   group: { id: string; apartmentId: string; referenceId: string },
-  now = Date.now(),
 ): Promise<ReadonlySet<string> | null> {
   const apartment = group.apartmentId.trim();
   const reference = group.referenceId.trim();
   if (!apartment && !reference) return Promise.resolve(null);
   const key = `${deviceId}:${group.id}`;
   const hit = cache.get(key);
-  if (hit && now - hit.at < RESIDENT_CACHE_MS) return hit.value;
+  if (hit) return hit;
   const value = (async () => {
     try {
       const options = { lane: 'lookups' as const };
@@ -50,6 +45,6 @@ export function apartmentAuthorizations(
       return null;
     }
   })();
-  cache.set(key, { at: now, value });
+  cache.set(key, value);
   return value;
 }

@@ -1,29 +1,16 @@
 import 'server-only';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, isServiceError, type ServiceClient, type UserAccount } from '@/lib/service';
-import { singleton } from '@/lib/singleton';
+import { cachedPromise, createCache } from '@/lib/cache';
 
 /** How long a system's user list and a user's authorizations are reused. */
 export const RESIDENT_CACHE_MS = 60_000;
 
-interface Cached<T> {
-  at: number;
-  value: Promise<T>;
-}
+// Keyed by system or by lookup; bounded well above the systems × lookups of a busy minute.
+const cache = createCache<Promise<unknown>>('resident-lookups', { max: 10_000, ttlMs: RESIDENT_CACHE_MS });
 
-const cache = singleton('resident-cache', () => new Map<string, Cached<unknown>>());
-
-function cached<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
-  const hit = cache.get(key) as Cached<T> | undefined;
-  if (hit && now - hit.at < RESIDENT_CACHE_MS) return hit.value;
-  const value = load();
-  cache.set(key, { at: now, value });
-  // A failed load must not be reused.
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
-}
+// A failed load is not reused (cachedPromise drops it).
+const cached = <T>(key: string, load: () => Promise<T>): Promise<T> => cachedPromise(cache, key, load) as Promise<T>;
 
 /** Drops cached lookups (tests; after a reset of the upstream data). */
 export function clearResidentCache(): void {

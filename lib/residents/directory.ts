@@ -3,7 +3,7 @@ import type { Database } from '@/lib/db';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readUsers } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
-import { singleton } from '@/lib/singleton';
+import { cachePerOwner } from '@/lib/cache';
 import { buildResidentIndex, searchIndex, type PreparedQuery, type ResidentIndex, type ScoredHit } from './search';
 
 /** A system's residents of one mirror generation, indexed for search as you type. */
@@ -26,7 +26,7 @@ interface Entry {
 }
 
 // Per database handle (tests open several with the same device ids); on globalThis for dev reloads.
-const caches = singleton('resident-directories', () => new WeakMap<Database, Map<string, Entry>>());
+const cacheOf = cachePerOwner<Database, Entry>('resident-directories', { max: 1_000 });
 
 /** True when the mirror holds the system's user list (else the search asks the upstream). */
 export const holdsUserList = (state: Pick<MirrorState, 'usersRefreshedAt'> | null): boolean => state?.usersRefreshedAt != null;
@@ -37,11 +37,7 @@ export const holdsUserList = (state: Pick<MirrorState, 'usersRefreshedAt'> | nul
  */
 export async function residentDirectory(db: Database, deviceId: string, state: Identity): Promise<ResidentDirectory | null> {
   if (!holdsUserList(state)) return null;
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
+  const cache = cacheOf(db);
   const key = keyOf(state);
   const held = cache.get(deviceId);
   if (held?.key === key) return held.directory;

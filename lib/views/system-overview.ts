@@ -9,7 +9,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
 import type { MirrorState } from '@/lib/mirror/types';
 import type { SkippedItemsView, SystemOverview } from './types';
-import { singleton } from '@/lib/singleton';
+import { createCache } from '@/lib/cache';
 
 export const HEATMAP_WEEKS = 8;
 /**
@@ -18,7 +18,8 @@ export const HEATMAP_WEEKS = 8;
  */
 export const HEATMAP_CACHE_MS = 5 * 60_000;
 
-const heatmapCache = singleton('heatmap-cache', () => new Map<string, { at: number; heatmap: Heatmap }>());
+// Aged by the view's clock (deps.now) as well as lru-cache's, which bounds what is kept.
+const heatmapCache = createCache<{ at: number; heatmap: Heatmap }>('heatmaps', { max: 1_000, ttlMs: HEATMAP_CACHE_MS });
 
 function cachedHeatmapAt(key: string, nowMs: number): Heatmap | null {
   const hit = heatmapCache.get(key);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { errorResponse, reasonOf } from '@/lib/errors/api-error';
+import { errorResponse, reasonOfKey } from '@/lib/errors/api-error';
 import { localeOfRequest } from '@/lib/api/route';
 import { renderMessage } from '@/lib/i18n/server';
 import type { RequestAnswer } from '@/lib/reservations';
@@ -12,5 +12,5 @@ export async function answerResponse(answer: RequestAnswer, request: Request): P
   if ('request' in answer) return Response.json({ request: answer.request }, { status: 202, headers: { 'Cache-Control': 'no-store' } });
   const { code, text } = answer.error;
   const message = text ? await renderMessage(await localeOfRequest(request), text).catch(() => answer.error.message) : answer.error.message;
-  return errorResponse(code, message, { reason: answer.error.reason ?? (text ? reasonOf(text.key) : code) });
+  return errorResponse(code, message, { reason: answer.error.reason ?? (text ? reasonOfKey(text.key) : code) });
 }

@@ -1,16 +1,12 @@
 import { getTranslations } from 'next-intl/server';
+import { PageLoading } from '@/components/page-loading';
 import { OverviewSkeleton } from '@/components/skeletons';
 
 export default async function Loading() {
   const t = await getTranslations('systems');
   return (
-    <div className="flex flex-col gap-4" aria-busy="true">
-      <p className="sr-only" role="status">
-        {t('loadingSystem')}
-      </p>
-      <div className="h-4 w-40 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="h-8 w-72 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+    <PageLoading status={t('loadingSystem')} bars={['h-4 w-40', 'h-8 w-72']}>
       <OverviewSkeleton />
-    </div>
+    </PageLoading>
   );
 }
