@@ -8,8 +8,6 @@ export default async function Loading() {
       <p className="sr-only" role="status">
         {t('searching')}
       </p>
-      <div className="h-8 w-40 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="h-11 w-full max-w-md animate-pulse rounded bg-slate-100 dark:bg-slate-900" />
       <ResultsSkeleton />
     </div>
   );
