@@ -64,6 +64,10 @@ test('the week sheet: opened from the room, the same bookings as the grid, one A
   // Rows are sized in mm: the sheet fits the page's height inside its margins whatever the width.
   expect(box.width).toBeLessThanOrEqual(A4.width);
   expect(box.height).toBeLessThanOrEqual(PRINTABLE.height);
+  // The rows share the page's height: the table fills most of it, room to write (issue 30 item 7;
+  // it filled ~45 % before).
+  const tableBox = (await table.boundingBox())!;
+  expect(tableBox.height).toBeGreaterThanOrEqual(0.8 * PRINTABLE.height);
   // The screenshot of the print layout is one A4 landscape sheet: nothing runs past its height.
   const shot = pngSize(await page.screenshot({ fullPage: true }));
   expect(shot).toEqual(A4);
