@@ -55,7 +55,7 @@ describe('the server-rendered results', () => {
     const html = renderToStaticMarkup(withIntl(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />));
     expect(html).toContain('2+ apartments found for “1001”');
     expect(html).toContain('Only the best matches are listed');
-    expect(html).toContain('aria-label="Apartment LGH 1001, Brf Linnégatan 12"');
+    expect(html).toContain('aria-label="Apartment 1001, Brf Linnégatan 12"');
     expect(html).toContain(`href="/systems/${deviceId}/apartments/${persson.groupId}"`);
     expect(html).toContain(`href="/systems/${deviceId}"`);
     expect(html).toContain('No apartment');
@@ -71,7 +71,7 @@ describe('the server-rendered results', () => {
   it('speaks Swedish to a Swedish reader', () => {
     const html = renderToStaticMarkup(withIntl(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />, 'sv'));
     expect(html).toContain('2+ lägenheter hittades för ”1001”');
-    expect(html).toContain('aria-label="Lägenhet LGH 1001, Brf Linnégatan 12"');
+    expect(html).toContain('aria-label="Lägenhet 1001, Brf Linnégatan 12"');
     expect(html).toContain('Ingen lägenhet');
     expect(html).toContain('Namnlös boende');
   });

@@ -24,6 +24,12 @@ export interface ResidentComboboxProps {
   /** The form field's name (the Residents page submits it as `?q=` without JavaScript). */
   name?: string;
   defaultValue?: string;
+  /**
+   * The text, when a parent owns it (the Residents page: its form submits it). Given together
+   * with `onValueChange`; otherwise the field keeps its own text, starting at `defaultValue`.
+   */
+  value?: string;
+  onValueChange?: (text: string) => void;
   onPick: (hit: ApartmentHit, resident: ResidentHit) => void;
 }
 
@@ -48,9 +54,12 @@ function useDebounced<T>(value: T, ms: number): T {
  * name, apartment number, e-mail address or reference id. Arrow keys, Home and End move through
  * the residents, Enter picks, Escape closes; a polite status says how many were found.
  */
-export function ResidentCombobox({ label, hint, placeholder, deviceId, name, defaultValue = '', onPick }: ResidentComboboxProps) {
+export function ResidentCombobox({ label, hint, placeholder, deviceId, name, defaultValue = '', value, onValueChange, onPick }: ResidentComboboxProps) {
   const errorText = useErrorText();
-  const [text, setText] = useState(defaultValue);
+  const [ownText, setOwnText] = useState(defaultValue);
+  // One owner of the text: the parent when it passes `value`, else this field.
+  const text = value ?? ownText;
+  const setText = (next: string) => (onValueChange ? onValueChange(next) : setOwnText(next));
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const inputId = useId();

@@ -69,6 +69,9 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
 
   await link.first().click();
   await expect(page.getByRole('heading', { level: 1, name: 'E-mail' })).toBeVisible();
+  // A kept message was never sent: its time is labelled "Kept", never "Sent" (issue 30 item 8).
+  await expect(page.getByRole('term').filter({ hasText: /^Kept$/ })).toBeVisible();
+  await expect(page.getByRole('term').filter({ hasText: /^Sent$/ })).toHaveCount(0);
   const times = `${clock(booked.slot.startTime)}–${clock(booked.slot.endTime)}`;
   await expect(page.getByRole('definition').filter({ hasText: 'Tvättbokning:' }).first()).toContainText(times);
   await expect(page.getByTestId('mail-text')).toContainText(`När: `);

@@ -115,3 +115,24 @@ test('without JavaScript, the search is a plain GET form with server-rendered re
     await context.close();
   }
 });
+
+// Issue 30 item 4 (decision 018): the text typed while the menu's navigation is still on its way
+// used to be replaced when the new page arrived, and Search then submitted "?q=".
+test('the search keeps what is typed during a navigation: menu "Residents" on ?q=4001, type 5001, Search', async ({ page, signedInAs }) => {
+  await signedInAs('manager');
+  await page.goto('/residents?q=4001');
+  await expect(combobox(page)).toHaveValue('4001');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Residents' }).click();
+  // At once: no waiting for the navigation to finish.
+  await combobox(page).fill('5001');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/residents\?q=5001$/);
+  await expect(combobox(page)).toHaveValue('5001');
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('5001', { timeout: 20_000 });
+  // And the other order: the URL changes when nothing was typed — the box follows it.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/residents$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/residents\?q=4001$/);
+  await expect(combobox(page)).toHaveValue('4001');
+});

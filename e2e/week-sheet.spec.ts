@@ -1,5 +1,6 @@
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, firstSystem, sandboxFixtures, test } from './utils';
+import { apartmentNumber } from '@/lib/i18n/format';
 
 interface WeekJson {
   week: { key: string };
@@ -43,13 +44,13 @@ test('the week sheet: opened from the room, the same bookings as the grid, one A
   for (const text of await rowHeaders.allTextContents()) expect(text).toMatch(/^\d{2}:\d{2}–\d{2}:\d{2}( next day)?$/);
   await expectNoSeriousA11yViolations(page, 'the week sheet');
 
-  // The same bookings as the room's grid: every apartment booking is an "Apt …" cell, maintenance too.
+  // The same bookings as the room's grid: every apartment booking is an "Apartment …" cell (the number without a leading LGH), maintenance too.
   const week = (await (await page.request.get(`/api/systems/${overview.system.deviceId}/resources/${resource.id}/week?week=${weekKey}`)).json()) as WeekJson;
   const apartments = week.slots.filter((s) => (s.state === 'booked' || s.state === 'used') && s.ownerLabel?.kind === 'apartment');
   const cells = table.locator('td');
-  await expect(cells.filter({ hasText: /^Apt / })).toHaveCount(apartments.length);
+  await expect(cells.filter({ hasText: /^Apartment / })).toHaveCount(apartments.length);
   await expect(cells.filter({ hasText: /^Maintenance/ })).toHaveCount(week.slots.filter((s) => s.state === 'maintenance').length);
-  for (const slot of apartments.slice(0, 3)) await expect(cells.filter({ hasText: `Apt ${slot.ownerLabel!.apartment}` }).first()).toBeVisible();
+  for (const slot of apartments.slice(0, 3)) await expect(cells.filter({ hasText: `Apartment ${apartmentNumber(slot.ownerLabel!.apartment)}` }).first()).toBeVisible();
 
   // Print media: the table alone with its heading and footer, no Print button, no link back.
   await page.setViewportSize(A4);
@@ -63,6 +64,10 @@ test('the week sheet: opened from the room, the same bookings as the grid, one A
   // Rows are sized in mm: the sheet fits the page's height inside its margins whatever the width.
   expect(box.width).toBeLessThanOrEqual(A4.width);
   expect(box.height).toBeLessThanOrEqual(PRINTABLE.height);
+  // The rows share the page's height: the table fills most of it, room to write (issue 30 item 7;
+  // it filled ~45 % before).
+  const tableBox = (await table.boundingBox())!;
+  expect(tableBox.height).toBeGreaterThanOrEqual(0.8 * PRINTABLE.height);
   // The screenshot of the print layout is one A4 landscape sheet: nothing runs past its height.
   const shot = pngSize(await page.screenshot({ fullPage: true }));
   expect(shot).toEqual(A4);

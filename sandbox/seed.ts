@@ -240,7 +240,37 @@ export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup:
     }
   });
   data.approvals = p.approvals.map((systems) => ({ id: id(), deviceIds: systems.map((s) => data.systems[s]!.id) }));
+  if (preset === 'demo') pinReadmeExamples(data);
   return data;
+}
+
+/**
+ * The apartments and names the README's search examples show, pinned into the
+ * demo data (docs/readme-examples.test.ts runs each example against it). Renames only: no draw
+ * from the generator, so everything else in the preset stays as it was.
+ */
+export const README_EXAMPLES = [
+  { system: 0, apartment: 9, apartmentId: '1203', name: 'Linnea Persson', email: 'linnea.persson@example.com' },
+  { system: 1, apartment: 15, apartmentId: 'B/4003', name: 'Anna Åberg', email: 'anna.aberg@example.org' },
+] as const;
+
+function pinReadmeExamples(data: SeedData): void {
+  for (const pin of README_EXAMPLES) {
+    const deviceId = data.systems[pin.system]?.id;
+    const group = data.groups.filter((g) => g.deviceId === deviceId)[pin.apartment];
+    if (!group) continue;
+    group.apartmentId = pin.apartmentId;
+    group.name = `Lägenhet ${pin.apartmentId}`;
+    const first = data.users.find((u) => u.userGroupId === group.id);
+    if (first) {
+      first.name = pin.name;
+      first.email = pin.email;
+    }
+    for (const resident of data.residents.filter((x) => x.userGroupId === group.id)) {
+      resident.apartmentId = pin.apartmentId;
+      if (resident.userId === first?.id) Object.assign(resident, { name: pin.name, email: pin.email });
+    }
+  }
 }
 
 async function insertJson(sql: SqlRunner, table: string, columns: string, select: string, rows: unknown[]): Promise<void> {

@@ -15,7 +15,7 @@ import {
   type RequestFilters,
 } from '@/lib/client/request-filters';
 import type { RequestView } from '@/lib/events/types';
-import { formatClock, formatDayTime } from '@/lib/i18n/format';
+import { formatClock, formatDayTime, apartmentNumber } from '@/lib/i18n/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -233,7 +233,7 @@ export function Results({ systems, filters, requests, paged }: { systems: Reques
               <dt className={termClass}>{t('field.system')}</dt>
               <dd>{row.systemName}</dd>
               <dt className={termClass}>{t('field.for')}</dt>
-              <dd>{row.apartment ? t('forWithApartment', { name: row.forWhom, apartment: row.apartment }) : row.forWhom}</dd>
+              <dd>{row.apartment ? t('forWithApartment', { name: row.forWhom, apartment: apartmentNumber(row.apartment) }) : row.forWhom}</dd>
               <dt className={termClass}>{t('field.slot')}</dt>
               <dd>{row.slot}</dd>
               <dt className={termClass}>{t('field.askedBy')}</dt>
@@ -289,7 +289,7 @@ export function Results({ systems, filters, requests, paged }: { systems: Reques
                   ) : (
                     row.forWhom
                   )}
-                  {row.apartment ? <span className={SUBLINE}>{t('apartmentLine', { apartment: row.apartment })}</span> : null}
+                  {row.apartment ? <span className={SUBLINE}>{t('apartmentLine', { apartment: apartmentNumber(row.apartment) })}</span> : null}
                 </td>
                 <td className={CELL}>{row.slot}</td>
                 <td className={CELL}>{row.askedBy}</td>

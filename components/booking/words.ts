@@ -1,7 +1,7 @@
 import { useLocale, useTranslations } from 'next-intl';
 import type { Locale } from '@/lib/i18n/config';
 import type { RequestView } from '@/lib/events/types';
-import { formatClock, formatDayLabel } from '@/lib/i18n/format';
+import { formatClock, formatDayLabel, apartmentNumber } from '@/lib/i18n/format';
 import { renderReasonValues } from '@/lib/reservations/reasons';
 import { wallClock } from '@/lib/schedule/zoned';
 
@@ -27,7 +27,7 @@ export function reasonText(reason: RequestView['reason'] | string, { t, locale }
 
 /** Who a request is for, mid-sentence: "apartment 1203", "Anna Berg", "a resident". */
 export function residentWords(r: Pick<RequestView, 'residentApartment' | 'residentName'>, { t }: Words): string {
-  if (r.residentApartment) return t('outcomes.resident.apartment', { apartment: r.residentApartment });
+  if (r.residentApartment) return t('outcomes.resident.apartment', { apartment: apartmentNumber(r.residentApartment) });
   return r.residentName ?? t('outcomes.resident.unknown');
 }
 

@@ -15,7 +15,7 @@ import type { ClosureItem, ClosurePreview, ClosureView } from '@/lib/closures/ty
 import { fetchJson } from '@/lib/client/fetch-json';
 import { newIdempotencyKey } from '@/lib/client/idempotency';
 import { queryKeys } from '@/lib/client/query-keys';
-import { formatList } from '@/lib/i18n/format';
+import { formatList, apartmentNumber } from '@/lib/i18n/format';
 
 interface Room {
   id: string;
@@ -189,7 +189,7 @@ function ItemReason({ reason }: { reason: NonNullable<ClosureItem['reason']> }) 
 type ClosuresT = ReturnType<typeof useTranslations<'closures'>>;
 
 function holderWords(b: { apartment: string | null; residentName: string | null }, t: ClosuresT): string {
-  const parts = [b.apartment ? t('preview.apartment', { apartment: b.apartment }) : null, b.residentName].filter((x): x is string => Boolean(x));
+  const parts = [b.apartment ? t('preview.apartment', { apartment: apartmentNumber(b.apartment) }) : null, b.residentName].filter((x): x is string => Boolean(x));
   return parts.length > 0 ? parts.join(', ') : t('preview.unknownHolder');
 }
 

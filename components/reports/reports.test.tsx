@@ -29,7 +29,7 @@ const report = computeReport({
   ],
   apartments: [{ groupId: 'g1', apartment: '1001', name: 'Lgh 1001' }],
   userGroup: new Map(),
-  portalBookings: [{ requestedBy: 'anna@example.se', requestedByName: 'Anna Förvaltare' }],
+  portalBookings: [{ requestedBy: 'anna@example.se', requestedByName: 'Anna Förvaltare', requestedByEmail: 'anna@example.se' }],
 });
 
 describe('the report page body', () => {
@@ -68,11 +68,11 @@ describe('the report as export tables', () => {
     expect(tables.map((t) => t.id)).toEqual(['rooms', 'hours', 'apartments', 'managers']);
     const [rooms, hours, apartments, managers] = tables.map((t) => ({ ...t, rows: [...(t.rows as Iterable<readonly unknown[]>)] }));
     expect(rooms!.headers.slice(0, 3)).toEqual(['Lokal', 'Bokad andel', 'Passtimmar']);
-    expect(rooms!.rows[0]!.slice(0, 7)).toEqual(['Tvättstuga Ö', 0.2857, 21, 6, 0, 2, 1]);
+    expect(rooms!.rows[0]!.slice(0, 7)).toEqual(['Tvättstuga Ö', { kind: 'percent', value: 0.2857 }, 21, 6, 0, 2, 1]);
     expect(rooms!.rows.at(-1)![0]).toBe('Totalt');
     expect(hours!.headers).toEqual(['Timme', 'måndag', 'tisdag', 'onsdag', 'torsdag', 'fredag', 'lördag', 'söndag']);
     expect(hours!.rows[7]).toEqual(['07:00', 1, 1, 0, 0, 0, 0, 0]);
-    expect(apartments!.rows).toEqual([['1001', 'Lgh 1001', 2, 2, 1, 0.5]]);
+    expect(apartments!.rows).toEqual([['1001', 'Lgh 1001', 2, 2, 1, { kind: 'percent', value: 0.5 }]]);
     expect(managers!.rows).toEqual([['Anna Förvaltare', 'anna@example.se', 1]]);
     expect(reportExportTables(report, tOf('en'), 'en')[0]!.headers[0]).toBe('Room');
   });

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { ResidentCombobox } from '@/components/resident-combobox';
 import type { SlotT } from './slot-words';
+import { apartmentNumber } from '@/lib/i18n/format';
 
 /** The resident a booking is for, as the dialog shows them. */
 export interface ChosenResident {
@@ -16,7 +17,7 @@ export interface ChosenResident {
 /** "Ada Berg, apartment 1203" / "Ada Berg, lägenhet 1203". */
 export const residentWords = (r: ChosenResident, t: SlotT) => {
   const name = r.name.trim() || t('unnamedResident');
-  return r.apartmentId ? t('residentWithApartment', { name, apartment: r.apartmentId }) : name;
+  return r.apartmentId ? t('residentWithApartment', { name, apartment: apartmentNumber(r.apartmentId) }) : name;
 };
 
 export interface ResidentPickerProps {

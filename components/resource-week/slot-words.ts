@@ -5,7 +5,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useMemo } from 'react';
 import { memoTranslator } from '@/lib/i18n/memo-translator';
 import type { Locale } from '@/lib/i18n/config';
-import { formatDayLabel, formatDayMonth, formatShortDay } from '@/lib/i18n/format';
+import { formatDayLabel, formatDayMonth, formatShortDay, apartmentNumber } from '@/lib/i18n/format';
 import type { LocalDay, Owner, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { type WallClock, wallClock } from '@/lib/schedule/zoned';
 
@@ -27,7 +27,7 @@ export function slotDayLabel(slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>, l
 export function ownerText(owner: Owner, t: SlotT): string {
   switch (owner.kind) {
     case 'apartment':
-      return t('owner.apartment', { apartment: owner.apartment });
+      return t('owner.apartment', { apartment: apartmentNumber(owner.apartment) });
     case 'name':
       return owner.name;
     default:

@@ -44,13 +44,13 @@ describe('weekSheetRows', () => {
 
   it('puts each slot time in a row, apartments and maintenance in their cells, free cells empty', () => {
     expect(words(booked.rows, 'en')).toEqual([
-      '07:00–10:00 | Apt 1203 | · | · | Apt 1203 | Maintenance | · | ·',
+      '07:00–10:00 | Apartment 1203 | · | · | Apartment 1203 | Maintenance | · | ·',
       '10:00–13:00 | · | Booked | · | · | · | · | ·',
       '13:00–16:00 | · | · | · | · | · | Maintenance 13:00–14:00 | ·',
       '16:00–19:00 | · | · | · | · | · | · | ·',
       '19:00–22:00 | · | · | · | · | · | · | ·',
     ]);
-    expect(words(booked.rows, 'sv')[0]).toBe('07:00–10:00 | Lgh 1203 | · | · | Lgh 1203 | Underhåll | · | ·');
+    expect(words(booked.rows, 'sv')[0]).toBe('07:00–10:00 | Lägenhet 1203 | · | · | Lägenhet 1203 | Underhåll | · | ·');
     expect(words(booked.rows, 'sv')[1]).toBe('10:00–13:00 | · | Bokat | · | · | · | · | ·');
     expect(words(booked.rows, 'sv')[2]).toContain('Underhåll 13:00–14:00');
     // A resident's name is never put on the door.
@@ -76,7 +76,7 @@ describe('weekSheetRows', () => {
   it('names a slot crossing midnight and keeps it on the day it starts', () => {
     // Monday 23:00–02:00 local; Sunday's 00:00–02:00 slot (UTC Sunday 23:00) from the week before lands on Monday.
     const { rows } = sheetOf('2026-W48', [[[1320, 180]], [], [], [], [], [], [[1380, 120]]], [reservation('2026-11-23T22:00:00Z', '2026-11-24T01:00:00Z')]);
-    expect(words(rows, 'en')).toEqual(['00:00–02:00 | · | # | # | # | # | # | #', '23:00–02:00+ | Apt 1203 | # | # | # | # | # | #']);
+    expect(words(rows, 'en')).toEqual(['00:00–02:00 | · | # | # | # | # | # | #', '23:00–02:00+ | Apartment 1203 | # | # | # | # | # | #']);
   });
 
   it('fits the spring DST week (2026-W13): Sunday’s UTC slots move an hour later and get rows of their own', () => {
@@ -85,7 +85,7 @@ describe('weekSheetRows', () => {
       '07:00–10:00', '08:00–11:00', '10:00–13:00', '11:00–14:00', '13:00–16:00', '14:00–17:00', '16:00–19:00', '17:00–20:00', '19:00–22:00', '20:00–23:00',
     ]);
     expect(words(rows, 'sv')[0]).toBe('07:00–10:00 | · | · | · | · | · | · | #');
-    expect(words(rows, 'sv')[1]).toBe('08:00–11:00 | # | # | # | # | # | # | Lgh 1203');
+    expect(words(rows, 'sv')[1]).toBe('08:00–11:00 | # | # | # | # | # | # | Lägenhet 1203');
     // Every slot is in exactly one cell: 35 entries, 35 shaded cells.
     expect(rows.flatMap((r) => r.cells).filter((c) => c.length === 1)).toHaveLength(35);
     expect(rows.flatMap((r) => r.cells).filter((c) => c.length === 0)).toHaveLength(35);
@@ -125,7 +125,7 @@ describe('WeekSheet', () => {
     expect(cols).toEqual(['Time', 'Monday 23 November', 'Tuesday 24 November', 'Wednesday 25 November', 'Thursday 26 November', 'Friday 27 November', 'Saturday 28 November', 'Sunday 29 November']);
     const rows = [...html.matchAll(/<th scope="row"[^>]*>(.*?)<\/th>/g)].map((m) => m[1]);
     expect(rows).toEqual(['07:00–10:00', '10:00–13:00', '13:00–16:00', '16:00–19:00', '19:00–22:00']);
-    expect(html).toContain('>Apt 1203<');
+    expect(html).toContain('>Apartment 1203<');
     expect(html).toContain('>Maintenance<');
     expect((html.match(/<span class="sr-only">free<\/span>/g) ?? []).length).toBe(33);
     expect(html).toContain('Week 48, 23–29 November 2026');

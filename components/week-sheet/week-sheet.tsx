@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { useLocale, useTranslations } from 'next-intl';
 import type { CSSProperties } from 'react';
 import { slotTimeRange, weekLabel } from '@/components/resource-week/slot-words';
-import { formatDayMonth, formatWeekdayName } from '@/lib/i18n/format';
+import { formatDayMonth, formatWeekdayName, apartmentNumber } from '@/lib/i18n/format';
 import type { StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';
 import { PrintButton, PrintedAt } from './print-controls';
@@ -19,7 +19,7 @@ export function sheetEntryText(entry: SheetEntry, t: SheetT, closedText: (reason
       return '';
     case 'booked':
       // A resident's name is not put up on a door: the apartment number or only "Booked".
-      return entry.owner?.kind === 'apartment' ? t('apartment', { apartment: entry.owner.apartment }) : t('booked');
+      return entry.owner?.kind === 'apartment' ? t('apartment', { apartment: apartmentNumber(entry.owner.apartment) }) : t('booked');
     case 'maintenance':
       return entry.partial ? t('maintenancePartial', entry.partial) : t('maintenance');
   }

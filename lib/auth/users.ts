@@ -39,6 +39,13 @@ export async function findUserById(db: Database, id: string): Promise<UserRecord
   return row;
 }
 
+/** Names and e-mail addresses of accounts by id (reports name the managers who booked). */
+export async function accountContacts(db: Database, ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
+}
+
 /** findUserById as one read of a `readTogether` (lib/db/read-together.ts). */
 export function userRead(id: string): JsonRead<UserRecord | undefined> {
   const rows = selectRows(queryBuilder.select(userColumns).from(users).where(eq(users.id, id)).limit(1));

@@ -1,5 +1,6 @@
 import { msg } from '@/lib/i18n/message';
 import type { Holder, Refusal } from './types';
+import { apartmentNumber } from '@/lib/i18n/format';
 
 /**
  * A resident may book the resources the service lists for them. Unknown authorizations (the
@@ -14,6 +15,6 @@ export function notAuthorized(who: Holder, resource: string): Refusal {
   return {
     rule: 'resident-authorized',
     code: 'unprocessable_entity',
-    message: msg('rules.notAuthorized', { hasApartment: who.apartment ? 'yes' : 'no', apartment: who.apartment ?? '', name: who.name, resource }),
+    message: msg('rules.notAuthorized', { hasApartment: who.apartment ? 'yes' : 'no', apartment: apartmentNumber(who.apartment), name: who.name, resource }),
   };
 }

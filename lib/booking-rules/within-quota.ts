@@ -1,5 +1,6 @@
 import { msg, type Message } from '@/lib/i18n/message';
 import type { Holder, Refusal } from './types';
+import { apartmentNumber } from '@/lib/i18n/format';
 
 export const DEFAULT_BOOKING_QUOTA = 2;
 
@@ -21,7 +22,7 @@ export function quotaExceeded(who: Partial<Holder>, resource: string, held: numb
   return {
     rule: 'within-quota',
     code: 'unprocessable_entity',
-    message: msg('rules.quotaExceeded', { holder, apartment: who.apartment ?? '', name: who.name ?? '', resource, held, quota }),
+    message: msg('rules.quotaExceeded', { holder, apartment: apartmentNumber(who.apartment), name: who.name ?? '', resource, held, quota }),
   };
 }
 

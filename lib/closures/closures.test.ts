@@ -170,6 +170,8 @@ describeWithDb('room closures', (ctx) => {
     expect(preview.bookings.map((b) => b.reservationId).sort()).toEqual([...ids].sort());
     expect(preview.bookings.every((b) => b.willCancel && b.resourceName === s.resource.name)).toBe(true);
     expect(preview.toCancel).toBe(2);
+    // Each holder named as the e-mail and the Requests page name them, not "A resident" (issue 30 item 8).
+    expect(preview.bookings.map((b) => b.residentName)).toEqual([s.resident.name, s.resident.name]);
     expect(writes).toEqual([]);
 
     const key = `close-${randomUUID()}`;

@@ -10,7 +10,7 @@ import { log } from '@/lib/log';
 import { refreshSystem } from '@/lib/mirror/refresh';
 import { readReservations, readResources, readUserGroups, readUsers } from '@/lib/mirror/store';
 import type { MirrorResource, MirrorSource } from '@/lib/mirror/types';
-import { findByKey, toRequestView } from '@/lib/reservations/lifecycle';
+import { findByKey, listBookingOrigins, toRequestView } from '@/lib/reservations/lifecycle';
 import { requestCancellation, type ReservationDeps, type SystemContext } from '@/lib/reservations/requests';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { getSystem } from '@/lib/systems/store';
@@ -117,18 +117,22 @@ async function findBookings(db: Database, system: SystemPublic, resolved: Resolv
     // Maintenance windows (Service) are the service's own, not bookings.
     (r) => roomIds.has(r.resourceId) && r.ownerType !== 'Service',
   );
-  const groupIds = [...new Set(found.flatMap((r) => (r.ownerType === 'Group' && r.ownerId ? [r.ownerId] : [])))];
-  const groups = new Map((groupIds.length > 0 ? await readUserGroups(db, system.deviceId, groupIds) : []).map((g) => [g.id, g]));
+  // The holder named as the e-mail and the Requests page name them: the mirror's user (any group,
+  // not only the owning groups'), else the name the portal booked it for.
   const userIds = new Set(found.flatMap((r) => (r.userId ? [r.userId] : [])));
-  const users = new Map(userIds.size > 0 ? (await readUsers(db, system.deviceId, groupIds.length > 0 ? groupIds : undefined)).filter((u) => userIds.has(u.id)).map((u) => [u.id, u]) : []);
+  const users = new Map(userIds.size > 0 ? (await readUsers(db, system.deviceId)).filter((u) => userIds.has(u.id)).map((u) => [u.id, u]) : []);
+  const groupOf = (r: (typeof found)[number]) => (r.ownerType === 'Group' ? r.ownerId : r.userId ? users.get(r.userId)?.userGroupId : null) ?? null;
+  const groupIds = [...new Set(found.flatMap((r) => groupOf(r) ?? []))];
+  const groups = new Map((groupIds.length > 0 ? await readUserGroups(db, system.deviceId, groupIds) : []).map((g) => [g.id, g]));
+  const origins = new Map((await listBookingOrigins(db, system.deviceId, found.map((r) => r.id))).map((o) => [o.reservationId, o]));
   return found.map((r) => ({
     reservationId: r.id,
     resourceId: r.resourceId,
     resourceName: names.get(r.resourceId) ?? null,
     startTime: r.startTime,
     endTime: r.endTime,
-    apartment: (r.ownerType === 'Group' && r.ownerId ? groups.get(r.ownerId)?.apartmentId : undefined) || null,
-    residentName: (r.userId ? users.get(r.userId)?.name : undefined) || null,
+    apartment: groups.get(groupOf(r) ?? '')?.apartmentId.trim() || null,
+    residentName: (r.userId ? users.get(r.userId)?.name.trim() : undefined) || origins.get(r.id)?.residentName?.trim() || null,
     willCancel: Date.parse(r.startTime) > nowMs,
   }));
 }

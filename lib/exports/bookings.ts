@@ -11,8 +11,8 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
 import type { Period } from '@/lib/reports/period';
 import { listBookingOrigins } from '@/lib/reservations/lifecycle';
-import { localDateTimeText } from './local-time';
-import type { ExportCell, ExportTable } from './types';
+import { localDateText } from './local-time';
+import { localDateCell, localTimeCell, type ExportCell, type ExportTable } from './types';
 
 /** Reservations read per query: a year of a large system (50k) is 25 queries, never all at once. */
 export const BOOKINGS_BATCH = 2_000;
@@ -85,13 +85,12 @@ async function* bookingRows(input: BookingsExportInput, statusWords: Record<Book
       const groupId = row.ownerType === 'Group' ? row.ownerId : row.userGroupId;
       const group = groupId ? snapshot.groupById.get(groupId) : undefined;
       const maintenance = row.ownerType === 'Service';
-      const start = localDateTimeText(startMs, timeZone);
-      const end = localDateTimeText(endMs, timeZone);
+      const sameDay = localDateText(endMs, timeZone) === localDateText(startMs, timeZone);
       yield [
-        start.slice(0, 10),
-        start.slice(11),
-        // An end on a later day (a midnight-crossing slot) says which day.
-        end.slice(0, 10) === start.slice(0, 10) ? end.slice(11) : end,
+        localDateCell(startMs),
+        localTimeCell(startMs),
+        // An end on a later day (a midnight-crossing slot) says which day: a date-time.
+        sameDay ? localTimeCell(endMs) : new Date(endMs),
         snapshot.resourceById.get(row.resourceId)?.name ?? '',
         maintenance ? '' : group?.apartmentId.trim() || group?.name.trim() || '',
         maintenance ? '' : row.userName?.trim() || origin?.residentName?.trim() || '',

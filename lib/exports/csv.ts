@@ -37,6 +37,11 @@ export function csvCell(cell: ExportCell, options: Required<CsvOptions>): string
   if (cell === null) return '';
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
   if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? '' : localDateTimeText(cell.getTime(), options.timeZone);
+  if (typeof cell === 'object') {
+    if (cell.kind === 'percent') return Number.isFinite(cell.value) ? String(cell.value) : '';
+    const text = localDateTimeText(cell.ms, options.timeZone);
+    return cell.kind === 'date' ? text.slice(0, 10) : text.slice(11);
+  }
   return csvText(cell, options.delimiter);
 }
 

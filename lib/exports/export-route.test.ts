@@ -134,7 +134,7 @@ describeWithDb('GET /api/systems/{deviceId}/exports/{file}', (ctx) => {
 
   it('answers Swedish headers and file name to a Swedish reader, and a comma-separated file on request', async () => {
     const response = await get('bookings.csv', `from=${from}&to=${to}&delimiter=comma`, { locale: 'sv' });
-    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="bokningar-brf-linnegatan-12-${from}-${to}\\.csv"`));
+    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="bokningar-komma-brf-linnegatan-12-${from}-${to}\\.csv"`));
     const records: string[][] = parse(await bytesOf(response), { delimiter: ',', bom: true });
     const [header, ...rows] = records;
     expect(header).toEqual(['Datum', 'Början', 'Slut', 'Lokal', 'Lägenhet', 'Boende', 'Status', 'Bokad i portalen av']);
@@ -153,6 +153,18 @@ describeWithDb('GET /api/systems/{deviceId}/exports/{file}', (ctx) => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.getRow(1).getCell(8).value).toBe('Booked through the portal by');
     expect(sheet.rowCount).toBe((await expected()).length + 1);
+    // Issue 30 item 6: Date, Start and End are real date and time cells, not text.
+    const first = (await expected())[0]!;
+    const date = sheet.getRow(2).getCell(1);
+    expect(date.type).toBe(ExcelJS.ValueType.Date);
+    expect(date.numFmt).toBe('yyyy-mm-dd');
+    expect(date.value).toEqual(new Date(`${localDateText(Date.parse(first.startTime), TZ)}T00:00:00Z`));
+    const start = sheet.getRow(2).getCell(2);
+    // A time of day: Excel's fraction of a day, which exceljs reads back as a date on 1899-12-30.
+    expect(start.type).toBe(ExcelJS.ValueType.Date);
+    expect(start.numFmt).toBe('hh:mm');
+    expect((start.value as Date).toISOString().slice(11, 16)).toBe(localClockText(Date.parse(first.startTime), TZ));
+    expect(sheet.getRow(2).getCell(3).type).toBe(ExcelJS.ValueType.Date);
   }, 60_000);
 
   it('exports the report’s tables: one per CSV (table=), all as sheets of the workbook, totals equal to the report', async () => {
@@ -162,17 +174,33 @@ describeWithDb('GET /api/systems/{deviceId}/exports/{file}', (ctx) => {
     const { report } = await loadSystemReport(view(), system, period.period);
     const rooms = await get('report.csv', `from=${from}&to=${to}&table=rooms`);
     expect(rooms.status).toBe(200);
-    expect(rooms.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="report-rooms-brf-linnegatan-12-${from}-${to}\\.csv"`));
+    expect(rooms.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="bookings-by-room-brf-linnegatan-12-${from}-${to}\\.csv"`));
     const [header, ...rows]: string[][] = parse(await bytesOf(rooms), { delimiter: ';', bom: true });
     expect(header?.[0]).toBe('Room');
     expect(rows).toHaveLength(report.rooms.length + 1);
     const total = rows.at(-1)!;
     expect(Number(total[header!.indexOf('Bookings')])).toBe(report.total.counts.bookings);
     const swedish = await get('report.csv', `from=${from}&to=${to}&table=apartments`, { locale: 'sv' });
-    expect(swedish.headers.get('content-disposition')).toMatch(/^attachment; filename="rapport-apartments-/);
+    expect(swedish.headers.get('content-disposition')).toMatch(/^attachment; filename="bokningar-per-lagenhet-/);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load((await bytesOf(await get('report.xlsx', `from=${from}&to=${to}`))) as unknown as ArrayBuffer);
     expect(workbook.worksheets).toHaveLength(4);
+    // Shares are percent cells; managers are named with their e-mail address, never an account id.
+    const share = workbook.worksheets[0]!.getRow(2).getCell(2);
+    expect(share.type).toBe(ExcelJS.ValueType.Number);
+    expect(share.numFmt).toBe('0.0%');
+    const managers = workbook.worksheets[3]!;
+    expect(managers.getRow(1).values).toEqual([undefined, 'Manager', 'E-mail', 'Booked through the portal']);
+    expect(managers.getRow(2).getCell(1).value).toBe('Karin Förvaltare');
+    expect(managers.getRow(2).getCell(2).value).toBe(manager.email);
+    for (let r = 2; r <= managers.rowCount; r += 1) {
+      for (const cell of [managers.getRow(r).getCell(1), managers.getRow(r).getCell(2)]) expect(cell.text).not.toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+    }
+    // Each table's CSV, and each delimiter, under its own file name.
+    const hours = await get('report.csv', `from=${from}&to=${to}&table=hours`);
+    expect(hours.headers.get('content-disposition')).toMatch(/^attachment; filename="bookings-by-hour-/);
+    const comma = await get('bookings.csv', `from=${from}&to=${to}&delimiter=comma`);
+    expect(comma.headers.get('content-disposition')).toMatch(/^attachment; filename="bookings-comma-/);
     const refused = await get('report.csv', `from=${from}&to=${to}&table=${encodeURIComponent("' OR 1=1")}`);
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe("The report has no table “' OR 1=1”. Choose one of rooms, hours, apartments, managers.");

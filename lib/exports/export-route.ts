@@ -68,7 +68,14 @@ export async function exportResponse(request: Request, params: { deviceId: strin
     const t = createTranslator({ locale: deps.locale, messages, namespace: 'reports' });
     const all = reportExportTables((await loadSystemReport(deps.view, system, period)).report, t, deps.locale);
     tables = format === 'csv' ? all.filter((table) => table.id === tableId) : all;
-    word = `${createTranslator({ locale: deps.locale, messages, namespace: 'exports.report' })('fileWord')}${format === 'csv' ? `-${tableId}` : ''}`;
+    const words = createTranslator({ locale: deps.locale, messages, namespace: 'exports.report' });
+    // Each table's CSV under its own name ("bookings-by-room-…", "bookings-by-hour-…"): two
+    // downloads never overwrite each other.
+    word = format === 'csv' ? words(`tableWords.${tableId as (typeof REPORT_TABLES)[number]}`) : words('fileWord');
+  }
+  // The comma-separated file of a table is another file than the semicolon one: its own name too.
+  if (format === 'csv' && delimiterName === 'comma') {
+    word = `${word}-${createTranslator({ locale: deps.locale, messages: await loadMessages(deps.locale), namespace: 'exports' })('commaWord')}`;
   }
   const names = exportFileNames({ word, systemName: system.name, from: period.from, to: period.to, extension: format });
   const body =

@@ -20,6 +20,17 @@ export interface XlsxOptions {
 }
 
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
+const DAY_FORMAT = 'yyyy-mm-dd';
+const TIME_FORMAT = 'hh:mm';
+const PERCENT_FORMAT = '0.0%';
+const DAY_MS = 86_400_000;
+
+/** The number format a cell needs, if any. */
+function numFmtOf(cell: ExportCell): string | undefined {
+  if (cell instanceof Date) return DATE_FORMAT;
+  if (cell === null || typeof cell !== 'object') return undefined;
+  return cell.kind === 'date' ? DAY_FORMAT : cell.kind === 'time' ? TIME_FORMAT : PERCENT_FORMAT;
+}
 /** Rows committed between checks of the output's backlog. */
 const BATCH = 500;
 
@@ -36,12 +47,19 @@ function cellValue(cell: ExportCell, timeZone: string): ExcelJS.CellValue {
   if (cell === null) return null;
   if (cell instanceof Date) return Number.isNaN(cell.getTime()) ? null : localWallDate(cell.getTime(), timeZone);
   if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
+  if (typeof cell === 'object') {
+    if (cell.kind === 'percent') return Number.isFinite(cell.value) ? cell.value : null;
+    const wall = localWallDate(cell.ms, timeZone).getTime();
+    const midnight = Math.floor(wall / DAY_MS) * DAY_MS;
+    // A date cell is the local day; a time cell Excel's fraction of a day (shown hh:mm).
+    return cell.kind === 'date' ? new Date(midnight) : (wall - midnight) / DAY_MS;
+  }
   // A text that looks like a formula stays text: exceljs writes strings as strings, never formulas.
   return cell;
 }
 
 function widthOf(header: string, sample: ExportCell | undefined): number {
-  const sampleWidth = sample instanceof Date ? 17 : sample === null || sample === undefined ? 0 : String(sample).length;
+  const sampleWidth = sample instanceof Date ? 17 : sample === null || sample === undefined ? 0 : typeof sample === 'object' ? 11 : String(sample).length;
   return Math.min(50, Math.max(10, header.length + 2, sampleWidth + 2));
 }
 
@@ -114,14 +132,15 @@ async function writeWorkbook(tables: readonly ExportTable[], options: XlsxOption
     const first = await rows.next();
     const sample = first.done ? undefined : first.value;
     const sheet = workbook.addWorksheet(sheetName(table.title, taken), { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = table.headers.map((header, i) => ({ key: String(i), width: widthOf(header, sample?.[i]), style: sample?.[i] instanceof Date ? { numFmt: DATE_FORMAT } : {} }));
+    sheet.columns = table.headers.map((header, i) => ({ key: String(i), width: widthOf(header, sample?.[i]), style: numFmtOf(sample?.[i] ?? null) ? { numFmt: numFmtOf(sample?.[i] ?? null) } : {} }));
     const header = sheet.addRow([...table.headers]);
     header.font = { bold: true };
     header.commit();
     const add = (cells: readonly ExportCell[]) => {
       const row = sheet.addRow(cells.map((c) => cellValue(c, options.timeZone)));
       cells.forEach((c, i) => {
-        if (c instanceof Date) row.getCell(i + 1).numFmt = DATE_FORMAT;
+        const numFmt = numFmtOf(c);
+        if (numFmt) row.getCell(i + 1).numFmt = numFmt;
       });
       row.commit();
       pacer.committed += 1;

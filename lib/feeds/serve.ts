@@ -16,6 +16,7 @@ import { ownerLabelsFor } from '@/lib/views/owner-labels';
 import { findActiveFeed } from './feeds';
 import { buildFeedCalendar, type FeedEvent } from '@/lib/calendar/ical';
 import { feedTokenHash, tokenOfFeedFile } from './token';
+import { apartmentNumber } from '@/lib/i18n/format';
 
 const DAY_MS = 86_400_000;
 /** How far back a feed reaches; forward it reaches to the end of the mirror's data. */
@@ -115,7 +116,7 @@ async function roomFeed(deps: FeedDeps, snapshot: MirrorSnapshot, resourceId: st
       r.ownerType === 'Service'
         ? t('feeds.event.maintenance')
         : owner?.kind === 'apartment'
-          ? t('feeds.event.bookedApartment', { apartment: owner.apartment })
+          ? t('feeds.event.bookedApartment', { apartment: apartmentNumber(owner.apartment) })
           : t('feeds.event.booked');
     return { reservationId: r.id, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), summary };
   });

@@ -85,3 +85,15 @@ describe('numbers and lists', () => {
     expect(formatList(['A'], 'en')).toBe('A');
   });
 });
+
+describe('apartmentNumber', () => {
+  it('drops a leading LGH (or the word in any spelling) so labels never say "Apt LGH 6001"', async () => {
+    const { apartmentNumber } = await import('./format');
+    expect(apartmentNumber('LGH 6001')).toBe('6001');
+    expect(apartmentNumber('lgh6001')).toBe('6001');
+    expect(apartmentNumber('Lägenhet 1203')).toBe('1203');
+    expect(apartmentNumber(' B/4003 ')).toBe('B/4003');
+    expect(apartmentNumber('LGH')).toBe('LGH');
+    expect(apartmentNumber(null)).toBe('');
+  });
+});

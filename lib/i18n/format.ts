@@ -9,6 +9,21 @@ import { clock, wallClock, type WallClock } from '@/lib/schedule/zoned';
  * portal has ("07:00").
  */
 
+// "LGH 6001", "Lgh. 6001", "lägenhet 6001", "Apt 6001": the service's numbers sometimes carry
+// the word that every message already says.
+const APARTMENT_WORD = /^\s*(?:lgh|lägenhet|lagenhet|apartment|apt)\.?\s*(?=\S)/i;
+
+/**
+ * An apartment number as the messages want it ("Apartment {apartment}" / "Lägenhet {apartment}"):
+ * trimmed, a leading "LGH" or similar dropped, so no label says "Apt LGH 6001". The one formatter
+ * for every label, e-mail, feed and sheet that names an apartment.
+ */
+export function apartmentNumber(raw: string | null | undefined): string {
+  const text = (raw ?? '').trim();
+  const stripped = text.replace(APARTMENT_WORD, '');
+  return stripped === '' ? text : stripped;
+}
+
 const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat | Intl.ListFormat>();
 
 function dateFormat(locale: Locale, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {

@@ -5,7 +5,7 @@ import type { Locale } from '@/lib/i18n/config';
 import { loadMessages } from '@/lib/i18n/messages';
 import type { MailFacts, MailKind } from '@/lib/db/schema/mail';
 import { eventUid } from '@/lib/calendar/ical';
-import { formatClock, formatDayLabel } from '@/lib/i18n/format';
+import { formatClock, formatDayLabel, apartmentNumber } from '@/lib/i18n/format';
 import { wallClock } from '@/lib/schedule/zoned';
 
 /** What one outbox row becomes: pure, so the E-mails page renders exactly what was (or would be) sent. */
@@ -78,7 +78,7 @@ export async function renderMail(input: MailInput): Promise<RenderedMail> {
     t('mail.room', { room }),
     t('mail.system', { system: facts.systemName }),
   ];
-  if (facts.residentApartment) lines.push(t('mail.apartment', { apartment: facts.residentApartment }));
+  if (facts.residentApartment) lines.push(t('mail.apartment', { apartment: apartmentNumber(facts.residentApartment) }));
   if (facts.arrangedBy) lines.push(t('mail.arrangedBy', { name: facts.arrangedBy }));
   if (kind === 'closed' && facts.reason) lines.push(t('mail.reason', { reason: facts.reason }));
   const calendar = kind === 'booked' ? t('mail.calendarBooked') : t('mail.calendarCancelled');

@@ -200,8 +200,8 @@ describe('computeReport: edge cases', () => {
     // An Unknown owner's past Unused booking is a booking but not a no-show.
     expect(report.total.counts).toMatchObject({ bookings: 2, unused: 1, pastBookings: 1, noShows: 0 });
     expect(report.managers).toEqual([
-      { requestedBy: 'anna@example.se', name: 'Anna', bookings: 2 },
-      { requestedBy: 'bo@example.se', name: 'bo@example.se', bookings: 1 },
+      { requestedBy: 'anna@example.se', name: 'Anna', email: '', bookings: 2 },
+      { requestedBy: 'bo@example.se', name: 'bo@example.se', email: '', bookings: 1 },
     ]);
     expect(report.portalBookings).toBe(3);
   });

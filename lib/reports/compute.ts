@@ -52,6 +52,8 @@ export interface ReportApartmentInput {
 export interface ReportPortalBookingInput {
   requestedBy: string;
   requestedByName: string | null;
+  /** The account's e-mail address, when the account still exists. */
+  requestedByEmail?: string | null;
 }
 
 export interface ReportInput {
@@ -122,6 +124,8 @@ export interface ApartmentReport {
 export interface ManagerReport {
   requestedBy: string;
   name: string;
+  /** The account's e-mail address ('' when unknown): names a manager in the exports, never the account id. */
+  email: string;
   bookings: number;
 }
 
@@ -423,12 +427,13 @@ export function computeReport(input: ReportInput): ReportData {
   const managerTallies = new Map<string, ManagerReport>();
   for (const p of input.portalBookings) {
     let entry = managerTallies.get(p.requestedBy);
-    if (!entry) managerTallies.set(p.requestedBy, (entry = { requestedBy: p.requestedBy, name: '', bookings: 0 }));
+    if (!entry) managerTallies.set(p.requestedBy, (entry = { requestedBy: p.requestedBy, name: '', email: '', bookings: 0 }));
     entry.bookings++;
     if (!entry.name && p.requestedByName) entry.name = p.requestedByName;
+    if (!entry.email && p.requestedByEmail) entry.email = p.requestedByEmail;
   }
   const managers = [...managerTallies.values()]
-    .map((m) => ({ ...m, name: m.name || m.requestedBy }))
+    .map((m) => ({ ...m, name: m.name || m.email || m.requestedBy }))
     .sort((a, b) => b.bookings - a.bookings || a.name.localeCompare(b.name));
 
   const ranked = rankSlots(allSlots);

@@ -1,5 +1,5 @@
 import type { Locale } from '@/lib/i18n/config';
-import type { ExportTable } from '@/lib/exports/types';
+import { percentCell, type ExportTable } from '@/lib/exports/types';
 import { formatWeekdayName } from '@/lib/i18n/format';
 import type { ReportData, SlotShare } from './compute';
 
@@ -40,7 +40,7 @@ export type ReportTableId = (typeof REPORT_TABLES)[number];
 
 const hours = (minutes: number) => Math.round((minutes / 60) * 10) / 10;
 /** Shares as fractions rounded to 4 places: spreadsheets format them as percentages, CSV readers compute with them. */
-const share = (value: number | null) => (value === null ? null : Math.round(value * 10_000) / 10_000);
+const share = (value: number | null) => percentCell(value === null ? null : Math.round(value * 10_000) / 10_000);
 const slot = (s: SlotShare | null, locale: Locale) => (s ? `${formatWeekdayName(s.weekday, locale)} ${s.startLabel}–${s.endLabel}` : null);
 const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
@@ -110,7 +110,7 @@ export function reportExportTables(report: ReportData, t: ReportTableT, locale: 
       id: 'managers',
       title: t('sheetManagers'),
       headers: [t('manager'), t('managerAccount'), t('portalBookings')],
-      rows: report.managers.map((m) => [m.name, m.requestedBy, m.bookings]),
+      rows: report.managers.map((m) => [m.name, m.email, m.bookings]),
     },
   ];
 }

@@ -12,6 +12,7 @@ import { cachePerOwner } from '@/lib/cache';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from '@/lib/views/freshness';
 import type { Freshness } from '@/lib/views/types';
+import { accountContacts } from '@/lib/auth/users';
 import { computeReport, sumFigures, type OccupancyFigures, type ReportData, type ReportReservationInput } from './compute';
 import { parsePeriod, type Period, type PeriodInput } from './period';
 
@@ -159,7 +160,7 @@ async function readPeriodReservations(db: Database, deviceId: string, period: Pe
 /** Booking requests the portal sent that succeeded, for slots starting in the period. */
 async function readPortalBookings(db: Database, deviceId: string, period: Period) {
   const q = reservationRequests;
-  return db
+  const rows = await db
     .select({ requestedBy: q.requestedBy, requestedByName: q.requestedByName })
     .from(q)
     .where(
@@ -172,6 +173,9 @@ async function readPortalBookings(db: Database, deviceId: string, period: Period
       ),
     )
     .orderBy(sql`${q.createdAt} DESC`);
+  // The account's current name and e-mail address: a report names people, not account ids.
+  const contacts = await accountContacts(db, [...new Set(rows.map((r) => r.requestedBy))]);
+  return rows.map((r) => ({ ...r, requestedByName: r.requestedByName || contacts.get(r.requestedBy)?.name || null, requestedByEmail: contacts.get(r.requestedBy)?.email ?? null }));
 }
 
 /**

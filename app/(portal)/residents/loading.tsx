@@ -1,12 +1,12 @@
 import { getTranslations } from 'next-intl/server';
-import { LoadingBlock, PageLoading } from '@/components/page-loading';
+import { PageLoading } from '@/components/page-loading';
 import { ResultsSkeleton } from '@/components/skeletons';
 
+// The heading and the search box belong to the residents layout, which stays mounted.
 export default async function Loading() {
   const t = await getTranslations('residents');
   return (
-    <PageLoading status={t('searching')} bars={['h-8 w-40']}>
-      <LoadingBlock className="h-11 w-full max-w-md" />
+    <PageLoading status={t('searching')} bars={[]}>
       <ResultsSkeleton />
     </PageLoading>
   );

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { ResidentResults } from '@/components/resident-results';
-import { ResidentSearch } from '@/components/resident-search';
 import { handleApiError } from '@/lib/errors/api-error';
 import { getRequestLocale } from '@/lib/api/request-locale';
 import { requirePageUser } from '@/lib/api/session';
@@ -34,12 +33,8 @@ export default async function ResidentsPage({ searchParams }: Props) {
     }
   }
   return (
+    // The heading and the search box are the layout's (decision 018).
     <div className="flex flex-col gap-4">
-      <header className="flex flex-col gap-1">
-        <h1 className="text-2xl font-semibold tracking-tight">{t('pageTitle')}</h1>
-        <p className="text-sm text-slate-700 dark:text-slate-300">{t('intro')}</p>
-      </header>
-      <ResidentSearch key={q} initialQuery={q} />
       {error ? (
         <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950 dark:text-red-50">
           <p className="font-semibold">{t('searchFailed')}</p>

@@ -68,7 +68,8 @@ export default async function EmailPage({ params }: Props) {
             <dd>{when(row.nextAttemptAt)}</dd>
           </>
         ) : null}
-        <dt className={termClass}>{t('sentAt')}</dt>
+        {/* A kept or skipped message was never sent: its time is when it was kept, or not sent. */}
+        <dt className={termClass}>{t('sentAtLabel', { status: row.status })}</dt>
         <dd>{when(row.sentAt)}</dd>
         <dt className={termClass}>{t('messageId')}</dt>
         <dd className="break-all font-mono text-xs">{row.messageId ?? preview.messageId}</dd>
