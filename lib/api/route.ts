@@ -4,7 +4,8 @@ import { log } from '@/lib/log';
 import { handleApiError } from '@/lib/errors/api-error';
 import { LOCALE_COOKIE, type Locale } from '@/lib/i18n/config';
 import { resolveLocale } from '@/lib/i18n/negotiate';
-import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
+import { getMetrics } from '@/lib/observability/metrics';
+import { routeOfPath } from '@/lib/observability/route-table';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
 import { newTimings, serverTimingValue } from '@/lib/observability/server-timing';
 import { withApiHeaders } from './headers';
@@ -87,9 +88,15 @@ function withRequestId(response: Response, requestId: string): Response {
 function observeRequest(request: Request, status: number, route: string | undefined, startedAt: number): void {
   try {
     getMetrics()
-      .httpDuration.labels({ route: route ?? routeTemplate(new URL(request.url).pathname), method: request.method, status: String(status) })
+      .httpDuration.labels({ route: route ?? routeOfPath(new URL(request.url).pathname), method: methodLabel(request.method), status: String(status) })
       .observe((performance.now() - startedAt) / 1000);
   } catch (error) {
     log.warn('could not record request metrics', { error });
   }
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The method as a label: the standard ones, anything else one value (a client chooses the text). */
+function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
 }

@@ -11,5 +11,5 @@ type Context = { params: Promise<{ file: string }> };
 export const GET = withErrors(async (request: Request, { params }: Context) => {
   const { file } = await params;
   return feedResponse({ ...(await portalViewDeps()), limiter: portalFeedRateLimiter() }, file, clientIp(request.headers));
-  // The metrics label is fixed: the path holds the token.
-}, { route: '/feeds/:token' });
+  // The metrics label is the route template (lib/observability/route-table.ts), never the token.
+});
