@@ -6,6 +6,7 @@ import type { SandboxFixtures } from '@/sandbox';
 export const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
 export const E2E_AUTH_SECRET = process.env.E2E_AUTH_SECRET ?? 'e2e-auth-secret-0123456789abcdef0123456789';
+export const E2E_METRICS_TOKEN = process.env.E2E_METRICS_TOKEN ?? 'e2e-metrics-token-0123456789abcdef';
 export const E2E_ENCRYPTION_KEY = process.env.E2E_ENCRYPTION_KEY ?? 'ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=';
 
 /** The sandbox-mode demo logins (README). */

@@ -47,6 +47,8 @@ type Handler<C> = (request: Request, context: C) => Promise<Response> | Response
 export interface WithErrorsOptions {
   /** The `route` label of the request metrics, when the path does not tell it (the catch-all 404). */
   route?: string;
+  /** Headers every answer of the route carries, errors included (a feed's 404 is not indexed either). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -65,11 +67,23 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
         return await handleApiError(error, () => localeOfRequest(request));
       }
     });
+    if (options.headers) response = withHeaders(response, options.headers);
     response = withRequestId(withApiHeaders(response), requestId);
     if (timings) response.headers.set('Server-Timing', serverTimingValue(timings, performance.now() - startedAt));
     observeRequest(request, response.status, options.route, startedAt);
     return response;
   };
+}
+
+function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
+  let out = response;
+  try {
+    for (const [name, value] of Object.entries(headers)) out.headers.set(name, value);
+  } catch {
+    out = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) out.headers.set(name, value);
+  }
+  return out;
 }
 
 function withRequestId(response: Response, requestId: string): Response {
