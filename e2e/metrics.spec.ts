@@ -18,7 +18,7 @@ const randomPath = (i: number) =>
     `/api/${word()}`,
     `/api/${word()}/${word()}`,
     `/api/feeds/${word()}`,
-    `/${word()}/${word()}`,
+    `/api/systems/${word()}/closures/${word()}`,
   ][i % 6]!;
 
 // Issue 33, item 1: 300 anonymous requests to /api/systems/r<random>/reports grew the metrics by
@@ -29,7 +29,7 @@ test('1,000 random paths, signed in and not, do not grow the metrics', async ({ 
   const fire = async (client: APIRequestContext, from: number, count: number) => {
     for (let i = from; i < from + count; i += 25) {
       await Promise.all(
-        Array.from({ length: 25 }, (_, j) => client.fetch(randomPath(i + j), { method: methods[(i + j) % methods.length], headers: { origin: baseURL ?? '' }, maxRetries: 0 })),
+        Array.from({ length: 25 }, (_, j) => client.fetch(randomPath(i + j), { method: methods[(i + j) % methods.length], headers: { origin: baseURL ?? '' }, maxRetries: 0 }).catch(() => undefined)),
       );
     }
   };
