@@ -5,6 +5,9 @@ export async function register() {
     // First, so that every request carries its socket's address (lib/http/client-address.ts).
     const { installPeerAddressHeader } = await import('./lib/http/peer-address');
     installPeerAddressHeader();
+    // Header and request timeouts of next start's server (lib/http/slow-clients.ts).
+    const { installSlowClientTimeouts } = await import('./lib/http/slow-clients');
+    installSlowClientTimeouts();
     const { startPortal } = await import('./lib/startup');
     await startPortal();
   }

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, chooseResident, DEMO, expect, signInWithApi, test, weekView } from './utils';
+import { BASE_URL, chooseResident, DEMO, expect, sandboxControl, signInWithApi, test, weekView } from './utils';
 
 interface Resident {
   deviceId: string;
@@ -56,14 +56,14 @@ async function book(page: Page, slotName: string, resident: Resident, search: bo
   await expect(dialog).toBeHidden();
 }
 
-test('a manager books for a resident, sees pending then booked live in two browsers, hits the quota, and cancels', async ({ page, browser, signedInAs, request }) => {
+test('a manager books for a resident, sees pending then booked live in two browsers, hits the quota, and cancels', async ({ page, browser, signedInAs }) => {
   test.setTimeout(180_000);
   await signedInAs('manager');
   const { resident, resourceId, week } = await pickScenario(page.request);
   const url = `/systems/${resident.deviceId}/resources/${resourceId}?week=${week}`;
 
   // Outcomes arrive a little later than usual, so that "pending" can be seen.
-  expect((await request.put('/sandbox/_sandbox/faults', { data: { webhook: { delayMs: 1500 } } })).status()).toBe(200);
+  expect((await sandboxControl('PUT', '/sandbox/_sandbox/faults', { webhook: { delayMs: 1500 } })).status).toBe(200);
   try {
     await page.goto(url);
     const other = await browser.newContext({ baseURL: BASE_URL });
@@ -134,7 +134,7 @@ test('a manager books for a resident, sees pending then booked live in two brows
     expect(mine.filter((r) => r.kind === 'create')).toHaveLength(2);
     expect(mine.filter((r) => r.kind === 'cancel')).toHaveLength(1);
   } finally {
-    await request.delete('/sandbox/_sandbox/faults');
+    await sandboxControl('DELETE', '/sandbox/_sandbox/faults');
   }
 });
 
@@ -213,14 +213,14 @@ test('the event stream is not cached or buffered, needs a session, and an unsign
   expect(((await unsigned.json()) as { error: { message: string } }).error.message).toMatch(/Missing header/);
 });
 
-test("a booking whose answer timed out shows \"waiting for the service's answer\", then booked — never failed", async ({ page, signedInAs, request }) => {
+test("a booking whose answer timed out shows \"waiting for the service's answer\", then booked — never failed", async ({ page, signedInAs }) => {
   test.setTimeout(120_000);
   await signedInAs('manager');
   const { resident, resourceId, week } = await pickScenario(page.request);
   await page.goto(`/systems/${resident.deviceId}/resources/${resourceId}?week=${week}`);
   // The service takes the booking, then answers after the portal's timeout (SERVICE_TIMEOUT_MS, 4 s here).
-  const set = await request.put('/sandbox/_sandbox/faults', { data: { afterAccept: { mode: 'delay', delayMs: 8_000, method: 'POST', times: 1 } } });
-  expect(set.status()).toBe(200);
+  const set = await sandboxControl('PUT', '/sandbox/_sandbox/faults', { afterAccept: { mode: 'delay', delayMs: 8_000, method: 'POST', times: 1 } });
+  expect(set.status).toBe(200);
   try {
     const slot = await slotTime(page, 0);
     await book(page, slot, resident, true);
@@ -232,6 +232,6 @@ test("a booking whose answer timed out shows \"waiting for the service's answer\
     await expect(slotAt(page, slot)).toHaveAccessibleName(`${slot}, booked by apartment ${resident.apartmentId}`);
     await expect(outcomes).not.toContainText('not booked');
   } finally {
-    await request.delete('/sandbox/_sandbox/faults');
+    await sandboxControl('DELETE', '/sandbox/_sandbox/faults');
   }
 });

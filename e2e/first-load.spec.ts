@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, expect, sandboxFixtures, test } from './utils';
+import { BASE_URL, expect, sandboxControl, sandboxFixtures, test } from './utils';
 
 /** Disconnects a system through the admin page (its mirror goes with it), as an admin would. */
 async function disconnect(page: Page, deviceId: string, name: string) {
@@ -24,10 +24,8 @@ test('a cold system shows its rooms and a loading grid with a progress bar befor
   await signedInAs('admin');
   // Every page of its reservations takes 2.5 s and holds at most 50: the load takes long enough to
   // watch (the service timeout of the e2e server is 4 s). Resources and schedules come at once.
-  const slow = await request.put('/sandbox/_sandbox/faults', {
-    data: { hang: { ms: 2_500, pathPrefix: `/v1/reservations/${deviceId}/all` }, shapes: { shortPages: true } },
-  });
-  expect(slow.status()).toBe(200);
+  const slow = await sandboxControl('PUT', '/sandbox/_sandbox/faults', { hang: { ms: 2_500, pathPrefix: `/v1/reservations/${deviceId}/all` }, shapes: { shortPages: true } });
+  expect(slow.status).toBe(200);
   try {
     const connected = await context.request.post('/api/admin/systems', { data: { approvalId: approval.approvalId }, headers: { origin: BASE_URL } });
     expect(connected.status()).toBe(201);
@@ -66,14 +64,14 @@ test('a cold system shows its rooms and a loading grid with a progress bar befor
     await expectNoSeriousA11yViolations(page, 'the week grid of a system still loading its reservations');
 
     // The rest of the pages at full speed: the grid turns into the full grid by itself.
-    expect((await request.delete('/sandbox/_sandbox/faults')).status()).toBe(204);
+    expect((await sandboxControl('DELETE', '/sandbox/_sandbox/faults')).status).toBe(204);
     await expect(page.getByRole('progressbar', { name: 'Reading reservations' })).toHaveCount(0, { timeout: 90_000 });
     await expect(checking).toHaveCount(0);
     await expect(page.getByRole('list', { name: 'Slot states' })).not.toContainText('Checking…');
     await expect(grid.getByRole('button').first()).toBeVisible();
     await expect(page.getByText(/^Updated /)).toBeVisible();
   } finally {
-    await request.delete('/sandbox/_sandbox/faults');
+    await sandboxControl('DELETE', '/sandbox/_sandbox/faults');
     await disconnect(page, deviceId, name);
   }
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, expect, sandboxFixtures, test } from './utils';
+import { BASE_URL, expect, sandboxControl, sandboxFixtures, test } from './utils';
 
 interface Listed {
   id: string;
@@ -96,11 +96,11 @@ async function seedRequests(request: APIRequestContext): Promise<Scenario> {
       expect(cancel.status(), await cancel.text()).toBe(202);
       await settled(request, resident.userId, 3);
       // Back under the quota; the service refuses this one (a 400 injected): failed, with its reason.
-      expect((await request.put('/sandbox/_sandbox/faults', { data: { failures: [{ status: 400, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] } })).status()).toBe(200);
+      expect((await sandboxControl('PUT', '/sandbox/_sandbox/faults', { failures: [{ status: 400, times: 1, method: 'POST', pathPrefix: '/v1/reservations' }] })).status).toBe(200);
       try {
         expect((await bookSlot(free[2]!)).status()).toBeGreaterThanOrEqual(400);
       } finally {
-        await request.delete('/sandbox/_sandbox/faults');
+        await sandboxControl('DELETE', '/sandbox/_sandbox/faults');
       }
       await settled(request, resident.userId, 4);
       scenario = { deviceId: resident.deviceId, otherDeviceId, resident };

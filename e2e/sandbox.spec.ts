@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { DEMO, signInWithApi } from './utils';
 
 interface Fixtures {
   tokenPath: string;
@@ -32,4 +33,32 @@ test('the mounted sandbox issues a token and an API key and serves a page of res
   const unauthenticated = await request.get(`/sandbox/v1/reservations/${deviceIds[0]}/all`, { headers: { 'x-api-key': apiKey } });
   expect(unauthenticated.status()).toBe(401);
   expect(unauthenticated.headers()['content-type']).toBe('application/problem+json');
+});
+
+// Issue 33, item 4: scripts without a session registered any webhook URL (booking outcomes went
+// to the tester) and set faults. In demo mode a change needs a signed-in admin (decision 021).
+test("demo mode's sandbox control routes: changes need an admin, webhooks only to the portal itself", async ({ request, playwright, baseURL }) => {
+  const json = { 'content-type': 'application/json', origin: baseURL ?? '' };
+  const listener = await request.post('/sandbox/_sandbox/webhooks', { headers: json, data: { url: 'http://127.0.0.1:9/collect', secret: 'x'.repeat(32) } });
+  expect(listener.status()).toBe(401);
+  expect((await request.put('/sandbox/_sandbox/faults', { headers: json, data: { latencyMs: 1 } })).status()).toBe(401);
+  expect((await request.post('/sandbox/_sandbox/reset', { headers: json, data: {} })).status()).toBe(401);
+  // Reads stay open.
+  expect((await request.get('/sandbox/_sandbox/faults')).status()).toBe(200);
+
+  const manager = await playwright.request.newContext({ baseURL });
+  const admin = await playwright.request.newContext({ baseURL });
+  try {
+    expect(await signInWithApi(manager, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+    expect((await manager.put('/sandbox/_sandbox/faults', { headers: json, data: { latencyMs: 1 } })).status()).toBe(403);
+    expect(await signInWithApi(admin, DEMO.admin.email, DEMO.admin.password)).toBeNull();
+    const elsewhere = await admin.post('/sandbox/_sandbox/webhooks', { headers: json, data: { url: 'http://127.0.0.1:9/collect', secret: 'x'.repeat(32) } });
+    expect(elsewhere.status()).toBe(400);
+    expect(((await elsewhere.json()) as { detail: string }).detail).toContain(`${baseURL}/api/webhooks`);
+    expect((await admin.put('/sandbox/_sandbox/faults', { headers: json, data: {} })).status()).toBe(200);
+    expect((await admin.delete('/sandbox/_sandbox/faults', { headers: { origin: baseURL ?? '' } })).status()).toBe(204);
+  } finally {
+    await manager.dispose();
+    await admin.dispose();
+  }
 });

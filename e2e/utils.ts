@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import type { SandboxFixtures } from '@/sandbox';
 
 // The same values scripts/e2e-server.sh gives the portal.
 export const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
 export const E2E_AUTH_SECRET = process.env.E2E_AUTH_SECRET ?? 'e2e-auth-secret-0123456789abcdef0123456789';
+export const E2E_METRICS_TOKEN = process.env.E2E_METRICS_TOKEN ?? 'e2e-metrics-token-0123456789abcdef';
 export const E2E_ENCRYPTION_KEY = process.env.E2E_ENCRYPTION_KEY ?? 'ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=';
 
 /** The sandbox-mode demo logins (README). */
@@ -36,6 +37,22 @@ export async function sandboxFixtures(request: APIRequestContext): Promise<Sandb
   const response = await request.get('/sandbox/_sandbox/fixtures');
   expect(response.status()).toBe(200);
   return (await response.json()) as SandboxFixtures;
+}
+
+/**
+ * A change to the demo sandbox (PUT/DELETE /sandbox/_sandbox/faults, reset …): in demo mode the
+ * control routes answer only a signed-in admin (decision 021), so the call goes from a request
+ * context of its own signed in as the demo admin — the test's own session is left as it is.
+ */
+export async function sandboxControl(method: 'POST' | 'PUT' | 'DELETE', path: string, data?: unknown): Promise<{ status: number; text: string }> {
+  const admin = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { 'Accept-Language': 'en' } });
+  try {
+    expect(await signInWithApi(admin, DEMO.admin.email, DEMO.admin.password)).toBeNull();
+    const response = await admin.fetch(path, { method, data, headers: { origin: BASE_URL } });
+    return { status: response.status(), text: await response.text() };
+  } finally {
+    await admin.dispose();
+  }
 }
 
 export function uniqueEmail(prefix: string): string {

@@ -2,6 +2,8 @@ import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { withApiHeaders } from '@/lib/api/headers';
+import { getSession } from '@/lib/api/session';
+import { webhookUrl } from '@/lib/events/sandbox-webhook';
 import { createSandbox, type Sandbox } from '@/sandbox';
 import { existingSingleton, singletonPromise } from '@/lib/singleton';
 
@@ -70,11 +72,50 @@ async function forwardToSandbox(request: Request): Promise<Response> {
     return problem(403, 'Forbidden', "The sandbox's control routes take JSON from this site only.");
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const forwarded = new Request(url, {
-    method: request.method,
-    headers: request.headers,
-    body: hasBody ? await request.arrayBuffer() : undefined,
-  });
+  const body = hasBody ? await request.arrayBuffer() : undefined;
+  const refused = await controlRefusal(request, url, body);
+  if (refused) return refused;
+  const forwarded = new Request(url, { method: request.method, headers: request.headers, body });
   const sandbox = await getMountedSandbox();
   return sandbox.fetch(forwarded);
 }
+
+/**
+ * Demo mode's control routes change what everyone sees (reset, faults) and where the sandbox
+ * sends data (webhooks): issue 33 found scripts without a session registering any URL — residents'
+ * booking outcomes went to the tester's listener — and setting faults. So a change needs a
+ * signed-in admin, and a webhook may go only to this portal's own receiver (decision 021). Reads
+ * (GET, fixtures) stay open: the demo's sign-in page and tests read the fixtures. The standalone
+ * sandbox (`npm run sandbox`, tests) has no such guard; it is not this mount.
+ */
+async function controlRefusal(request: Request, url: URL, body: ArrayBuffer | undefined): Promise<Response | null> {
+  if (request.method === 'GET' || request.method === 'HEAD' || !url.pathname.startsWith('/_sandbox/')) return null;
+  const user = await getSession().catch(() => null);
+  if (!user) return problem(401, 'Unauthorized', "Sign in as an admin of the portal to change the demo sandbox (its control routes).");
+  if (user.role !== 'admin') return problem(403, 'Forbidden', "Only an admin of the portal may change the demo sandbox (its control routes).");
+  if (request.method === 'POST' && url.pathname.replace(/\/+$/, '') === '/_sandbox/webhooks') {
+    let target: unknown;
+    try {
+      target = (JSON.parse(new TextDecoder().decode(body ?? new ArrayBuffer(0))) as { url?: unknown }).url;
+    } catch {
+      target = undefined;
+    }
+    if (target !== webhookUrl()) {
+      return problem(400, 'Bad Request', `In demo mode the sandbox delivers webhooks only to the portal's own receiver, ${webhookUrl()}.`);
+    }
+  }
+  return null;
+}
+
+/**
+ * A fetch for the portal's own calls to its mounted sandbox (the webhook registration at start):
+ * in-process, past the control routes' guard, which is for requests from outside. Takes addresses
+ * under sandboxBaseUrl() (PORTAL_URL/sandbox).
+ */
+export const mountedSandboxFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const url = new URL(request.url);
+  url.pathname = url.pathname.startsWith(SANDBOX_MOUNT) ? url.pathname.slice(SANDBOX_MOUNT.length) || '/' : url.pathname;
+  const sandbox = await getMountedSandbox();
+  return sandbox.fetch(new Request(url, { method: request.method, headers: request.headers, body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer() }));
+};

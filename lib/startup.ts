@@ -5,7 +5,7 @@ import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
 import { registerSandboxWebhook } from '@/lib/events/sandbox-webhook';
 import { log } from '@/lib/log';
-import { getMountedSandbox } from '@/lib/sandbox-mount';
+import { getMountedSandbox, mountedSandboxFetch } from '@/lib/sandbox-mount';
 import { startReconciler } from '@/lib/reservations/reconcile';
 import { startClosureWorker } from '@/lib/closures/worker';
 import { startMirrorWorker } from '@/lib/mirror/background';
@@ -72,11 +72,12 @@ export async function startPortal(): Promise<void> {
     } catch (error) {
       log.error('demo logins could not be created', { error });
     }
-    // In the background: both reach the sandbox over HTTP, through this very server.
+    // In the background: the connection reaches the sandbox over HTTP, through this very server;
+    // the webhook is registered in-process (the control routes answer only a signed-in admin).
     // Each reports to /api/health when it gives up (lib/startup-status.ts).
     void connectDemoSystems();
     markStartupTask('webhookRegistration', 'running');
-    void registerSandboxWebhook().then((registered) => markStartupTask('webhookRegistration', registered ? 'done' : 'failed'));
+    void registerSandboxWebhook(mountedSandboxFetch).then((registered) => markStartupTask('webhookRegistration', registered ? 'done' : 'failed'));
   }
   // Requests whose outcome never arrived are settled from the reservations (timer unref'd).
   startReconciler(portalReservationDeps, { afterSeconds: env.RECONCILE_AFTER_S, unknownAfterSeconds: env.RECONCILE_UNKNOWN_AFTER_S });

@@ -8,6 +8,8 @@ rm -rf "$data_dir"
 # Known secrets, set for the build too: e2e/bundle-secrets.spec.ts proves none reaches .next/static.
 export AUTH_SECRET="${E2E_AUTH_SECRET:-e2e-auth-secret-0123456789abcdef0123456789}"
 export ENCRYPTION_KEY="${E2E_ENCRYPTION_KEY:-ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=}"
+# e2e/metrics.spec.ts scrapes /api/metrics (utils.ts: E2E_METRICS_TOKEN).
+export METRICS_TOKEN="${E2E_METRICS_TOKEN:-e2e-metrics-token-0123456789abcdef}"
 if [ "${E2E_SKIP_BUILD:-}" != "1" ]; then
   npx next build
 fi

@@ -24,7 +24,7 @@ import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { weekKeyOf } from '@/lib/schedule';
-import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
+import { createAdmin, createPendingRequests, openSse, signIn, streamCookies, webhookSender, type SseClient } from './harness/portal-client';
 import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, stopProcess, waitFor } from './harness/processes';
 import type { SandboxFixtures } from '@/sandbox';
 import { percentile, sleep } from './bench/http';
@@ -375,7 +375,9 @@ async function faultSuite(ctx: Ctx, sandboxUrl: string, sse: SseClient): Promise
 // 3. Load
 
 async function loadSuite(ctx: Ctx, webhookSecretValue: string): Promise<void> {
-  const clients = Array.from({ length: CLIENTS }, () => openSse(ctx.url, ctx.cookie));
+  // Like that many tabs of different people: streams are capped per session and user.
+  const cookies = await streamCookies(ctx.url, ctx.db, CLIENTS);
+  const clients = Array.from({ length: CLIENTS }, (_, i) => openSse(ctx.url, cookies[i]!));
   await Promise.all(clients.map((c) => c.opened));
   const total = RATE * SECONDS;
   const requests = await createPendingRequests(ctx.db, randomUUID(), total);
@@ -742,7 +744,7 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
   const result: Record<string, unknown> = {};
   try {
     const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
-    const { cookie, deviceId } = ctx;
+    const { deviceId } = ctx;
     await waitFor('the system to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
     // 20 bookings spread over the sample apartments and their rooms, two per apartment and room (the
     // sandbox's quota). Some apartments already hold bookings, so the service refuses part of them:
@@ -761,7 +763,8 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
     }
     if (plan.length < 20) throw new Error(`only ${plan.length} bookings can be planned`);
 
-    const clients = Array.from({ length: CLIENTS }, () => openSse(portal.url, cookie, { reconnect: false }));
+    const cookies = await streamCookies(portal.url, db, CLIENTS);
+    const clients = Array.from({ length: CLIENTS }, (_, i) => openSse(portal.url, cookies[i]!, { reconnect: false }));
     await Promise.all(clients.map((c) => c.opened));
     const bookings = Promise.all(plan.map((p) => book(p.ctx, p.slot)));
     await sleep(150);

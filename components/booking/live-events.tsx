@@ -102,7 +102,8 @@ export interface LiveConnection {
  * Follows /api/events from `lastEventId`: on reconnects the browser sends Last-Event-ID itself and
  * the server replays the gap. The server's `end` frame says why it closed the stream: `restart` —
  * connect again after a short jittered delay from the last event seen, losing nothing; any other
- * reason (`signed-out`, `account-removed`) — stay closed. Returns the function that disconnects.
+ * reason (`signed-out`, `account-removed`, `superseded` — too many streams of this session or user, a
+ * reconnect would only close another tab's) — stay closed. Returns the function that disconnects.
  */
 export function connectLiveEvents(options: LiveConnection): () => void {
   const open = options.open ?? ((url: string) => new EventSource(url));
@@ -155,7 +156,8 @@ export function connectLiveEvents(options: LiveConnection): () => void {
 export function LiveEvents({ lastEventId, children }: { lastEventId: number; children: ReactNode }) {
   const client = useQueryClient();
   const listeners = useRef(new Set<Listener>());
-  const [ended, setEnded] = useState(false);
+  // Why the server ended the stream for good: signed out, or superseded by newer streams.
+  const [ended, setEnded] = useState<string | null>(null);
   const t = useTranslations('booking');
   const value = useRef<LiveEventsValue>({
     subscribe: (listener) => {
@@ -176,7 +178,7 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
           applyRequestUpdate(client, event.data);
           value.current.emit(event.data);
         },
-        onEnded: () => setEnded(true),
+        onEnded: (reason) => setEnded(reason),
       }),
     // One connection per mount; lastEventId only matters for the first connect.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -184,14 +186,21 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
   );
   return (
     <LiveEventsContext.Provider value={value.current}>
-      {ended && (
+      {ended === 'superseded' ? (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          {t('live.superseded')}{' '}
+          <button type="button" onClick={() => window.location.reload()} className="font-medium underline">
+            {t('live.reload')}
+          </button>
+        </p>
+      ) : ended !== null ? (
         <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
           {t('live.signedOut')}{' '}
           <a href="/sign-in" className="font-medium underline">
             {t('live.signInAgain')}
           </a>
         </p>
-      )}
+      ) : null}
       {children}
     </LiveEventsContext.Provider>
   );

@@ -148,7 +148,7 @@ describeWithDb('GET /api/metrics after real traffic', (ctx) => {
       });
       return Response.json(answer, { status: 'request' in answer ? 202 : answer.status });
     });
-    const booked = await bookingRoute(new Request(`http://portal.test/api/systems/${deviceId}/bookings`, { method: 'POST' }), undefined);
+    const booked = await bookingRoute(new Request('http://portal.test/api/reservations', { method: 'POST' }), undefined);
     expect(booked.status).toBe(202);
     await sandbox.drain();
     const after = await scrape();
@@ -162,7 +162,7 @@ describeWithDb('GET /api/metrics after real traffic', (ctx) => {
     expect(family(after, 'portal_upstream_requests_total').metrics.some((m) => m.labels?.operation?.includes('token') && m.labels.outcome === 'success')).toBe(true);
 
     expect(family(after, 'portal_http_request_duration_seconds').type).toBe('HISTOGRAM');
-    const booking = { route: '/api/systems/:id/bookings', method: 'POST', status: '202' };
+    const booking = { route: '/api/reservations', method: 'POST', status: '202' };
     expect(delta('portal_http_request_duration_seconds_count', booking)).toBe(1);
     expect(delta('portal_http_request_duration_seconds_bucket', { ...booking, le: '+Inf' })).toBe(1);
     // The webhook the sandbox delivered went through withErrors as well.

@@ -4,7 +4,8 @@ import { log } from '@/lib/log';
 import { handleApiError } from '@/lib/errors/api-error';
 import { LOCALE_COOKIE, type Locale } from '@/lib/i18n/config';
 import { resolveLocale } from '@/lib/i18n/negotiate';
-import { getMetrics, routeTemplate } from '@/lib/observability/metrics';
+import { getMetrics } from '@/lib/observability/metrics';
+import { routeOfPath } from '@/lib/observability/route-table';
 import { REQUEST_ID_HEADER, requestIdFrom, runWithRequestContext } from '@/lib/observability/request-context';
 import { newTimings, serverTimingValue } from '@/lib/observability/server-timing';
 import { withApiHeaders } from './headers';
@@ -46,6 +47,8 @@ type Handler<C> = (request: Request, context: C) => Promise<Response> | Response
 export interface WithErrorsOptions {
   /** The `route` label of the request metrics, when the path does not tell it (the catch-all 404). */
   route?: string;
+  /** Headers every answer of the route carries, errors included (a feed's 404 is not indexed either). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -64,11 +67,23 @@ export function withErrors<C>(handler: Handler<C>, options: WithErrorsOptions = 
         return await handleApiError(error, () => localeOfRequest(request));
       }
     });
+    if (options.headers) response = withHeaders(response, options.headers);
     response = withRequestId(withApiHeaders(response), requestId);
     if (timings) response.headers.set('Server-Timing', serverTimingValue(timings, performance.now() - startedAt));
     observeRequest(request, response.status, options.route, startedAt);
     return response;
   };
+}
+
+function withHeaders(response: Response, headers: Readonly<Record<string, string>>): Response {
+  let out = response;
+  try {
+    for (const [name, value] of Object.entries(headers)) out.headers.set(name, value);
+  } catch {
+    out = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) out.headers.set(name, value);
+  }
+  return out;
 }
 
 function withRequestId(response: Response, requestId: string): Response {
@@ -87,9 +102,15 @@ function withRequestId(response: Response, requestId: string): Response {
 function observeRequest(request: Request, status: number, route: string | undefined, startedAt: number): void {
   try {
     getMetrics()
-      .httpDuration.labels({ route: route ?? routeTemplate(new URL(request.url).pathname), method: request.method, status: String(status) })
+      .httpDuration.labels({ route: route ?? routeOfPath(new URL(request.url).pathname), method: methodLabel(request.method), status: String(status) })
       .observe((performance.now() - startedAt) / 1000);
   } catch (error) {
     log.warn('could not record request metrics', { error });
   }
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The method as a label: the standard ones, anything else one value (a client chooses the text). */
+function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
 }

@@ -59,10 +59,21 @@ export async function requireUser(): Promise<SessionUser> {
  * cookie): an open event stream ends when the account's version moves past it.
  */
 export async function requestSessionVersion(): Promise<number | undefined> {
+  return (await requestSessionClaims()).sessionVersion;
+}
+
+/**
+ * The session version and session id the current request's cookie carries (undefined without a
+ * readable session cookie). The id is `sid`, given at sign-in; a token from before it existed
+ * falls back to its `jti` (new with each re-issue, so such a session counts only toward the
+ * per-user cap in effect).
+ */
+export async function requestSessionClaims(): Promise<{ sessionVersion: number | undefined; sessionId: string | undefined }> {
   const [{ authSecret }, jar, head] = await Promise.all([getSecrets(), cookies(), headers()]);
   const req = { cookies: jar, headers: head } as unknown as Parameters<typeof getToken>[0]['req'];
   const token = await getToken({ req, secret: authSecret, secureCookie: secureCookies() });
-  return typeof token?.sv === 'number' ? token.sv : undefined;
+  const sessionId = typeof token?.sid === 'string' ? token.sid : typeof token?.jti === 'string' ? token.jti : undefined;
+  return { sessionVersion: typeof token?.sv === 'number' ? token.sv : undefined, sessionId };
 }
 
 /** For route handlers and server actions: 403 unless an admin is signed in. */

@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
-import { ACCOUNT_ATTEMPTS, createSignInThrottle } from './throttle';
+import { ACCOUNT_DAY_ATTEMPTS, IP_ATTEMPTS, PAIR_ATTEMPTS, createSignInThrottle } from './throttle';
 import { verifyCredentials } from './credentials';
 import { hashPassword } from './passwords';
 import { createUser } from './users';
@@ -38,34 +38,67 @@ describeWithDb('verifyCredentials', (ctx) => {
     expect(unknown.ms).toBeLessThan(wrong.ms * 2);
   });
 
-  it('throttles the sixth rapid failure for one account, even with the right password, and across instances', async () => {
+  it('throttles the sixth rapid failure for one account from one address, even with the right password, across instances', async () => {
     const db = ctx().handle.db;
     await createUser(db, { email: 'cy@example.com', name: 'Cy', role: 'manager', passwordHash: await hashPassword(password, 4) });
-    for (let i = 0; i < ACCOUNT_ATTEMPTS; i += 1) {
+    for (let i = 0; i < PAIR_ATTEMPTS; i += 1) {
       // A fresh limiter each time: the counts must come from the database, not process memory.
-      const r = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password: `wrong-${i}` }, `10.1.0.${i}`);
+      const r = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password: `wrong-${i}` }, '10.1.0.1');
       expect(r).toEqual({ ok: false, reason: 'invalid' });
     }
-    const sixth = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password }, '10.1.0.99');
+    const sixth = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password }, '10.1.0.1');
     expect(sixth).toMatchObject({ ok: false, reason: 'throttled' });
     if (!sixth.ok && sixth.reason === 'throttled') expect(sixth.retryAfterSeconds).toBeGreaterThan(0);
-    const { rows } = await ctx().handle.sql.query<{ points: number }>("SELECT points FROM auth_rate_limits WHERE key = 'signin-account:cy@example.com'");
-    expect(rows[0]?.points).toBe(ACCOUNT_ATTEMPTS + 1);
     // Unknown accounts are throttled alike, so throttling reveals nothing about existence.
-    for (let i = 0; i < ACCOUNT_ATTEMPTS; i += 1) {
-      await verifyCredentials(db, createSignInThrottle(db), { email: 'ghost@example.com', password: 'x' }, `10.2.0.${i}`);
+    for (let i = 0; i < PAIR_ATTEMPTS; i += 1) {
+      await verifyCredentials(db, createSignInThrottle(db), { email: 'ghost@example.com', password: 'x' }, '10.2.0.1');
     }
-    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ghost@example.com', password: 'x' }, '10.2.0.9')).toMatchObject({ reason: 'throttled' });
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ghost@example.com', password: 'x' }, '10.2.0.1')).toMatchObject({ reason: 'throttled' });
+  });
+
+  it('victim case: five wrong passwords from one address do not lock the owner out from another (issue 33)', async () => {
+    const db = ctx().handle.db;
+    await createUser(db, { email: 'vic@example.com', name: 'Vic', role: 'admin', passwordHash: await hashPassword(password, 4) });
+    for (let i = 0; i < PAIR_ATTEMPTS + 3; i += 1) {
+      await verifyCredentials(db, createSignInThrottle(db), { email: 'vic@example.com', password: `wrong-${i}` }, '10.5.0.1');
+    }
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'vic@example.com', password }, '10.5.0.1')).toMatchObject({ reason: 'throttled' });
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'vic@example.com', password }, '10.5.0.2')).toMatchObject({ ok: true });
+  });
+
+  it('backstop: past 100 attempts a day an address that failed is refused, a new address with the right password is not', async () => {
+    const db = ctx().handle.db;
+    await createUser(db, { email: 'dee@example.com', name: 'Dee', role: 'manager', passwordHash: await hashPassword(password, 4) });
+    // A distributed guesser: two guesses from each of many addresses (under every per-address limit).
+    const throttle = createSignInThrottle(db);
+    for (let i = 0; i < ACCOUNT_DAY_ATTEMPTS / 2; i += 1) {
+      for (let j = 0; j < 2; j += 1) await throttle.attempt('dee@example.com', `10.6.${i}.1`);
+    }
+    // One more guess from an address that already failed: refused by the backstop.
+    expect(await throttle.attempt('dee@example.com', '10.6.0.1')).toBeGreaterThan(0);
+    // The owner from an address that never failed at the account still signs in.
+    expect(await verifyCredentials(db, throttle, { email: 'dee@example.com', password }, '10.7.0.1')).toMatchObject({ ok: true });
+  });
+
+  it('spray case: many accounts from one address are throttled after the per-address limit', async () => {
+    const db = ctx().handle.db;
+    const throttle = createSignInThrottle(db);
+    const waits: (number | null)[] = [];
+    for (let i = 0; i < IP_ATTEMPTS + 5; i += 1) waits.push(await throttle.attempt(`spray-${i}@example.com`, '10.8.0.1'));
+    expect(waits.slice(0, IP_ATTEMPTS).every((w) => w === null)).toBe(true);
+    expect(waits.slice(IP_ATTEMPTS).every((w) => w !== null && w > 0)).toBe(true);
+    // Another address is not affected.
+    expect(await throttle.attempt('spray-0@example.com', '10.8.0.2')).toBeNull();
   });
 
   it('forgives an account its failures after a successful sign-in', async () => {
     const db = ctx().handle.db;
     await createUser(db, { email: 'bo@example.com', name: 'Bo', role: 'manager', passwordHash: await hashPassword(password, 4) });
     const throttle = createSignInThrottle(db);
-    for (let i = 0; i < ACCOUNT_ATTEMPTS - 1; i += 1) await verifyCredentials(db, throttle, { email: 'bo@example.com', password: 'nope' }, '10.3.0.1');
+    for (let i = 0; i < PAIR_ATTEMPTS - 1; i += 1) await verifyCredentials(db, throttle, { email: 'bo@example.com', password: 'nope' }, '10.3.0.1');
     expect(await verifyCredentials(db, throttle, { email: 'bo@example.com', password }, '10.3.0.1')).toMatchObject({ ok: true });
     expect(await verifyCredentials(db, throttle, { email: 'bo@example.com', password: 'nope' }, '10.3.0.1')).toEqual({ ok: false, reason: 'invalid' });
-    const { rows } = await ctx().handle.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM auth_rate_limits WHERE key = 'signin-account:bo@example.com' AND points = 1");
+    const { rows } = await ctx().handle.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM auth_rate_limits WHERE key = $1 AND points = 1", [`signin-pair:${JSON.stringify(['bo@example.com', '10.3.0.1'])}`]);
     expect(rows[0]?.n).toBe(1);
   });
 

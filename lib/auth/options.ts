@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import type { AuthOptions } from 'next-auth';
 import AzureADProvider from 'next-auth/providers/azure-ad';
 import CredentialsProvider from 'next-auth/providers/credentials';
@@ -28,6 +29,8 @@ declare module 'next-auth/jwt' {
     role?: 'admin' | 'manager';
     /** Session version: must equal users.session_version, or the session is revoked. */
     sv?: number;
+    /** Session id, given at sign-in: open event streams are capped per session (lib/events/open-streams.ts). */
+    sid?: string;
     /** The account's saved language choice, read with the session check on every use. */
     locale?: string | null;
   }
@@ -104,12 +107,13 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
           // Sign-in: record who and which session version this token belongs to.
           const record = account?.provider === 'credentials' ? await findUserById(db, user.id) : await findUserByEmail(db, user.email ?? '');
           if (!record || record.deactivatedAt !== null) throw new SessionRevokedError('account vanished or deactivated during sign-in');
-          return { ...token, uid: record.id, email: record.email, name: record.name, role: record.role, sv: record.sessionVersion, locale: record.locale };
+          return { ...token, uid: record.id, sid: randomUUID(), email: record.email, name: record.name, role: record.role, sv: record.sessionVersion, locale: record.locale };
         }
         // Every later use: the account must still exist with the same session version.
         const current = token.uid ? await findUserById(db, token.uid) : undefined;
         if (!sessionStillValid(current, token)) throw new SessionRevokedError('session revoked');
-        return { ...token, email: current.email, name: current.name, role: current.role, locale: current.locale };
+        // A token from before session ids gets one when next-auth re-issues it.
+        return { ...token, sid: token.sid ?? randomUUID(), email: current.email, name: current.name, role: current.role, locale: current.locale };
       },
       session({ session, token }) {
         const role = roleSchema.safeParse(token.role);

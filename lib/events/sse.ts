@@ -1,5 +1,5 @@
 import 'server-only';
-import { openStreamEnders, trackOpenStream, type StreamEndReason } from './open-streams';
+import { openStreamEnders, trackOpenStream, type StreamEndReason, type StreamOwner } from './open-streams';
 import { ALL_USERS } from '@/lib/auth/access-notices';
 import type { EventBus } from './bus-types';
 import type { PortalEvent } from './types';
@@ -12,7 +12,7 @@ const BACKLOG_BATCH = 500;
 export type { StreamEndReason };
 
 /** What re-reading a viewer's access found: the stream ends, or now carries these systems. */
-export type AccessCheck = { ended: Exclude<StreamEndReason, 'restart'> } | { deviceIds: readonly string[] | 'all' };
+export type AccessCheck = { ended: Exclude<StreamEndReason, 'restart' | 'superseded'> } | { deviceIds: readonly string[] | 'all' };
 
 export interface StreamAccess {
   /** The viewer: access notices naming this user (or ALL_USERS) make the stream re-check. */
@@ -35,6 +35,8 @@ export interface EventStreamOptions {
   signal?: AbortSignal;
   /** Follow the viewer's access: end on a revoked session, drop or add systems as they change. */
   access?: StreamAccess;
+  /** The viewer's user and session, for the caps on open streams (open-streams.ts). */
+  owner?: StreamOwner;
 }
 
 /** Response headers of an event stream: never cached or transformed, never buffered by a proxy. */
@@ -73,7 +75,7 @@ export function endAllEventStreams(reason: StreamEndReason): number {
   return enders.length;
 }
 
-export { openEventStreamCount } from './open-streams';
+export { openEventStreamCount, STREAMS_PER_SESSION, STREAMS_PER_USER } from './open-streams';
 
 /** Parses a Last-Event-ID value; anything but a non-negative integer means "none". */
 export function parseLastEventId(value: string | null | undefined): number | undefined {
@@ -125,7 +127,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
         }
         cleanup();
       };
-      const untrack = trackOpenStream(end);
+      const untrack = trackOpenStream(end, options.owner);
       cleanup = () => {
         if (closed) return;
         closed = true;

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import type { EventBus } from './bus-types';
+import type { StreamOwner } from './open-streams';
 import { createEventStream, parseLastEventId, SSE_HEADERS, type StreamAccess } from './sse';
 import { latestEventId, loadEventsAfter } from './store';
 
@@ -12,6 +13,8 @@ export interface EventStreamRouteDeps {
   heartbeatMs?: number;
   /** The viewer, whose access the stream follows (sse.ts: StreamAccess). */
   access?: StreamAccess;
+  /** The viewer's user and session: the caps on open streams count by them. */
+  owner?: StreamOwner;
 }
 
 /**
@@ -29,6 +32,7 @@ export function eventStreamResponse(request: Request, deps: EventStreamRouteDeps
     signal: request.signal,
     heartbeatMs: deps.heartbeatMs,
     access: deps.access,
+    owner: deps.owner,
     loadAfter: (after, ids, limit) => loadEventsAfter(deps.db, after, ids, limit),
     latestId: () => latestEventId(deps.db),
   });

@@ -96,12 +96,13 @@ export async function feedResponse(deps: FeedDeps, file: string, address: string
     headers: {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Cache-Control': 'private, max-age=300',
-      // The address is the secret: no referrer carries it anywhere, no index keeps it.
-      'Referrer-Policy': 'no-referrer',
-      'X-Robots-Tag': 'noindex',
+      ...FEED_HEADERS,
     },
   });
 }
+
+/** The address is the secret: no referrer carries it anywhere, no index keeps it (every answer, 404s too). */
+export const FEED_HEADERS = { 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex' } as const;
 
 type Range = { from: Date; to: Date };
 

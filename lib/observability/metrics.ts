@@ -14,7 +14,7 @@ function createMetrics() {
     registry,
     httpDuration: new Histogram({
       name: 'portal_http_request_duration_seconds',
-      help: 'API requests handled, by route template (ids as :id), method and status',
+      help: 'API requests handled, by matched route template (unmatched for any other path), method and status',
       labelNames: ['route', 'method', 'status'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
@@ -84,28 +84,6 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 export function getMetrics(): Metrics {
   return singleton('metrics', createMetrics);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NUMBER = /^\d+$/;
-/** An ISO week (2026-W05) or date, as the schedule's routes take them. */
-const WEEK_OR_DATE = /^\d{4}-(W\d{2}|\d{2}-\d{2})$/i;
-
-/**
- * A request path as a route template: UUIDs and numbers become `:id` (weeks and dates too), so
- * the label's values stay few. Anything else past /api is kept only when it looks like a word.
- */
-export function routeTemplate(pathname: string): string {
-  const segments = pathname.split('/').filter(Boolean).slice(0, 8);
-  return (
-    '/' +
-    segments
-      .map((segment) => {
-        if (UUID.test(segment) || NUMBER.test(segment) || WEEK_OR_DATE.test(segment)) return ':id';
-        return /^[a-z][a-z0-9_-]{0,40}$/i.test(segment) ? segment : ':param';
-      })
-      .join('/')
-  );
 }
 
 /** Upstream exchange outcomes as the `outcome` label tells them. */

@@ -13,3 +13,12 @@ describe('security headers', () => {
     expect(contentSecurityPolicy({ production: true, https: false })).toContain("default-src 'none'");
   });
 });
+
+describe("next.config.mjs's CSP for automatic answers", () => {
+  it('is the API CSP: 405s that no handler of ours writes carry the same policy', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const config = await readFile(new URL('../../next.config.mjs', import.meta.url), 'utf8');
+    const value = /export const API_CSP = "([^"]+)"/.exec(config)?.[1];
+    expect(value).toBe(contentSecurityPolicy({ production: true, https: false }));
+  });
+});

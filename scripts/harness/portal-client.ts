@@ -58,6 +58,22 @@ export interface SseClient {
 }
 
 /**
+ * Session cookies for `clients` event streams as that many tabs of different people would hold
+ * them: the portal caps open streams at 10 per session and 30 per user (lib/events/open-streams.ts),
+ * so each session serves 10 streams and each new admin account three sessions. Returns one cookie
+ * per client.
+ */
+export async function streamCookies(baseUrl: string, db: pg.Client, clients: number): Promise<string[]> {
+  const sessions: string[] = [];
+  let account: Account | undefined;
+  for (let i = 0; i < Math.ceil(clients / 10); i += 1) {
+    if (i % 3 === 0) account = await createAdmin(db);
+    sessions.push(await signIn(baseUrl, account!));
+  }
+  return Array.from({ length: clients }, (_, i) => sessions[Math.floor(i / 10)]!);
+}
+
+/**
  * An EventSource-like client over fetch: follows the stream, and on a drop reconnects with
  * Last-Event-ID like a browser does, so what the portal promises to a browser is what is measured.
  */

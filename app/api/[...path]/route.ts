@@ -8,7 +8,7 @@ export const dynamic = 'force-dynamic';
 const notFound = withErrors((request: Request): Response => {
   const path = new URL(request.url).pathname;
   throw new ApiError('not_found', msg('errors.noSuchApi', { path: path.length > 120 ? `${path.slice(0, 119)}…` : path }));
-}, { route: '/api/(unmatched)' });
+});
 
 export const GET = notFound;
 export const HEAD = notFound;
