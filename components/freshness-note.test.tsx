@@ -44,6 +44,37 @@ describe('FreshnessNote', () => {
   });
 });
 
+describe('a list that did not end, in words', () => {
+  const incomplete = {
+    status: 'ready',
+    refreshedAt: '2026-11-24T07:00:00.000Z',
+    refreshing: false,
+    lastErrorAt: null,
+    lastError: null,
+    lastErrorKind: null,
+    retryAt: null,
+    nextRefreshAt: '2026-11-24T08:05:00.000Z',
+    deferredBy: 'backoff',
+    incomplete: ['reservations'],
+  } as const;
+
+  it('says the copy is incomplete because the service\'s list did not end, which list, and when it is tried again', () => {
+    const html = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...incomplete, incomplete: [...incomplete.incomplete] }} timeZone={TZ} />));
+    // renderToStaticMarkup escapes the apostrophe.
+    expect(html).toContain('Incomplete — the service&#x27;s list did not end.');
+    expect(html).toContain('of the reservations');
+    expect(html).toContain('tries again at 09:05');
+    const sv = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...incomplete, incomplete: [...incomplete.incomplete] }} timeZone={TZ} />, 'sv'));
+    expect(sv).toContain('Ofullständig – tjänstens lista tog aldrig slut.');
+    expect(sv).toContain('bokningar');
+  });
+
+  it('says nothing of it when every list ended', () => {
+    const html = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...incomplete, incomplete: undefined, deferredBy: null, nextRefreshAt: null }} timeZone={TZ} />));
+    expect(html).not.toContain('Incomplete');
+  });
+});
+
 describe('the request budget in words', () => {
   const deferred = {
     status: 'ready',

@@ -98,6 +98,16 @@ export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { fre
       {budgetNext !== null && kind === null ? (
         <p className={mutedTextClass}>{t('budgetDeferred', { asOf: formatClock(refreshedMs, timeZone), next: formatClock(budgetNext, timeZone) })}</p>
       ) : null}
+      {freshness.incomplete && freshness.incomplete.length > 0 ? (
+        <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
+          <span aria-hidden="true">⚠</span>
+          <span>
+            <strong className="font-semibold">{t('incompleteHeadline')}</strong>{' '}
+            {t('incomplete', { lists: freshness.incomplete.map((c) => t(`collectionName.${c}`)).join(', ') })}{' '}
+            <span suppressHydrationWarning>{freshness.nextRefreshAt ? t('retryAt', { time: formatClock(Date.parse(freshness.nextRefreshAt), timeZone) }) : t('keepsTrying')}</span>
+          </span>
+        </p>
+      ) : null}
       {kind ? (
         <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
           <span aria-hidden="true">⚠</span>

@@ -89,6 +89,16 @@ export const faultsSchema = z
       .optional(),
     shapes: shapesSchema.optional(),
     afterAccept: afterAcceptSchema.optional(),
+    /**
+     * A list whose paging never completes, though every item is sent: at its real end, 'repeat'
+     * sends a continuation token already given (the page asked for with it, or one naming that
+     * same empty page), 'endless' a new token to another empty page every time. `list`: only that
+     * list (reservations, resources, timeSchedules, userGroups); default every list.
+     */
+    paging: z
+      .object({ mode: z.enum(['repeat', 'endless']), list: z.enum(['reservations', 'resources', 'timeSchedules', 'userGroups']).optional() })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Faults = z.infer<typeof faultsSchema>;

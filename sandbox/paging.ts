@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Row, SandboxContext } from './context';
 import { b64url } from './encoding';
 import { badRequest, checkValue, json } from './http';
@@ -7,9 +7,12 @@ import { ODD_TOKEN_PREFIX, shapeItems, withExtras } from './shapes';
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 100;
 
-/** A continuation token: the list, the system and the last seq sent, signed with the sandbox's key. */
-function pageToken(ctx: SandboxContext, kind: string, deviceId: string, after: number): string {
-  const payload = b64url(Buffer.from(JSON.stringify({ k: kind, d: deviceId, a: after })));
+/**
+ * A continuation token: the list, the system and the last seq sent, signed with the sandbox's key.
+ * `nonce` makes another token for the same place (the 'endless' paging fault).
+ */
+function pageToken(ctx: SandboxContext, kind: string, deviceId: string, after: number, nonce?: string): string {
+  const payload = b64url(Buffer.from(JSON.stringify({ k: kind, d: deviceId, a: after, ...(nonce ? { n: nonce } : {}) })));
   const mac = createHmac('sha256', ctx.credentials.signingKey).update(`page:${payload}`).digest();
   return `${payload}.${b64url(mac)}`;
 }
@@ -78,7 +81,14 @@ export async function page(ctx: SandboxContext, url: URL, spec: PageSpec): Promi
   );
   const items = rows.slice(0, size);
   const last = items[items.length - 1];
-  const real = rows.length > size && last ? pageToken(ctx, kind, deviceId.toLowerCase(), Number(last.seq_text)) : null;
+  let real = rows.length > size && last ? pageToken(ctx, kind, deviceId.toLowerCase(), Number(last.seq_text)) : null;
+  // The paging fault: at the real end, a continuation that never ends (every item was sent).
+  const paging = ctx.faults.faults.paging;
+  if (real === null && paging && (!paging.list || paging.list === kind)) {
+    const end = last ? Number(last.seq_text) : after;
+    const realToken = token?.startsWith(ODD_TOKEN_PREFIX) ? token.slice(ODD_TOKEN_PREFIX.length) : token;
+    real = paging.mode === 'repeat' ? (items.length === 0 && realToken ? realToken : pageToken(ctx, kind, deviceId.toLowerCase(), end)) : pageToken(ctx, kind, deviceId.toLowerCase(), end, randomUUID());
+  }
   const next = real !== null && shapes.oddTokens ? ODD_TOKEN_PREFIX + real : real;
   return json(withExtras({ [field]: shapeItems(items.map(map), shapes, href(url), perItem), continuationToken: next }, shapes, href(url)));
 }

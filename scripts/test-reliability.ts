@@ -13,6 +13,9 @@
 //   6. shutdown: SIGTERM with 200 open streams and 20 bookings in flight → every stream told to
 //      reconnect, the process gone within 10 s, and after a restart every request settled;
 //   7. no known secret in the server's log;
+//   9. closure (part `closure`): a fifth `next start` closes rooms holding 40 bookings and is
+//      SIGKILLed 0.7 s after the closure is created → after a restart every target booking is gone
+//      upstream and the closure reports done (none "failed" while the booking is still held);
 //   8. resident e-mail (part `mail`): a fourth `next start` books 50 slots while its SMTP server is
 //      down for 60 s → every confirmed booking's e-mail arrives exactly once after it returns, and
 //      the portal's API stays fast meanwhile.
@@ -37,11 +40,16 @@ const shutdownPort = Number(process.env.RELIABILITY_SHUTDOWN_PORT ?? 3313);
 const mailPort = Number(process.env.RELIABILITY_MAIL_PORT ?? 3314);
 const mailSandboxPort = Number(process.env.RELIABILITY_MAIL_SANDBOX_PORT ?? 4044);
 const smtpPort = Number(process.env.RELIABILITY_SMTP_PORT ?? 2526);
+const closurePort = Number(process.env.RELIABILITY_CLOSURE_PORT ?? 3315);
+const closureSandboxPort = Number(process.env.RELIABILITY_CLOSURE_SANDBOX_PORT ?? 4046);
 const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
 const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
-/** Comma-separated parts to run (input, faults, load, database, truth, shutdown, mail); all when unset. */
-const only = process.env.RELIABILITY_ONLY;
+/**
+ * Comma-separated parts to run (input, faults, load, database, truth, shutdown, mail, closure); all
+ * when unset. Also as arguments: `npm run test:reliability -- closure`.
+ */
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-')).join(',') || process.env.RELIABILITY_ONLY;
 /** A booking must answer well before a browser gives up; the upstream timeout is 2 s here. */
 const BOOKING_ANSWER_LIMIT_MS = 15_000;
 /** Delivery attempts of one webhook in the load test before it counts as undelivered. */
@@ -977,6 +985,125 @@ let dbUrl = '';
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// 9. A closure's cancellations when the portal is killed mid-closure
+
+const CLOSURE_BOOKINGS = 40;
+/** After the restart: the reconciler's window (10 s here), its re-sends' backoff and the closure worker's pass (30 s), with room. */
+const CLOSURE_SETTLE_LIMIT_MS = 150_000;
+
+/** "2026-11-24T13:00" in `timeZone`: the local date-time a closure's period is given in. */
+function localDateTime(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
+
+async function closureSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'>, adminDb: () => Promise<pg.Client>): Promise<void> {
+  // The demo data: apartments and rooms enough for 40 bookings under the service's quota.
+  const { url: sandboxUrl, fixtures } = await startSandbox(closureSandboxPort, 'demo');
+  const approval = fixtures.approvals[0];
+  if (!approval) throw new Error('the sandbox has no approval');
+  const portalConfig = { ...config, sandboxUrl, fixtures };
+  const env = { MIRROR_FRESHNESS_S: '2', RECONCILE_AFTER_S: '10', RECONCILE_UNKNOWN_AFTER_S: '2' };
+  const portal = await startPortal(closurePort, portalConfig, env);
+  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const db = await adminDb();
+  let restarted: Awaited<ReturnType<typeof startPortal>> | undefined;
+  const result: Record<string, unknown> = {};
+  try {
+    const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
+    const { deviceId } = ctx;
+    await waitFor('the system to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
+    // 40 bookings: one per apartment and room until there are 40, five at a time.
+    const plan: { ctx: Ctx; slot: { startTime: string; endTime: string } }[] = [];
+    const takenByRoom = new Map<string, Set<number>>();
+    const rooms = new Set<string>();
+    for (let round = 0; round < 2 && plan.length < CLOSURE_BOOKINGS; round += 1) {
+      for (const r of fixtures.residents.filter((x) => x.deviceId === deviceId)) {
+        for (const resourceId of r.resourceIds) {
+          if (plan.length >= CLOSURE_BOOKINGS) break;
+          const taken = takenByRoom.get(resourceId) ?? new Set<number>();
+          takenByRoom.set(resourceId, taken);
+          const bookingCtx = { ...ctx, resourceId, residentUserId: r.userId };
+          const slot = await freeSlot(bookingCtx, taken).catch(() => undefined);
+          if (slot) {
+            plan.push({ ctx: bookingCtx, slot });
+            rooms.add(resourceId);
+          }
+        }
+      }
+    }
+    const answers: Awaited<ReturnType<typeof book>>[] = [];
+    for (let i = 0; i < plan.length; i += 5) answers.push(...(await Promise.all(plan.slice(i, i + 5).map((p) => book(p.ctx, p.slot)))));
+    const settledBookings = async () => (await db.query<{ status: string }>("SELECT status FROM reservation_requests WHERE kind = 'create'")).rows;
+    await waitFor('the bookings to settle', async () => (await settledBookings()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 500);
+    const made = (await settledBookings()).filter((r) => r.status === 'succeeded').length;
+    result.bookingsMade = made;
+    result.bookingAnswers = Object.fromEntries([...new Set(answers.map((a) => a.status))].map((st) => [st, answers.filter((a) => a.status === st).length]));
+    const { rows: zone } = await db.query<{ time_zone: string }>('SELECT time_zone FROM systems WHERE device_id = $1', [deviceId]);
+    const timeZone = zone[0]?.time_zone ?? 'UTC';
+    const starts = plan.map((p) => Date.parse(p.slot.startTime));
+    const ends = plan.map((p) => Date.parse(p.slot.endTime));
+    const from = localDateTime(Math.min(...starts) - 60_000, timeZone);
+    const to = localDateTime(Math.max(...ends) + 120_000, timeZone);
+    const created = await json(`${portal.url}/api/systems/${deviceId}/closures`, {
+      method: 'POST',
+      cookie: ctx.cookie,
+      headers: { 'content-type': 'application/json', 'idempotency-key': `rel-closure-${randomUUID()}` },
+      body: JSON.stringify({ resourceIds: [...rooms], from, to, reason: 'Reliability: closed mid-closure' }),
+    });
+    if (created.status !== 201) throw new Error(`creating the closure failed: ${created.status} ${await created.text()}`);
+    const { closure } = (await created.json()) as { closure: { id: string; items: { reservationId: string }[] } };
+    await sleep(700);
+    stopProcess(portal.child, 'SIGKILL');
+    const pid = portal.child.pid ?? 0;
+    await waitFor('the killed portal to be gone', () => Promise.resolve(!groupAlive(pid)), 10_000, 50);
+    const atKill = (await db.query<{ status: string; outcome_unknown_since: Date | null }>('SELECT status, outcome_unknown_since FROM reservation_requests WHERE closure_id = $1', [closure.id])).rows;
+    result.targets = closure.items.length;
+    result.atKill = {
+      requests: atKill.length,
+      ...Object.fromEntries([...new Set(atKill.map((r) => r.status))].map((st) => [st, atKill.filter((r) => r.status === st).length])),
+      unknown: atKill.filter((r) => r.outcome_unknown_since !== null).length,
+    };
+    check(closure.items.length >= Math.min(CLOSURE_BOOKINGS, made), `the closure targets every booking in its rooms and period (${closure.items.length} targets, ${made} made for it)`);
+
+    restarted = await startPortal(closurePort, portalConfig, env);
+    const { cookie } = ctx;
+    type View = { status: string; progress: Record<string, number>; items: { reservationId: string; state: string; reason: { key: string } | null }[] };
+    const read = async () => (await (await json(`${restarted!.url}/api/systems/${deviceId}/closures/${closure.id}`, { cookie })).json()) as { closure: View };
+    const startedAt = performance.now();
+    await waitFor('the closure to report done', async () => (await read()).closure.status === 'done', CLOSURE_SETTLE_LIMIT_MS, 1_000).catch(() => undefined);
+    const settleMs = Math.round(performance.now() - startedAt);
+    const view = (await read()).closure;
+    result.closure = { status: view.status, progress: view.progress, settleMs };
+    const { rows: resent } = await db.query<{ n: number; r: number }>('SELECT count(*) FILTER (WHERE resends > 0)::int AS n, coalesce(sum(resends), 0)::int AS r FROM reservation_requests WHERE closure_id = $1', [closure.id]);
+    result.resent = { requests: resent[0]?.n ?? 0, sends: resent[0]?.r ?? 0 };
+    check(view.status === 'done', `after the restart the closure reports done (${view.status} after ${settleMs} ms, ${JSON.stringify(view.progress)})`);
+    // The upstream's truth: every target gone.
+    const reservationsOf = await upstreamReader(sandboxUrl, fixtures, approval.approvalId);
+    const held: string[] = [];
+    for (const userId of new Set(plan.map((p) => p.ctx.residentUserId))) {
+      const theirs = (await reservationsOf(userId)) as unknown as { id: string }[];
+      for (const r of theirs) if (closure.items.some((i) => i.reservationId === r.id)) held.push(r.id);
+    }
+    const failed = view.items.filter((i) => i.state === 'failed');
+    result.stillHeld = held.length;
+    result.failed = failed.map((i) => i.reason?.key ?? 'none');
+    check(held.length === 0, `every target booking is gone upstream after the kill and the restart (${held.length} of ${closure.items.length} still held)`);
+    check(failed.length === 0, `no target is reported failed (${failed.length}: ${JSON.stringify(result.failed)})`);
+  } finally {
+    await db.end().catch(() => undefined);
+    stopProcess(portal.child);
+    if (restarted) stopProcess(restarted.child);
+  }
+  report.closure = result;
+  console.log(`   closure: ${JSON.stringify(result)}`);
+}
+
 async function main(): Promise<void> {
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the reliability suite needs a PostgreSQL server');
   const started = Date.now();
@@ -1052,6 +1179,16 @@ async function main(): Promise<void> {
       const mailDb = await createDatabase(adminUrl, 'portal_mail');
       await mailSuite({ databaseUrl: mailDb.url, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
         const c = new pg.Client({ connectionString: mailDb.url });
+        await c.connect();
+        return c;
+      });
+    }
+
+    if (run('closure')) {
+      console.log('== 9. a closure of 40 bookings, the portal SIGKILLed 0.7 s after it was created (a fifth next start)');
+      const closureDb = await createDatabase(adminUrl, 'portal_closure');
+      await closureSuite({ databaseUrl: closureDb.url, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
+        const c = new pg.Client({ connectionString: closureDb.url });
         await c.connect();
         return c;
       });

@@ -10,6 +10,7 @@ import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';
 import { applyWebhookOutcome, listWeekRequests } from '@/lib/reservations/lifecycle';
 import { requestBooking, type RequestAnswer } from '@/lib/reservations/requests';
+import { reconcilePending } from '@/lib/reservations/reconcile';
 import { clearResidentCache } from '@/lib/reservations/residents';
 import { expandRange, type ScheduleSlot } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';
@@ -300,6 +301,43 @@ describeWithDb('room closures', (ctx) => {
     expect(view).toMatchObject({ status: 'done', progress: { total: 2, cancelled: 1, skipped: 1, failed: 0 } });
     expect(view.items.find((i) => i.reservationId === ids[0])?.state).toBe('gone');
     expect(writes).toEqual([`DELETE /v1/reservations/${ids[1]}`]);
+  }, 60_000);
+
+  it('a cancellation whose answer was lost stays "sent — waiting"; the reconciler re-sends it and only then is the closure done', async () => {
+    const s = await twoSlots(18, new Set<string>());
+    const ids = await bookBoth(s);
+    const created = await createClosure(deps({ startJob: () => Promise.resolve() }), {
+      requester: manager,
+      system,
+      input: inputFor(s, 'Leak'),
+      idempotencyKey: `close-${randomUUID()}`,
+    });
+    // The service answers the first cancellation 503 before doing anything: its effect is unknown.
+    await sandbox.fetch(
+      new Request('http://sandbox.test/_sandbox/faults', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ failures: [{ status: 503, times: 1, method: 'DELETE', pathPrefix: '/v1/reservations' }] }) }),
+    );
+    try {
+      await runClosureJob(deps(), created.closure.id);
+    } finally {
+      await sandbox.fetch(new Request('http://sandbox.test/_sandbox/faults', { method: 'DELETE' }));
+    }
+    await sandbox.drain();
+    const waiting = await readClosureView(ctx().handle.db, system, created.closure.id);
+    // Not "done" with a booking still held, and not "failed" either.
+    expect(waiting).toMatchObject({ status: 'cancelling', progress: { total: 2, cancelled: 1, sent: 1, failed: 0 } });
+    const held = waiting.items.find((i) => i.state === 'sent');
+    expect(held && ids.includes(held.reservationId)).toBe(true);
+
+    // Past the window the reconciler finds the booking still held and sends the cancellation again.
+    writes.length = 0;
+    const reconcile = { db: ctx().handle.db, client: connected.client, apiKeyFor: () => Promise.resolve(connected.apiKey), bus };
+    await reconcilePending(reconcile, { afterSeconds: 0, unknownAfterSeconds: 0 });
+    expect(writes).toEqual([`DELETE /v1/reservations/${held?.reservationId}`]);
+    await sandbox.drain();
+    const done = await readClosureView(ctx().handle.db, system, created.closure.id);
+    expect(done).toMatchObject({ status: 'done', progress: { total: 2, cancelled: 2, failed: 0 } });
+    const left = await readReservations(ctx().handle.db, deviceId, { from: new Date(s.slots[0].startMs), to: new Date(s.slots[1].endMs), resourceId: s.resource.id });
+    expect(left).toEqual([]);
   }, 60_000);
 
   it('refuses bad periods and unknown rooms with a sentence, storing nothing', async () => {

@@ -14,6 +14,7 @@ import { findByKey, listBookingOrigins, toRequestView } from '@/lib/reservations
 import { requestCancellation, type ReservationDeps, type SystemContext } from '@/lib/reservations/requests';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { getSystem } from '@/lib/systems/store';
+import { markClosureDoneIfSettled } from './settled';
 import { localInstant, periodProblem, periodProblemMessage, periodWords } from './period';
 import type { ClosureInput } from './schemas';
 import {
@@ -22,7 +23,6 @@ import {
   findClosureByKey,
   insertClosure,
   liftClosureRow,
-  markClosureDone,
   readClosure,
   recordTargetOutcome,
   releaseLease,
@@ -219,7 +219,7 @@ function refusedOutcome(error: unknown): NonNullable<ClosureTarget['outcome']> {
 /**
  * Sends the cancellation of every target that has neither a request nor a recorded outcome, at
  * most CLOSURE_CONCURRENCY at a time, as the closure's creator. One target's failure is recorded
- * and never stops the others. Done when every target has its request or outcome.
+ * and never stops the others. Done when every target is gone or definitely refused (./settled.ts).
  */
 export async function runClosure(deps: ClosureDeps, row: ClosureRow, shouldStop: () => boolean = () => false): Promise<void> {
   const system = await getSystem(deps.db, row.deviceId);
@@ -252,11 +252,9 @@ export async function runClosure(deps: ClosureDeps, row: ClosureRow, shouldStop:
     }
   };
   await Promise.all(Array.from({ length: Math.min(CLOSURE_CONCURRENCY, todo.length) }, lane));
-  const after = await readClosure(deps.db, row.deviceId, row.id);
-  if (!after) return;
-  const requested = new Set((await closureRequests(deps.db, row.id)).map((r) => r.reservationId));
-  if (after.targets.every((t) => t.outcome || requested.has(t.reservationId))) await markClosureDone(deps.db, row.id);
-  else await releaseLease(deps.db, row.id);
+  // Done only when every target is gone or definitely refused; a cancellation still waiting for
+  // its outcome (or re-sent by the reconciler) leaves it 'cancelling', and its resolution marks it.
+  if (!(await deps.db.transaction((tx) => markClosureDoneIfSettled(tx, row.id)))) await releaseLease(deps.db, row.id);
 }
 
 /** Each target's state: from its request when it made one, else from its recorded outcome. */

@@ -77,14 +77,6 @@ export async function closureRequests(db: Database, closureId: string): Promise<
   return db.select().from(reservationRequests).where(eq(reservationRequests.closureId, closureId));
 }
 
-/** Done: every target has its request or a recorded outcome. Only from 'cancelling'. */
-export async function markClosureDone(db: Database, closureId: string): Promise<void> {
-  await db
-    .update(roomClosures)
-    .set({ status: 'done', finishedAt: sql`now()`, leaseUntil: null })
-    .where(and(eq(roomClosures.id, closureId), eq(roomClosures.status, 'cancelling')));
-}
-
 /** Lifts a closure (bookings may be made again); false when it was already lifted. */
 export async function liftClosureRow(db: Database, deviceId: string, closureId: string, liftedBy: string): Promise<boolean> {
   const rows = await db

@@ -109,6 +109,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   };
   let pages = 0;
   let failed = false;
+  const incompleteLists: MirrorCollection[] = [];
   const skipped: SkippedSummary = { total: 0, counts: {}, samples: [] };
   const noteSkipped = (collection: MirrorCollection, items: readonly SkippedItem[]) => {
     if (items.length === 0) return;
@@ -156,6 +157,8 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
         if (failed) return;
         const items = Array.isArray(page) ? (page as readonly unknown[]) : (page as { items: readonly unknown[] }).items;
         if (!Array.isArray(page)) noteSkipped(kind, (page as { skipped: readonly SkippedItem[] }).skipped);
+        // The list did not end: what was read is kept; the collection is marked incomplete.
+        if (!Array.isArray(page) && (page as { incomplete?: string }).incomplete) incompleteLists.push(kind);
         previous = write(kind, items);
       }
       await previous;
@@ -198,7 +201,9 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     if (rejected) throw rejected.reason;
     const usersStatus = users.status === 'fulfilled' ? users.value : 'failed';
     const cost = charge();
-    await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost);
+    const incomplete = { lists: incompleteLists, retryAfterMs: refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0) };
+    await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost, incomplete);
+    if (incompleteLists.length > 0) log.warn('mirror: refreshed with lists the service did not end; kept what was read', { deviceId, lists: incompleteLists });
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages, requests: cost.requests };
   } catch (error) {
@@ -259,7 +264,7 @@ export interface MirrorSchedule {
 
 export type MirrorStatus =
   | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialLoad | null } & MirrorFailure & MirrorSchedule)
-  | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean } & MirrorFailure & MirrorSchedule);
+  | ({ status: 'ready'; refreshedAt: Date; refreshing: boolean; incomplete: MirrorCollection[] | null } & MirrorFailure & MirrorSchedule);
 
 /** What page views refresh by: the freshness window (MIRROR_FRESHNESS_S) and the request budget (0: none). */
 export interface ViewRefreshPolicy {
@@ -335,7 +340,7 @@ export async function ensureFresh(
   const schedule: MirrorSchedule = { nextRefreshAt: decision.start ? null : decision.nextAt, deferredBy: decision.deferredBy };
   refreshing = refreshing || inflight.has(deviceId);
   if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, partial: partialLoadOf(state), ...failure, ...schedule };
-  return { status: 'ready', refreshedAt: loaded, refreshing, ...failure, ...schedule };
+  return { status: 'ready', refreshedAt: loaded, refreshing, incomplete: state?.incompleteLists ?? null, ...failure, ...schedule };
 }
 
 /** Resolves when the system's refresh in this process (if any) has settled. */

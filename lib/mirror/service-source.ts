@@ -5,7 +5,7 @@ import type { MirrorPage, MirrorSource } from './types';
 
 /** Each page's items with what the reader skipped on it (the refresh counts and stores those). */
 async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<MirrorPage<T>> {
-  for await (const page of paginator.pages()) yield { items: page.items, skipped: page.skipped };
+  for await (const page of paginator.pages()) yield { items: page.items, skipped: page.skipped, ...(page.incomplete ? { incomplete: page.incomplete } : {}) };
 }
 
 /** The upstream as a mirror source: every collection, in the largest pages the service allows. */

@@ -7,6 +7,7 @@ import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
 import type {
+  MirrorCollection,
   MirrorErrorKind,
   MirrorReservation,
   MirrorResource,
@@ -293,7 +294,11 @@ export async function completeRefresh(
   skipped: SkippedSummary | null = null,
   users: MirrorUsersStatus | 'failed' = 'unavailable',
   charge?: RefreshCharge,
+  incomplete?: { lists: MirrorCollection[]; retryAfterMs: number },
 ): Promise<void> {
+  // A list that did not end: the copy switches to what was read (usable), marked incomplete, and
+  // the next refresh waits a backoff as after a failure, so a broken list is not re-read at once.
+  const unfinished = incomplete && incomplete.lists.length > 0 ? incomplete : null;
   await db.transaction(async (tx) => {
     // A user list this refresh could not read: the previous generation's is carried over (kept),
     // so a flaky users/fetch does not empty the resident search.
@@ -322,8 +327,9 @@ export async function completeRefresh(
         lastError: null,
         lastErrorAt: null,
         lastErrorKind: null,
-        consecutiveFailures: 0,
-        nextRefreshAt: null,
+        consecutiveFailures: unfinished ? sql`${mirrorState.consecutiveFailures} + 1` : 0,
+        nextRefreshAt: unfinished ? sql`now() + make_interval(secs => ${unfinished.retryAfterMs / 1000}::float8)` : null,
+        incompleteLists: unfinished ? unfinished.lists : null,
         skippedItems: skipped && skipped.total > 0 ? skipped : null,
         // Readers now see the whole generation; its count estimates the next first load's total.
         structureGeneration: null,
@@ -455,6 +461,7 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     budgetTokens: row.budgetTokens,
     budgetAt: row.budgetAt,
     lastRequests: row.lastRequests,
+    incompleteLists: row.incompleteLists && row.incompleteLists.length > 0 ? row.incompleteLists : null,
   };
 }
 

@@ -31,7 +31,8 @@ export interface MirrorUser {
 }
 
 /** One page: its usable items and those the reader skipped. A bare array is a page with none skipped. */
-export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[] };
+/** A page of a collection; `incomplete` on the last one when the list did not end (lib/service/paginator.ts). */
+export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[]; incomplete?: 'repeated' | 'pageLimit' };
 
 /** Where a refresh reads from: each collection as an async sequence of pages. */
 export interface MirrorSource {
@@ -82,4 +83,9 @@ export interface MirrorState {
   budgetAt: Date | null;
   /** Upstream requests the last refresh made (0 before the first). */
   lastRequests: number;
+  /**
+   * Collections of the current copy whose list the service never ended (migration 0027): the copy
+   * holds what was read and is used; a refresh is tried again with backoff. Null: every list ended.
+   */
+  incompleteLists: MirrorCollection[] | null;
 }

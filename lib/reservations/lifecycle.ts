@@ -10,6 +10,7 @@ import type { MessageData, PortalEvent, RequestView } from '@/lib/events/types';
 import type { BookingOrigin } from './types';
 import { enqueueOutcomeMail } from '@/lib/mail/outbox';
 import { applyReservationChange } from '@/lib/mirror/store';
+import { markClosureDoneIfSettled } from '@/lib/closures/settled';
 import { describeOutcomeError } from './reasons';
 
 /**
@@ -232,25 +233,32 @@ export async function resolveOpenRequest(
   target: { correlationId: string } | { requestId: string },
   outcome: Omit<ReservationOutcome, 'correlationId'>,
 ): Promise<PortalEvent[]> {
+  // A re-sent cancellation told "not found" found its booking gone (the first send did it): done.
+  const gone = !outcome.succeeded && outcome.errorCode === 'ReservationNotFound';
+  const succeeded = outcome.succeeded ? sql`true` : gone ? sql`(${requests.kind} = 'cancel' AND ${requests.resends} > 0)` : sql`false`;
   const [row] = await tx
     .update(requests)
     .set({
-      status: outcome.succeeded ? 'succeeded' : 'failed',
-      errorCode: outcome.succeeded ? null : outcome.errorCode,
-      errorDescription: outcome.succeeded ? null : outcome.errorDescription,
+      status: sql`CASE WHEN ${succeeded} THEN 'succeeded' ELSE 'failed' END`,
+      errorCode: sql`CASE WHEN ${succeeded} THEN NULL ELSE ${outcome.errorCode} END`,
+      errorDescription: sql`CASE WHEN ${succeeded} THEN NULL ELSE ${outcome.errorDescription} END`,
       reservationId: sql`COALESCE(${requests.reservationId}, ${outcome.reservationId}::uuid)`,
+      resendAfter: null,
       resolvedAt: sql`now()`,
       updatedAt: sql`now()`,
     })
     .where(and('requestId' in target ? eq(requests.id, target.requestId) : eq(requests.correlationId, target.correlationId), isOpen()))
     .returning();
   if (!row) return [];
-  if (outcome.succeeded) {
+  if (row.status === 'succeeded') {
     await applyToMirror(tx, row);
     // The resident's e-mail, in this same transaction: written once the outcome is, never without it.
     await enqueueOutcomeMail(tx, row);
   }
-  return [await appendRequestEvent(tx, toRequestView(row))];
+  const events = [await appendRequestEvent(tx, toRequestView(row))];
+  // A closure's last cancellation to settle marks the closure done (after the event log's lock: one lock order).
+  if (row.closureId) await markClosureDoneIfSettled(tx, row.closureId);
+  return events;
 }
 
 /**
@@ -326,6 +334,8 @@ export async function claimDueRequests(db: Database, afterSeconds: number, unkno
           lt(due.updatedAt, sql`now() - make_interval(secs => ${afterSeconds})`),
           and(isNotNull(due.outcomeUnknownSince), lt(due.updatedAt, sql`now() - make_interval(secs => ${unknownAfterSeconds})`)),
         ),
+        // A re-sent cancellation is looked at again only after its backoff.
+        or(isNull(due.resendAfter), lt(due.resendAfter, sql`now()`)),
       ),
     )
     .orderBy(due.updatedAt)
@@ -336,6 +346,37 @@ export async function claimDueRequests(db: Database, afterSeconds: number, unkno
     .set({ updatedAt: sql`now()` })
     .where(and(inArray(requests.id, batch), isOpen()))
     .returning();
+}
+
+/**
+ * A cancellation re-sent by the reconciler under the same request (the same Idempotency-Key): it
+ * stays pending with an unknown outcome, counts the re-send and is looked at again after
+ * `resendAfter`. `correlationId` is the new send's when the service accepted it (its webhook then
+ * settles the request; one that arrived before this is applied at once), null when the send's
+ * answer was lost or refused for now (the next look sends again while the booking is there).
+ */
+export function markResent(db: Database, requestId: string, resend: { correlationId: string | null; resendAfter: Date }): Promise<PortalEvent[]> {
+  return db.transaction(async (tx) => {
+    const { correlationId } = resend;
+    const [row] = await tx
+      .update(requests)
+      .set({
+        status: 'pending',
+        resends: sql`${requests.resends} + 1`,
+        resendAfter: resend.resendAfter,
+        outcomeUnknownSince: sql`COALESCE(${requests.outcomeUnknownSince}, now())`,
+        ...(correlationId ? { correlationId } : {}),
+        updatedAt: sql`now()`,
+      })
+      .where(and(eq(requests.id, requestId), eq(requests.kind, 'cancel'), isOpen()))
+      .returning();
+    if (!row || !correlationId) return [];
+    const early = await earlyOutcome(tx, correlationId);
+    if (!early) return [];
+    // The webhook beat this bookkeeping: apply it now (mirror_state first, as webhooks lock it).
+    await tx.select({ deviceId: mirrorState.deviceId }).from(mirrorState).where(eq(mirrorState.deviceId, row.deviceId)).for('no key update');
+    return (await applyWebhookOutcome(tx, early)).events;
+  });
 }
 
 /**

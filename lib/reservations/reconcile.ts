@@ -4,7 +4,7 @@ import type { EventBus } from '@/lib/events/bus-types';
 import type { PortalEvent } from '@/lib/events/types';
 import { log } from '@/lib/log';
 import { isMissingEndpoint, type Reservation, type ServiceClient } from '@/lib/service';
-import { claimDueRequests, settleFromTruth, type RequestRow } from './lifecycle';
+import { claimDueRequests, markResent, settleFromTruth, type RequestRow } from './lifecycle';
 import { NO_OUTCOME } from './reasons';
 import { singleton } from '@/lib/singleton';
 
@@ -33,7 +33,19 @@ export interface ReconcileSettings {
 
 const sameInstant = (a: string, b: Date | null) => Date.parse(a) === (b?.getTime() ?? NaN);
 
-type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false };
+type Verdict = { settle: true; succeeded: boolean; reservationId: string | null } | { settle: false } | { resend: true };
+
+/** The longest wait between two re-sends of a cancellation whose effect stays unknown. */
+export const RESEND_BACKOFF_MAX_S = 300;
+
+/**
+ * When a cancellation re-sent `resends` times is looked at (and sent) again: doubling from the
+ * unknown-outcome delay (at least a second), at most RESEND_BACKOFF_MAX_S apart.
+ */
+export function resendDelaySeconds(resends: number, unknownAfterSeconds: number): number {
+  const base = Math.max(1, unknownAfterSeconds);
+  return Math.min(RESEND_BACKOFF_MAX_S, base * 2 ** Math.min(resends, 20));
+}
 
 /**
  * A user's reservations. `users/{userId}/reservations` is beyond the interface document: a service
@@ -76,7 +88,32 @@ async function judge(deps: ReconcileDeps, row: RequestRow, settings: ReconcileSe
   const reservationId = row.reservationId;
   const stillThere = userId ? mine.some((r) => r.id === reservationId) : (await listAll()).some((r) => r.id === reservationId);
   if (!stillThere) return { settle: true, succeeded: true, reservationId };
-  return notYet.settle ? { settle: true, succeeded: false, reservationId } : notYet;
+  // Still there. A cancellation can still be made before the booking starts: one whose effect is
+  // not known to have happened is sent again (same request, same key) rather than called failed —
+  // a first send that never reached the service, or whose outcome was lost, must not leave the
+  // booking held while the manager is told it failed. Once it has started, it cannot be cancelled.
+  const started = (row.startTime?.getTime() ?? 0) <= now;
+  if (started) return notYet.settle || row.resends > 0 ? { settle: true, succeeded: false, reservationId } : notYet;
+  if (!notYet.settle && row.resends === 0) return notYet;
+  return { resend: true };
+}
+
+/**
+ * Sends a cancellation again under its request (its Idempotency-Key) and records it with its
+ * backoff. A lost or refused-for-now answer is one more re-send: the next look sends again while
+ * the booking is there. Returns the events of an outcome that arrived before the bookkeeping.
+ */
+async function resend(deps: ReconcileDeps, row: RequestRow, settings: ReconcileSettings): Promise<PortalEvent[]> {
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const resendAfter = new Date(now + resendDelaySeconds(row.resends, settings.unknownAfterSeconds) * 1000);
+  let correlationId: string | null = null;
+  try {
+    const apiKey = await deps.apiKeyFor(row.deviceId);
+    correlationId = (await deps.client.reservations.cancel(apiKey, row.reservationId ?? '')).correlationId;
+  } catch (error) {
+    log.warn('a re-sent cancellation had no answer; sent again later', { requestId: row.id, resends: row.resends + 1, error });
+  }
+  return markResent(deps.db, row.id, { correlationId, resendAfter });
 }
 
 /**
@@ -94,6 +131,12 @@ export async function reconcilePending(deps: ReconcileDeps, settings: ReconcileS
       seen.add(row.id);
       try {
         const verdict = await judge(deps, row, due);
+        if ('resend' in verdict) {
+          const events = await resend(deps, row, due);
+          if (events.length > 0) deps.bus.publish(events);
+          appended.push(...events);
+          continue;
+        }
         if (!verdict.settle) continue;
         const events = await settleFromTruth(deps.db, row, {
           succeeded: verdict.succeeded,

@@ -11,7 +11,7 @@ import { expandRange } from '@/lib/schedule';
 import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/service';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
-import { reconcilePending } from './reconcile';
+import { reconcilePending, resendDelaySeconds } from './reconcile';
 import { applyWebhookOutcome, listWeekRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
 import { clearResidentCache, findResident } from './residents';
@@ -483,6 +483,72 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     expect(events.find((e) => e.data.id === request.id)?.data).toMatchObject({ status: 'failed', reason: { key: 'outcomes.reason.noOutcome', values: { kind: 'create' } } });
   });
 
+  /** Books the scenario's slot `slotIndex` and waits for it: the reservation id of a booking to cancel. */
+  const booked = async (s: Awaited<ReturnType<typeof scenario>>, slotIndex: number) => {
+    const request = requestOf(await book(s, slotIndex));
+    await sandbox.drain();
+    const { rows } = await ctx().handle.sql.query<{ reservation_id: string }>('SELECT reservation_id FROM reservation_requests WHERE id = $1 AND status = $2', [request.id, 'succeeded']);
+    if (!rows[0]) throw new Error('the booking to cancel was not made');
+    return rows[0].reservation_id;
+  };
+  const stillHeld = async (userId: string, reservationId: string) => (await client.reservations.forUser(apiKey, userId)).some((r) => r.id === reservationId);
+  const requestRow = async (id: string) =>
+    (await ctx().handle.sql.query<{ status: string; resends: number; resend_after: Date | null; error_code: string | null }>('SELECT status, resends, resend_after, error_code FROM reservation_requests WHERE id = $1', [id])).rows[0];
+
+  it('re-sends a cancellation whose send never reached the service (answer lost) under the same request, until the booking is gone', async () => {
+    const s = await scenario(3);
+    const reservationId = await booked(s, 0);
+    // A 503 the service answered before doing anything: the effect is unknown to the portal.
+    await setFaults({ failures: [{ status: 503, times: 1, method: 'DELETE', pathPrefix: '/v1/reservations' }] });
+    let cancel;
+    try {
+      cancel = requestOf(await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: cancellationInputSchema.parse({ deviceId, reservationId }) }));
+    } finally {
+      await clearFaults();
+    }
+    expect(cancel).toMatchObject({ status: 'pending', outcomeUnknown: true });
+    await sandbox.drain();
+    expect(await stillHeld(s.resident.userId, reservationId)).toBe(true);
+    // Past the window, with the booking still held: sent again, never "failed".
+    writes.length = 0;
+    const events = await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 });
+    expect(events.filter((e) => e.data.id === cancel.id && e.data.status === 'failed')).toEqual([]);
+    expect(writes).toEqual([`DELETE /v1/reservations/${reservationId}`]);
+    const resent = await requestRow(cancel.id);
+    expect(resent).toMatchObject({ status: 'pending', resends: 1 });
+    expect(resent?.resend_after?.getTime()).toBeGreaterThan(Date.now());
+    // Not looked at again before its backoff: no second send.
+    expect(await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 })).toEqual([]);
+    expect(writes).toHaveLength(1);
+    // The re-send's outcome settles the same request.
+    await sandbox.drain();
+    expect(await requestRow(cancel.id)).toMatchObject({ status: 'succeeded' });
+    expect(await stillHeld(s.resident.userId, reservationId)).toBe(false);
+  });
+
+  it('backs off between re-sends while the service stays down, then settles from the truth', async () => {
+    const s = await scenario(4);
+    const reservationId = await booked(s, 0);
+    await setFaults({ failures: [{ status: 503, times: 3, method: 'DELETE', pathPrefix: '/v1/reservations' }] });
+    let cancel;
+    try {
+      cancel = requestOf(await requestCancellation(deps(), { requester: manager, system: system(), idempotencyKey: key(), input: cancellationInputSchema.parse({ deviceId, reservationId }) }));
+      expect(await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 })).toEqual([]);
+      expect(await requestRow(cancel.id)).toMatchObject({ status: 'pending', resends: 1 });
+      // Its backoff over (moved back here rather than waited for), it is sent again.
+      await ctx().handle.sql.query(`UPDATE reservation_requests SET resend_after = now() - interval '1 second' WHERE id = $1`, [cancel.id]);
+      await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 });
+      expect(await requestRow(cancel.id)).toMatchObject({ status: 'pending', resends: 2 });
+    } finally {
+      await clearFaults();
+    }
+    await ctx().handle.sql.query(`UPDATE reservation_requests SET resend_after = now() - interval '1 second' WHERE id = $1`, [cancel.id]);
+    await reconcilePending(deps(), { afterSeconds: 0, unknownAfterSeconds: 0 });
+    await sandbox.drain();
+    expect(await requestRow(cancel.id)).toMatchObject({ status: 'succeeded', resends: 3 });
+    expect(await stillHeld(s.resident.userId, reservationId)).toBe(false);
+  });
+
   it('answers a definite refusal (429) as not sent at once, with the reason', async () => {
     const s = await scenario(2);
     await findResident(client, apiKey, deviceId, s.resident.userId);
@@ -556,4 +622,11 @@ it('validates the Idempotency-Key header', () => {
   expect(() => parseIdempotencyKey('')).toThrow(expect.objectContaining({ reason: 'idempotencyKeyMissing' }));
   expect(() => parseIdempotencyKey('x'.repeat(201))).toThrow(expect.objectContaining({ reason: 'idempotencyKeyTooLong', text: { key: 'errors.idempotencyKeyTooLong', values: { max: 200 } } }));
   expect(() => parseIdempotencyKey('has space')).toThrow(expect.objectContaining({ reason: 'idempotencyKeyCharacters' }));
+});
+
+it('re-sends cancellations with a backoff that doubles up to five minutes', () => {
+  expect([0, 1, 2, 3].map((n) => resendDelaySeconds(n, 10))).toEqual([10, 20, 40, 80]);
+  expect(resendDelaySeconds(5, 10)).toBe(300);
+  expect(resendDelaySeconds(1_000, 10)).toBe(300);
+  expect(resendDelaySeconds(0, 0)).toBe(1);
 });

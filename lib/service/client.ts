@@ -112,6 +112,8 @@ const USER_ID_KEYS = ['userId', 'email'] as const;
 export interface ListOptions {
   /** 1..100; the service's default is 50. */
   pageSize?: number;
+  /** The most pages followed before the list counts as not ending (default LIST_PAGES_MAX). */
+  maxPages?: number;
 }
 export interface LookupOptions {
   /** Default true; false leaves `reservationResources` out of each user. */
@@ -274,7 +276,7 @@ export function createServiceClient(config: ServiceClientConfig) {
       const { items, skipped } = parseItems(item, page[field], { defaults: { deviceId: device } });
       reportSkipped(operation, skipped);
       return { items, skipped, continuationToken: page.continuationToken };
-    }, operation);
+    }, operation, options.maxPages);
   }
 
   function lookup(kind: 'reference' | 'email' | 'apartment', name: string, apiKey: string, value: string, options: LookupOptions) {

@@ -53,6 +53,7 @@ function toFreshness(status: MirrorStatus): Freshness {
     refreshedAt: status.refreshedAt.toISOString(),
     refreshing: status.refreshing,
     lastErrorAt: status.lastErrorAt?.toISOString() ?? null,
+    ...(status.incomplete && status.incomplete.length > 0 ? { incomplete: [...status.incomplete] } : {}),
     ...failure,
   };
 }

@@ -46,7 +46,15 @@ export interface FreshnessSchedule {
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
 export type Freshness =
   | ({ status: 'loading'; pagesFetched: number; refreshing: boolean; partial: PartialFreshness | null } & FreshnessFailure & FreshnessSchedule)
-  | ({ status: 'ready'; refreshedAt: string; refreshing: boolean; lastErrorAt: string | null } & FreshnessFailure & FreshnessSchedule);
+  | ({
+      status: 'ready';
+      refreshedAt: string;
+      refreshing: boolean;
+      lastErrorAt: string | null;
+      /** Lists the service never ended (the copy holds what was read; retried with backoff); absent when every list ended. */
+      incomplete?: ('reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users')[];
+    } & FreshnessFailure &
+      FreshnessSchedule);
 
 /** For admins: items of the last refresh the service sent but the portal could not read. */
 export interface SkippedItemsView {

@@ -132,7 +132,7 @@ export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promi
     if (!response.ok) return false;
     fixtures = (await response.json()) as SandboxFixtures;
     return true;
-  });
+  }, 180_000); // a loaded machine (cores shared) may take over a minute to start tsx and PGlite
   if (!fixtures) throw new Error('no fixtures');
   return { url, fixtures, started };
 }

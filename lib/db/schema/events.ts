@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigserial, boolean, index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { roomClosures } from './closures';
 
 /**
@@ -48,6 +48,9 @@ export const reservationRequests = pgTable(
     note: text('note'),
     /** The room closure that made this cancellation (migration 0021), if one did. */
     closureId: uuid('closure_id').references((): AnyPgColumn => roomClosures.id, { onDelete: 'set null' }),
+    /** Migration 0027: how often the reconciler re-sent a cancellation whose effect was unknown, and when it looks next. */
+    resends: integer('resends').notNull().default(0),
+    resendAfter: timestamp('resend_after', { withTimezone: true }),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),

@@ -64,6 +64,8 @@ export const mirrorState = pgTable('mirror_state', {
   lastRequests: integer('last_requests').notNull().default(0),
   // Migration 0026: the lease's owner (the claim's refreshId); refresh_started_at is renewed by its writes.
   refreshId: uuid('refresh_id'),
+  // Migration 0027: collections whose list the service never ended (the copy holds what was read).
+  incompleteLists: jsonb('incomplete_lists').$type<MirrorCollection[]>(),
 });
 
 export const mirrorReservations = pgTable(
