@@ -2,7 +2,8 @@ import 'server-only';
 import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { withApiHeaders } from '@/lib/api/headers';
-import { getSession } from '@/lib/api/session';
+import { readSessionUser, sessionTokenOf } from '@/lib/auth/session-token';
+import { getSecrets } from '@/lib/secrets';
 import { webhookUrl } from '@/lib/events/sandbox-webhook';
 import { createSandbox, type Sandbox } from '@/sandbox';
 import { existingSingleton, singletonPromise } from '@/lib/singleton';
@@ -88,9 +89,27 @@ async function forwardToSandbox(request: Request): Promise<Response> {
  * (GET, fixtures) stay open: the demo's sign-in page and tests read the fixtures. The standalone
  * sandbox (`npm run sandbox`, tests) has no such guard; it is not this mount.
  */
+/**
+ * Who sent this request, read from its own Cookie header (not next/headers): the module is also
+ * loaded by plain Node processes (scripts, lib/shutdown.test.ts), where Next's request scope and
+ * next/navigation do not exist.
+ */
+async function sessionOfRequest(request: Request) {
+  const cookies = (request.headers.get('cookie') ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part.includes('='))
+    .map((part) => {
+      const at = part.indexOf('=');
+      return { name: part.slice(0, at), value: decodeURIComponent(part.slice(at + 1)) };
+    });
+  const [{ authSecret }, { db }] = await Promise.all([getSecrets(), getDb()]);
+  return readSessionUser(db, authSecret, sessionTokenOf(cookies, env.PORTAL_URL.startsWith('https://')));
+}
+
 async function controlRefusal(request: Request, url: URL, body: ArrayBuffer | undefined): Promise<Response | null> {
   if (request.method === 'GET' || request.method === 'HEAD' || !url.pathname.startsWith('/_sandbox/')) return null;
-  const user = await getSession().catch(() => null);
+  const user = await sessionOfRequest(request).catch(() => null);
   if (!user) return problem(401, 'Unauthorized', "Sign in as an admin of the portal to change the demo sandbox (its control routes).");
   if (user.role !== 'admin') return problem(403, 'Forbidden', "Only an admin of the portal may change the demo sandbox (its control routes).");
   if (request.method === 'POST' && url.pathname.replace(/\/+$/, '') === '/_sandbox/webhooks') {
