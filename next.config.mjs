@@ -59,6 +59,8 @@ const nextConfig = {
     return [
       {
         source: '/api/:path*',
+        // A config header replaces the route's own: an e-mail's HTML part keeps its sandbox policy.
+        missing: [{ type: 'query', key: 'file', value: 'html' }],
         headers: [{ key: 'Content-Security-Policy', value: API_CSP }],
       },
       {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { apartmentNumber } from '@/lib/i18n/format';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, firstSystem, sandboxFixtures, test } from './utils';
 
@@ -37,7 +38,7 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
   const { groupId, view, slot } = chosen;
 
   await page.goto(`/systems/${system.deviceId}/apartments/${groupId}`);
-  await expect(page.getByRole('heading', { level: 1, name: `Apartment ${view.title.apartment}` })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `Apartment ${apartmentNumber(view.title.apartment)}` })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: system.name })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Residents' })).toBeVisible();
   if (view.residents[0]?.name) await expect(page.getByText(view.residents[0].name, { exact: true }).first()).toBeVisible();

@@ -1,3 +1,4 @@
+import { apartmentNumber } from '@/lib/i18n/format';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { expect, sampleResidents, test } from './utils';
@@ -43,7 +44,7 @@ test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apart
   expect(active).toBeTruthy();
   await expect(page.locator(`[id="${active}"]`)).toHaveAttribute('aria-selected', 'true');
   // The best match comes first: the apartment typed.
-  await expect(listbox(page).getByRole('group').first()).toHaveAccessibleName(new RegExp(`^Apartment ${oddApartment.apartmentId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `));
+  await expect(listbox(page).getByRole('group').first()).toHaveAccessibleName(new RegExp(`^Apartment ${apartmentNumber(oddApartment.apartmentId).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `));
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}$`));
 });
@@ -54,7 +55,7 @@ test('the server renders the apartments of ?q= as cards; the page fits 375 px', 
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(`/residents?q=${encodeURIComponent(withPlus.email)}`);
   await expect(combobox(page)).toHaveValue(withPlus.email);
-  const card = page.getByRole('list', { name: 'Apartments found' }).getByRole('listitem', { name: new RegExp(`^Apartment ${withPlus.apartmentId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) });
+  const card = page.getByRole('list', { name: 'Apartments found' }).getByRole('listitem', { name: new RegExp(`^Apartment ${apartmentNumber(withPlus.apartmentId).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, `) });
   await expect(card).toHaveCount(1, { timeout: 20_000 });
   await expect(card.getByText(withPlus.name)).toBeVisible();
   await expect(card.getByRole('link')).toHaveAttribute('href', `/systems/${withPlus.deviceId}/apartments/${withPlus.userGroupId}`);
@@ -130,9 +131,10 @@ test('the search keeps what is typed during a navigation: menu "Residents" on ?q
   await expect(combobox(page)).toHaveValue('5001');
   await expect(page.getByRole('heading', { level: 2 })).toContainText('5001', { timeout: 20_000 });
   // And the other order: the URL changes when nothing was typed — the box follows it.
+  // The menu's /residents is in the history only when it arrived before Search was pressed.
   await page.goBack();
-  await expect(page).toHaveURL(/\/residents$/);
-  await page.goBack();
+  await expect(page).toHaveURL(/\/residents(\?q=4001)?$/);
+  if (!page.url().endsWith('?q=4001')) await page.goBack();
   await expect(page).toHaveURL(/\/residents\?q=4001$/);
   await expect(combobox(page)).toHaveValue('4001');
 });
