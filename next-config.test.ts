@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import config, { localDevOrigins } from './next.config.mjs';
 
 describe('next.config', () => {
@@ -27,5 +27,18 @@ describe('next.config', () => {
     expect(allowed).toEqual(expect.arrayContaining(['127.0.0.1', '[::1]', os.hostname().toLowerCase()]));
     const first = Object.values(os.networkInterfaces()).flat().find((a) => a?.family === 'IPv4');
     if (first) expect(allowed).toContain(first.address);
+  });
+
+  it('type-checks every build except the demo’s (PORTAL_BUILD_TYPECHECK=0)', async () => {
+    type Typescript = { typescript?: { ignoreBuildErrors?: boolean } };
+    expect((config as Typescript).typescript?.ignoreBuildErrors).toBe(false);
+    vi.stubEnv('PORTAL_BUILD_TYPECHECK', '0');
+    vi.resetModules();
+    try {
+      const demo = (await import('./next.config.mjs')).default as Typescript;
+      expect(demo.typescript?.ignoreBuildErrors).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
