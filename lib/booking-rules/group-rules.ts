@@ -1,0 +1,110 @@
+import { wallClock } from '@/lib/schedule/zoned';
+import type { RuleGroup } from './rule-set';
+
+/**
+ * One evaluation of a rule group (rule-set.ts) for a booking an apartment would add: used by the
+ * booking check, the next-free search and the apartment page's usage, and mirrored by the sandbox,
+ * so that the portal refuses exactly what the service refuses (issue 35). Pure: the caller passes
+ * the apartment's bookings (past ones within the longest window too) and open requests.
+ */
+
+/** A booking the apartment holds (or has asked for) in any room; only the group's rooms count. */
+export interface HeldBooking {
+  resourceId: string;
+  startMs: number;
+  endMs: number;
+  /** `Unused` / `Used` as the service says; null for an open request or unknown. */
+  status?: string | null;
+}
+
+export interface Candidate {
+  resourceId: string;
+  startMs: number;
+  endMs: number;
+}
+
+export type GroupBreach =
+  | { rule: 'days-ahead'; days: number }
+  | { rule: 'max-future'; limit: number; held: number }
+  | { rule: 'per-window'; limit: number; days: number; held: number }
+  | { rule: 'max-consecutive'; limit: number };
+
+const DAY_MS = 86_400_000;
+
+/** The local calendar day of an instant as a day number (days since 1970-01-01 in that zone's calendar): DST-proof. */
+export function localDay(ms: number, timeZone: string): number {
+  const w = wallClock(ms, timeZone);
+  return Date.UTC(w.year, w.month - 1, w.day) / DAY_MS;
+}
+
+/** An unused booking whose activation window has passed: the service releases it, so it holds nothing. */
+export function isReleased(booking: HeldBooking, group: Pick<RuleGroup, 'activationMinutes'>, nowMs: number): boolean {
+  if (group.activationMinutes === null || booking.status !== 'Unused') return false;
+  return nowMs >= booking.startMs + group.activationMinutes * 60_000 && nowMs < booking.endMs;
+}
+
+/** The bookings of the apartment that count for the group: in its rooms, not released. */
+export function countedIn(group: RuleGroup, held: readonly HeldBooking[], nowMs: number): HeldBooking[] {
+  const rooms = new Set(group.resourceIds);
+  return held.filter((b) => rooms.has(b.resourceId) && !isReleased(b, group, nowMs));
+}
+
+/** Future bookings now (not yet ended): "2 at a time". */
+export function futureCount(group: RuleGroup, held: readonly HeldBooking[], nowMs: number): number {
+  return countedIn(group, held, nowMs).filter((b) => b.endMs > nowMs).length;
+}
+
+/** The most bookings in any `days`-day calendar window that contains `day` (the candidate's not counted). */
+export function mostInWindow(days: number, candidateDay: number, heldDays: readonly number[]): number {
+  let most = 0;
+  for (let first = candidateDay - days + 1; first <= candidateDay; first += 1) {
+    const last = first + days - 1;
+    const n = heldDays.filter((d) => d >= first && d <= last).length;
+    if (n > most) most = n;
+  }
+  return most;
+}
+
+/** How many slots in a row the candidate would make: back-to-back (or overlapping) bookings in the group's rooms. */
+export function runLength(candidate: Candidate, counted: readonly HeldBooking[]): number {
+  const mine: HeldBooking = { ...candidate, status: null };
+  const all = [...counted, mine].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+  let run: HeldBooking[] = [];
+  let runEnd = -Infinity;
+  for (const b of all) {
+    if (b.startMs > runEnd) {
+      if (run.includes(mine)) return run.length;
+      run = [];
+    }
+    run.push(b);
+    runEnd = Math.max(runEnd, b.endMs);
+  }
+  return run.length;
+}
+
+/** The first rule of the group that adding `candidate` would break; null when the group allows it. */
+export function groupBreach(group: RuleGroup, held: readonly HeldBooking[], candidate: Candidate, nowMs: number, timeZone: string): GroupBreach | null {
+  if (!group.resourceIds.includes(candidate.resourceId)) return null;
+  const candidateDay = localDay(candidate.startMs, timeZone);
+  if (group.daysAhead !== null && candidateDay - localDay(nowMs, timeZone) > group.daysAhead) return { rule: 'days-ahead', days: group.daysAhead };
+  const counted = countedIn(group, held, nowMs);
+  if (group.maxFuture !== null) {
+    const future = counted.filter((b) => b.endMs > nowMs).length;
+    if (future >= group.maxFuture) return { rule: 'max-future', limit: group.maxFuture, held: future };
+  }
+  if (group.perWindow !== null) {
+    const most = mostInWindow(
+      group.perWindow.days,
+      candidateDay,
+      counted.map((b) => localDay(b.startMs, timeZone)),
+    );
+    if (most >= group.perWindow.count) return { rule: 'per-window', limit: group.perWindow.count, days: group.perWindow.days, held: most };
+  }
+  if (group.maxConsecutive !== null && runLength(candidate, counted) > group.maxConsecutive) return { rule: 'max-consecutive', limit: group.maxConsecutive };
+  return null;
+}
+
+/** How far back the apartment's bookings must be read for the group's window (ms before now). */
+export function lookBackMs(group: RuleGroup): number {
+  return group.perWindow ? group.perWindow.days * DAY_MS : 0;
+}
