@@ -191,6 +191,38 @@ for (const target of sandboxDbTargets()) {
       await db.sql.query(`DELETE FROM sandbox.reservations WHERE resource_id = $1 AND start_time = '2026-11-27T09:00Z'`, [laundry]);
     });
 
+    it('applies a system’s booking rules by group of rooms (PUT /_sandbox/rules), and refuses rules it cannot apply', async () => {
+      const { laundry, byGroup, sys0 } = await fixture();
+      const user = byGroup.at(-1)![0]!;
+      const put = (body: unknown, deviceId = sys0) => client.call('PUT', `/_sandbox/rules/${deviceId}`, { json: body });
+      const group = { resourceIds: [laundry], perWindow: { count: 1, days: 7 }, daysAhead: 10 };
+      expect((await put({ timeZone: 'Europe/Stockholm', groups: [group] })).status).toBe(200);
+      expect((await (await client.call('GET', `/_sandbox/rules/${sys0}`)).json()) as unknown).toMatchObject({ timeZone: 'Europe/Stockholm', groups: [{ ...group, maxFuture: null }] });
+      try {
+        const first = await outcome(await book(user.userId, laundry, '2026-12-03T06:00Z', '2026-12-03T09:00Z'));
+        expect(first.succeded).toBe(true);
+        // Once in 7 days: the 5th is within 7 days of the 3rd; the 6th December is 11 days ahead.
+        expect(await outcome(await book(user.userId, laundry, '2026-12-05T06:00Z', '2026-12-05T09:00Z'))).toMatchObject({ succeded: false, errorCode: 'QuotaExceeded' });
+        expect(await outcome(await book(user.userId, laundry, '2026-12-06T06:00Z', '2026-12-06T09:00Z'))).toMatchObject({ succeded: false, errorCode: 'OutsideBookingWindow' });
+        for (const bad of [
+          { timeZone: 'Mars/Olympus', groups: [] },
+          { timeZone: 'Europe/Stockholm', groups: [group, group] },
+          { timeZone: 'Europe/Stockholm', groups: [{ ...group, perWindow: { count: 0, days: 7 } }] },
+          { timeZone: 'Europe/Stockholm', groups: [{ ...group, resourceIds: ['not-a-uuid'] }] },
+        ]) {
+          const response = await put(bad);
+          expect(response.status, JSON.stringify(bad)).toBe(400);
+        }
+        expect((await put(group, 'not-a-uuid')).status).toBe(400);
+      } finally {
+        expect((await put(null)).status).toBe(200);
+        await db.sql.query(`DELETE FROM sandbox.reservations WHERE resource_id = $1 AND start_time >= '2026-12-03T00:00Z' AND start_time < '2026-12-07T00:00Z'`, [laundry]);
+      }
+      // Without rules the room is back to the quota per room: the 5th is accepted.
+      expect((await outcome(await book(user.userId, laundry, '2026-12-05T06:00Z', '2026-12-05T09:00Z'))).succeded).toBe(true);
+      await db.sql.query(`DELETE FROM sandbox.reservations WHERE resource_id = $1 AND start_time = '2026-12-05T06:00Z'`, [laundry]);
+    });
+
     it('cancels only future reservations owned by a user or group', async () => {
       const { laundry, byGroup, sys0, f } = await fixture();
       const user = byGroup[2]![1]!;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlRunner } from '@/shared/sql-runner';
 import type { WeekSchedule } from './seed';
+import { groupRefusal, readRules } from './booking-rules';
 import { fitsSchedule, parseSlotTime } from './slots';
 
 export const ERROR_CODES = [
@@ -76,12 +77,19 @@ async function create(tx: SqlRunner, ctx: ProcessContext, approvalId: string, p:
   if (overlap.length > 0) return fail('SlotUnavailable', 'The slot is already booked.');
   const ownerType = user.user_group_id ? 'Group' : 'User';
   const ownerId = user.user_group_id ?? user.id;
+  // A room in a rule group follows the group's rules (booking-rules.ts); any other room the quota per room.
+  const rules = await readRules(tx, resource.device_id);
+  const grouped = rules?.groups.some((g) => g.resourceIds.includes(resource.id)) ?? false;
+  if (rules && grouped) {
+    const refused = await groupRefusal(tx, rules, { ownerId, userId: user.id }, { resourceId: resource.id, start, end, now });
+    if (refused) return fail(refused.code, refused.description);
+  }
   const { rows: counted } = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM sandbox.reservations WHERE resource_id = $1 AND end_time > $2 AND owner_type <> 'Service'
        AND (owner_id = $3 OR user_id = $4 OR user_id IN (SELECT id FROM sandbox.users WHERE user_group_id = $3))`,
     [resource.id, now, ownerId, user.id],
   );
-  if ((counted[0]?.n ?? 0) >= ctx.quota) {
+  if (!grouped && (counted[0]?.n ?? 0) >= ctx.quota) {
     return fail('QuotaExceeded', `At most ${ctx.quota} future bookings per apartment on this resource.`);
   }
   const reservationId = randomUUID();

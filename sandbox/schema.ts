@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS sandbox.outbox (
   payload text NOT NULL, attempts int NOT NULL DEFAULT 0, next_attempt_at timestamptz NOT NULL,
   delivered_at timestamptz, last_error text, created_at timestamptz NOT NULL);
 CREATE INDEX IF NOT EXISTS outbox_due ON sandbox.outbox (next_attempt_at) WHERE delivered_at IS NULL;
+CREATE TABLE IF NOT EXISTS sandbox.booking_rules (
+  device_id uuid PRIMARY KEY, time_zone text NOT NULL, groups jsonb NOT NULL);
 `;
 
 export async function migrateSandbox(sql: SqlRunner): Promise<void> {
@@ -80,4 +82,5 @@ export const DATA_TABLES = [
   'sandbox.systems',
   'sandbox.requests',
   'sandbox.outbox',
+  'sandbox.booking_rules',
 ];

@@ -1,5 +1,6 @@
 import type { SqlRunner } from '@/shared/sql-runner';
 import { deliverDue, enqueueEvent, type DeliveryContext } from './outbox';
+import { releaseNoShows } from './booking-rules';
 import { processNext } from './processor';
 
 export interface WorkSettings {
@@ -24,6 +25,7 @@ export async function workOnce(s: WorkSettings): Promise<void> {
     });
     if (!processed) break;
   }
+  await releaseNoShows(s.sql, s.now());
   await deliverDue(s.delivery);
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Call, SandboxContext } from '../context';
 import { iso } from '../encoding';
+import { readRules, writeRules } from '../booking-rules';
 import { faultsSchema } from '../faults';
 import { badRequest, issues, json, notFound, readJsonBody, readText, UUID_RE } from '../http';
 import { PRESETS, type Preset } from '../seed';
@@ -18,6 +19,56 @@ const webhookBody = z
     secret: z.string().startsWith('whsec_', 'must start with whsec_').min(20).max(256).refine(noControl, 'must not contain control characters'),
   })
   .strict();
+
+const limit = (max: number) => z.number().int().min(1).max(max).nullable().default(null);
+const rulesBody = z
+  .object({
+    timeZone: z.string().min(1).max(64).refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone'),
+    groups: z
+      .array(
+        z
+          .object({
+            resourceIds: z.array(z.string().regex(UUID_RE, 'must be a UUID')).min(1).max(100),
+            maxFuture: limit(50),
+            perWindow: z.object({ count: z.number().int().min(1).max(100), days: z.number().int().min(1).max(90) }).strict().nullable().default(null),
+            daysAhead: z.number().int().min(0).max(365).nullable().default(null),
+            maxConsecutive: limit(24),
+            activationMinutes: limit(24 * 60),
+          })
+          .strict(),
+      )
+      .max(50)
+      .refine((groups) => {
+        const rooms = groups.flatMap((g) => g.resourceIds);
+        return new Set(rooms).size === rooms.length;
+      }, 'a room may be in one group only'),
+  })
+  .strict();
+
+/** PUT /_sandbox/rules/:deviceId: the system's booking rules by group of rooms (booking-rules.ts); `null` removes them. */
+export async function putRules(ctx: SandboxContext, { request, param }: Call): Promise<Response> {
+  const deviceId = param('deviceId');
+  if (!UUID_RE.test(deviceId)) throw badRequest('deviceId must be a UUID');
+  const body = await readJsonBody(request);
+  const parsed = body === null ? null : rulesBody.safeParse(body);
+  if (parsed && !parsed.success) throw badRequest(issues(parsed.error));
+  await writeRules(ctx.sql, deviceId, parsed ? parsed.data : null);
+  return json(parsed ? parsed.data : null);
+}
+
+/** GET /_sandbox/rules/:deviceId */
+export async function getRules(ctx: SandboxContext, { param }: Call): Promise<Response> {
+  const deviceId = param('deviceId');
+  if (!UUID_RE.test(deviceId)) throw badRequest('deviceId must be a UUID');
+  return json(await readRules(ctx.sql, deviceId));
+}
 
 /** GET /_sandbox/fixtures */
 export async function getFixtures(ctx: SandboxContext): Promise<Response> {
