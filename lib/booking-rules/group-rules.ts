@@ -1,5 +1,8 @@
+import { apartmentNumber } from '@/lib/i18n/format';
+import { msg } from '@/lib/i18n/message';
 import { wallClock } from '@/lib/schedule/zoned';
 import type { RuleGroup } from './rule-set';
+import type { Holder, Refusal } from './types';
 
 /**
  * One evaluation of a rule group (rule-set.ts) for a booking an apartment would add: used by the
@@ -107,4 +110,23 @@ export function groupBreach(group: RuleGroup, held: readonly HeldBooking[], cand
 /** How far back the apartment's bookings must be read for the group's window (ms before now). */
 export function lookBackMs(group: RuleGroup): number {
   return group.perWindow ? group.perWindow.days * DAY_MS : 0;
+}
+
+/**
+ * A breach in words for the manager: "Apartment 1203 already holds 2 of 2 bookings at a time in
+ * Tvättstuga 1, 4 and 5; the service would refuse another." `rooms` is the group's rooms as a list
+ * in the reader's language (describe.ts roomList), `slot` the slot's words.
+ */
+export function groupRuleRefusal(breach: GroupBreach, who: Partial<Holder>, words: { slot: string; rooms: string }): Refusal {
+  const holder = who.apartment ? 'apartment' : who.name ? 'resident' : 'unknown';
+  const person = { holder, apartment: apartmentNumber(who.apartment), name: who.name ?? '' };
+  const message =
+    breach.rule === 'days-ahead'
+      ? msg('rules.groupDaysAhead', { slot: words.slot, rooms: words.rooms, days: breach.days })
+      : breach.rule === 'max-future'
+        ? msg('rules.groupMaxFuture', { ...person, rooms: words.rooms, held: breach.held, limit: breach.limit })
+        : breach.rule === 'per-window'
+          ? msg('rules.groupPerWindow', { ...person, rooms: words.rooms, slot: words.slot, held: breach.held, limit: breach.limit, days: breach.days })
+          : msg('rules.groupMaxConsecutive', { ...person, rooms: words.rooms, slot: words.slot, limit: breach.limit });
+  return { rule: 'group-rules', code: 'unprocessable_entity', message };
 }

@@ -22,6 +22,9 @@ export * from './within-quota';
 export * from './cancellable-owner';
 export * from './not-closed';
 export * from './reservations-known';
+export * from './rule-set';
+export * from './group-rules';
+export * from './describe';
 
 /** What the grid and the handler both know about a slot of the schedule. */
 export interface SlotFacts {

@@ -15,6 +15,7 @@ export type RuleName =
   | 'slot-free'
   | 'resident-authorized'
   | 'within-quota'
+  | 'group-rules'
   | 'cancellable-owner'
   | 'not-closed'
   | 'reservations-known';

@@ -3,6 +3,7 @@ import type { Database } from '@/lib/db';
 import { readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import type { RequestView } from '@/lib/events/types';
+import type { HeldBooking } from '@/lib/booking-rules';
 import { listOpenApartmentBookings, type ApartmentKeys } from './lifecycle';
 
 // Bookings upstream are never further ahead than this; the read stays bounded all the same.
@@ -48,6 +49,29 @@ export function heldPerResource(holdings: ApartmentHoldings): Map<string, number
   for (const r of holdings.open) {
     if (r.startTime && booked.has(`${r.resourceId}|${Date.parse(r.startTime)}`)) continue;
     add(r.resourceId);
+  }
+  return held;
+}
+
+/**
+ * What a rule group counts (lib/booking-rules/group-rules.ts): the apartment's bookings from
+ * `from` on — past ones too, for "N in D days" — and its open requests, each once (a request whose
+ * booking the mirror already shows is that booking). Maintenance windows are not the apartment's.
+ */
+export async function readApartmentHistory(db: Database, deviceId: string, apartment: ApartmentKeys, now: Date, from: Date): Promise<HeldBooking[]> {
+  const [reservations, open] = await Promise.all([
+    readReservationsOfApartment(db, deviceId, apartment, { from, to: new Date(now.getTime() + FAR_AHEAD_MS) }),
+    listOpenApartmentBookings(db, deviceId, apartment, now),
+  ]);
+  const held: HeldBooking[] = reservations
+    .filter((r) => r.ownerType !== 'Service')
+    .map((r) => ({ resourceId: r.resourceId, startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }));
+  const booked = new Set(held.map((h) => `${h.resourceId}|${h.startMs}`));
+  for (const r of open) {
+    if (!r.resourceId || !r.startTime || !r.endTime) continue;
+    const startMs = Date.parse(r.startTime);
+    if (booked.has(`${r.resourceId}|${startMs}`)) continue;
+    held.push({ resourceId: r.resourceId, startMs, endMs: Date.parse(r.endTime), status: null });
   }
   return held;
 }

@@ -11,6 +11,10 @@ import { expandRange } from '@/lib/schedule';
 import { BreakerRegistry, createServiceClient, type ServiceClient } from '@/lib/service';
 import { type Sandbox, type SandboxFixtures } from '@/sandbox';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
+import { writeBookingRules } from '@/lib/systems/booking-rules';
+import { connections, systems } from '@/lib/db/schema';
+import type { RuleGroup } from '@/lib/booking-rules';
+import { apartmentNumber } from '@/lib/i18n/format';
 import { reconcilePending, resendDelaySeconds } from './reconcile';
 import { applyWebhookOutcome, listWeekRequests } from './lifecycle';
 import { parseIdempotencyKey, requestBooking, requestCancellation, type RequestAnswer, type ReservationDeps } from './requests';
@@ -321,6 +325,51 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     );
     expect(writes).toEqual([]);
     await sandbox.drain();
+  });
+
+  it('applies a stated rule group instead of the quota per room, exactly as a service with the same rules does (issue 35)', async () => {
+    const s = await scenario(8, 0);
+    const held = s.booked.filter((r) => r.ownerType !== 'Service' && (r.ownerId === s.resident.userGroupId || r.userId === s.resident.userId)).length;
+    const group = (g: Partial<RuleGroup>): RuleGroup => ({ resourceIds: [s.resource.id], maxFuture: null, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null, ...g });
+    // The rules belong to a connected system (system_booking_rules references it).
+    const [connection] = await ctx().handle.db.insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
+    await ctx().handle.db.insert(systems).values({ deviceId, connectionId: connection!.id, name: 'Test system' }).onConflictDoNothing();
+    const stateRules = async (rules: RuleGroup[] | null) => {
+      await writeBookingRules(ctx().handle.db, deviceId, rules ? { groups: rules } : null);
+      const response = await sandbox.fetch(
+        new Request(`http://sandbox.test/_sandbox/rules/${deviceId}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(rules ? { timeZone: 'Europe/Stockholm', groups: rules } : null),
+        }),
+      );
+      expect(response.status).toBe(200);
+    };
+    try {
+      // "Only today": every free slot of the scenario is a day or more ahead.
+      await stateRules([group({ daysAhead: 0 })]);
+      const ahead = await book(s, 0).catch((e: unknown) => e);
+      expect(ahead).toMatchObject({ code: 'unprocessable_entity', reason: 'groupDaysAhead' });
+      expect(await english(ahead)).toMatch(new RegExp(`is too far ahead: ${s.resource.name} can be booked for today only\\.$`));
+      expect(await renderApiError(ahead as ApiError, 'sv')).toMatch(new RegExp(`ligger för långt fram: ${s.resource.name} kan bokas bara för i dag\\.$`));
+      expect(writes).toEqual([]);
+
+      // Two more at a time than the quota per room (3) would allow: the portal sends them, and the service books them.
+      const limit = 3 + 1;
+      await stateRules([group({ maxFuture: limit })]);
+      const sent = [];
+      for (let i = 0; i < limit - held; i++) sent.push(requestOf(await book(s, i)));
+      await sandbox.drain();
+      const { rows } = await ctx().handle.sql.query<{ status: string }>('SELECT status FROM reservation_requests WHERE id = ANY($1::uuid[])', [sent.map((r) => r.id)]);
+      expect(rows.map((r) => r.status)).toEqual(sent.map(() => 'succeeded'));
+      writes.length = 0;
+      const over = await book(s, limit - held).catch((e: unknown) => e);
+      expect(over).toMatchObject({ code: 'unprocessable_entity', reason: 'groupMaxFuture' });
+      expect(await english(over)).toBe(`Apartment ${apartmentNumber(s.resident.apartmentId)} already holds ${limit} of ${limit} bookings at a time in ${s.resource.name}; the service would refuse another.`);
+      expect(writes).toEqual([]);
+    } finally {
+      await stateRules(null);
+    }
   });
 
   it('reports a booking over the quota with the reason in plain words when the service refuses it', async () => {

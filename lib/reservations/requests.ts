@@ -1,9 +1,10 @@
 import 'server-only';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
-import { checkCancellation, checkQuota, checkResident, checkSlot } from './booking/check-rules';
+import { lookBackMs } from '@/lib/booking-rules';
+import { checkCancellation, checkGroupRules, checkQuota, checkResident, checkSlot } from './booking/check-rules';
 import { claimAndSend } from './booking/claim';
-import { gatherCancellationFacts, gatherCancellationNames, gatherResidentFacts, gatherSlotFacts, heldInRoom } from './booking/gather-facts';
+import { gatherCancellationFacts, gatherCancellationNames, gatherResidentFacts, gatherSlotFacts, heldForGroup, heldInRoom } from './booking/gather-facts';
 import { bookingOnItsWay, cancellationOnItsWay, deviceIdMismatch, noSuchBooking } from './booking/refusals';
 import { replayIfSeen } from './booking/replay';
 import type { Requester, RequestAnswer, ReservationDeps, SystemContext } from './booking/types';
@@ -50,12 +51,21 @@ export async function requestBooking(
   if (replay) return replay;
 
   const now = (deps.now?.() ?? new Date()).getTime();
-  const { resource, slot, words, inLanguage } = checkSlot(await gatherSlotFacts(deps.db, input.deviceId, ask), ask, system, now);
+  const slotFacts = await gatherSlotFacts(deps.db, input.deviceId, ask);
+  const { resource, slot, words, inLanguage } = checkSlot(slotFacts, ask, system, now);
   const residentFacts = await gatherResidentFacts(deps, input.deviceId, input.residentUserId);
   const { resident, apartment, apartmentKeys } = checkResident(residentFacts, input.residentUserId, resource, system);
-  // The quota counted under the resource's booking lock, so two requests of one apartment cannot both pass.
-  const withinQuota = async (tx: typeof deps.db) =>
-    checkQuota(await heldInRoom(tx, input.deviceId, apartmentKeys, resource.id, new Date(now)), system, { apartment, name: resident.name }, resource.name);
+  // The quota counted under the resource's booking lock, so two requests of one apartment cannot both pass:
+  // the room's rule group where the system states one (issue 35), else the quota per room.
+  const group = slotFacts.rules?.groups.find((g) => g.resourceIds.includes(resource.id));
+  const who = { apartment, name: resident.name };
+  const withinQuota = group
+    ? async (tx: typeof deps.db) => {
+        // Every booking not yet ended, and back a day more than the window (its days are calendar days in the system's zone).
+        const from = new Date(Math.min(now, ask.startMs - lookBackMs(group) - 86_400_000));
+        checkGroupRules(group, await heldForGroup(tx, input.deviceId, apartmentKeys, new Date(now), from), ask, system, who, slotFacts.roomNames, now);
+      }
+    : async (tx: typeof deps.db) => checkQuota(await heldInRoom(tx, input.deviceId, apartmentKeys, resource.id, new Date(now)), system, who, resource.name);
 
   return claimAndSend(
     deps,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 
 export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
@@ -70,3 +70,16 @@ export const resourceKinds = pgTable(
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.resourceId] })],
 );
+
+/**
+ * A system's booking rules by group of rooms, as its installation publishes them (migration 0029;
+ * lib/booking-rules/rule-set.ts is the model, lib/systems/booking-rules.ts reads it through that
+ * model's schema, so a row that no longer fits reads as "no stated rules").
+ */
+export const systemBookingRules = pgTable('system_booking_rules', {
+  deviceId: uuid('device_id')
+    .primaryKey()
+    .references(() => systems.deviceId, { onDelete: 'cascade' }),
+  rules: jsonb('rules').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

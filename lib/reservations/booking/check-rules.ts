@@ -6,6 +6,8 @@ import {
   bookingHorizonEnd,
   cancellationRefusedFor,
   closureOver,
+  groupBreach,
+  groupRuleRefusal,
   hasStarted,
   isBeyondHorizon,
   isResidentAuthorized,
@@ -15,9 +17,13 @@ import {
   notOnSchedule,
   quotaExceeded,
   roomClosed,
+  roomList,
   slotRefusal,
+  type HeldBooking,
+  type RuleGroup,
 } from '@/lib/booking-rules';
 import { env } from '@/lib/env';
+import type { Locale } from '@/lib/i18n/config';
 import { expandRange } from '@/lib/schedule';
 import type { StoredOwnerType } from '@/lib/db/schema';
 import type { ResidentFacts, SlotFacts } from './gather-facts';
@@ -67,6 +73,27 @@ export function checkResident(facts: ResidentFacts, residentUserId: string, reso
 export function checkQuota(held: number, system: SystemContext, who: { apartment: string | null; name: string }, resourceName: string): void {
   const quota = system.bookingQuota ?? DEFAULT_BOOKING_QUOTA;
   if (!isWithinQuota(held, quota)) refuse(quotaExceeded(who, resourceName, held, quota));
+}
+
+/**
+ * The room's rule group (lib/booking-rules/group-rules.ts), given what the apartment holds and has
+ * held (read under the room's booking lock): the same evaluation as the grid's and the sandbox's.
+ */
+export function checkGroupRules(
+  group: RuleGroup,
+  held: readonly HeldBooking[],
+  ask: { resourceId: string; startMs: number; endMs: number },
+  system: SystemContext,
+  who: { apartment: string | null; name: string },
+  roomNames: ReadonlyMap<string, string>,
+  nowMs: number,
+): void {
+  const breach = groupBreach(group, held, ask, nowMs, system.timeZone);
+  if (!breach) return;
+  const names = group.resourceIds.map((id) => roomNames.get(id) ?? id);
+  const inLanguage = slotIn(ask.startMs, ask.endMs, system.timeZone);
+  const local = (locale: Locale) => ({ ...inLanguage(locale), rooms: roomList(names, locale) });
+  refuse(groupRuleRefusal(breach, who, { slot: slotWords(ask.startMs, ask.endMs, system.timeZone), rooms: roomList(names, env.PORTAL_DEFAULT_LOCALE) }), local);
 }
 
 /** A cancellation: of a booking the portal may cancel, not yet started. */

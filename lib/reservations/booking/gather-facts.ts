@@ -1,10 +1,12 @@
 import 'server-only';
+import type { RuleSet } from '@/lib/booking-rules';
 import { readClosureWindows } from '@/lib/closures/read';
 import type { Database } from '@/lib/db';
 import { partialLoadOf } from '@/lib/mirror/refresh';
 import { readReservationById, readReservations, readResources, readState, readTimeSchedules, readUserGroups } from '@/lib/mirror/store';
 import type { ApartmentKeys } from '../lifecycle';
-import { apartmentOf, heldPerResource, readApartmentHoldings } from '../quota';
+import { apartmentOf, heldPerResource, readApartmentHistory, readApartmentHoldings } from '../quota';
+import { readBookingRules } from '@/lib/systems/booking-rules';
 import { findResident, findUserName, type Resident } from '../residents';
 import { stillLoading } from './refusals';
 import type { ReservationDeps } from './types';
@@ -22,6 +24,10 @@ export interface SlotFacts {
   closures: Awaited<ReturnType<typeof readClosureWindows>>;
   /** The mirror's bookings overlapping the slot in that room (none read while not known). */
   taken: readonly unknown[];
+  /** The system's booking rules by group of rooms (null: the quota per room). */
+  rules: RuleSet | null;
+  /** Every room's name, for a group's rules in words. */
+  roomNames: ReadonlyMap<string, string>;
 }
 
 /**
@@ -35,15 +41,16 @@ export async function gatherSlotFacts(db: Database, deviceId: string, ask: { res
   if (!state?.refreshedAt && !partial) throw stillLoading();
   const reservationsKnown = Boolean(state?.refreshedAt);
   const generation = partial && !reservationsKnown ? { generation: partial.generation } : {};
-  const [resources, schedules, closures, taken] = await Promise.all([
+  const [resources, schedules, closures, taken, rules] = await Promise.all([
     readResources(db, deviceId, generation),
     readTimeSchedules(db, deviceId, generation),
     readClosureWindows(db, deviceId, new Date(ask.startMs)),
     reservationsKnown ? readReservations(db, deviceId, { from: new Date(ask.startMs), to: new Date(ask.endMs), resourceId: ask.resourceId }) : Promise.resolve([]),
+    readBookingRules(db, deviceId),
   ]);
   const resource = resources.find((r) => r.id === ask.resourceId);
   const schedule = resource ? schedules.find((s) => s.id === resource.timeScheduleId) : undefined;
-  return { reservationsKnown, resource, schedule, closures, taken };
+  return { reservationsKnown, resource, schedule, closures, taken, rules, roomNames: new Map(resources.map((r) => [r.id, r.name])) };
 }
 
 /** What the upstream and the mirror say about the resident a booking is for. */
@@ -68,6 +75,11 @@ export async function gatherResidentFacts(deps: ReservationDeps, deviceId: strin
     apartmentOf(deps.db, deviceId, resident),
   ]);
   return { apiKey, resident, group, apartmentKeys };
+}
+
+/** A rule group's facts, read inside the claim's transaction: the apartment's bookings from `from` on and its open requests. */
+export function heldForGroup(tx: Database, deviceId: string, apartment: ApartmentKeys, now: Date, from: Date) {
+  return readApartmentHistory(tx, deviceId, apartment, now, from);
 }
 
 /** The quota fact, read inside the claim's transaction: the apartment's bookings and open requests in the room. */
