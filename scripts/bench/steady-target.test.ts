@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LARGE_REREAD_REQUESTS, evaluateSteady, reReadIntervalS, scaledBudget, simulateReReads, type SteadyWindow } from './steady-target';
+import { LARGE_REREAD_REQUESTS, evaluateSteady, reReadIntervalS, scaledBudget, simulateReReads, steadyFigures, type SteadyWindow } from './steady-target';
 
 const K = LARGE_REREAD_REQUESTS;
 
@@ -90,5 +90,41 @@ describe('the target of steady use (l)', () => {
 
   it('refuses a scaled budget without a window', () => {
     expect(() => scaledBudget(K, 0, 4)).toThrow();
+  });
+});
+
+describe("the table's rows for (l)", () => {
+  const budget = scaledBudget(K, 10, 4);
+  const base = { seconds: 600, costPerReRead: K, refreshS: 27, budgetPerHour: budget, freshnessS: 30, startTokens: 0, sampleS: 2 };
+  const input = (requests: number, reReadStartsS: number[]) => ({
+    instances: 2,
+    managers: 10,
+    coldLoad: { ms: 27_000, requests: K, reservationPages: 500 },
+    window: { seconds: 600, requests },
+    budgetPerHour: budget,
+    requestsPerHour: Math.round((requests * 3600) / 600),
+    verdict: evaluateSteady({ ...base, requests, reReadStartsS }),
+    unboundedPerHour: 33_000,
+    rePageStartsS: reReadStartsS,
+    views: { count: 1500, errors: 0, p50Ms: 8, p95Ms: 20, deferredByBudget: 1200 },
+  });
+
+  it('reports requests per re-read and re-reads per hour, met when the window kept to the policy', () => {
+    const rows = steadyFigures(input(4 * K, [134, 268, 402, 536]), { freshnessS: 30, defaultBudgetPerHour: 2400 });
+    const by = Object.fromEntries(rows.map((r) => [r.key, r]));
+    expect(by.steadyRequestsPerHour).toMatchObject({ value: 12552, met: true });
+    expect(by.steadyReReads).toMatchObject({ value: 4, met: true, target: '≥ 3 (the policy allows 4)' });
+    expect(by.steadyReReads!.note).toContain('24 re-reads/h');
+    expect(by.steadyReReads!.note).toContain('at the default 2400/h one every 13.1 min');
+    expect(by.steadyRequestsPerReRead).toMatchObject({ value: K, unit: 'requests' });
+    expect(by.steadyMinReReadGapS).toMatchObject({ value: 134, met: true });
+  });
+
+  it('shows a window over the budget, or without re-reads, as not met', () => {
+    const over = Object.fromEntries(steadyFigures(input(5 * K, [100, 200, 300, 400, 500]), { freshnessS: 30, defaultBudgetPerHour: 2400 }).map((r) => [r.key, r]));
+    expect(over.steadyRequestsPerHour!.met).toBe(false);
+    const none = Object.fromEntries(steadyFigures(input(0, []), { freshnessS: 30, defaultBudgetPerHour: 2400 }).map((r) => [r.key, r]));
+    expect(none.steadyReReads!.met).toBe(false);
+    expect(none.steadyRequestsPerReRead!.value).toBeNull();
   });
 });

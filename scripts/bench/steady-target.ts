@@ -134,3 +134,88 @@ export function evaluateSteady(w: SteadyWindow): SteadyVerdict {
 export function reReadIntervalS(costPerReRead: number, budgetPerHour: number): number | null {
   return budgetPerHour > 0 ? (costPerReRead * 3600) / budgetPerHour : null;
 }
+
+/** A figure of the bench's table (scripts/bench.ts). */
+export interface BenchFigure {
+  key: string;
+  label: string;
+  value: number | null;
+  unit: string;
+  target: string;
+  met: boolean | null;
+  note?: string;
+}
+
+/** What the figures of (l) are made from (scripts/bench/steady.ts measures it). */
+export interface SteadyFigureInput {
+  instances: number;
+  managers: number;
+  coldLoad: { ms: number; requests: number; reservationPages: number };
+  window: { seconds: number; requests: number };
+  budgetPerHour: number;
+  requestsPerHour: number;
+  verdict: SteadyVerdict;
+  unboundedPerHour: number;
+  rePageStartsS: readonly number[];
+  views: { count: number; errors: number; p50Ms: number; p95Ms: number; deferredByBudget: number };
+}
+
+const r0 = (v: number) => Math.round(v);
+const r1 = (v: number) => Math.round(v * 10) / 10;
+
+/** The table's rows for (l): requests per hour, re-reads, requests per re-read, their spacing, the views. */
+export function steadyFigures(m: SteadyFigureInput, o: { freshnessS: number; defaultBudgetPerHour: number }): BenchFigure[] {
+  const v = m.verdict;
+  const minutes = r1(m.window.seconds / 60);
+  const budget = m.budgetPerHour;
+  const interval = reReadIntervalS(m.coldLoad.requests, budget);
+  const atDefault = reReadIntervalS(m.coldLoad.requests, o.defaultBudgetPerHour);
+  const starts = m.rePageStartsS.length > 0 ? `; started at ${m.rePageStartsS.map((t) => `+${t} s`).join(', ')}` : '';
+  return [
+    {
+      key: 'steadyRequestsPerHour',
+      label: '(l) steady use: upstream requests/h of the large system',
+      value: m.requestsPerHour,
+      unit: '/h',
+      target: budget > 0 ? `≤ ${budget}/h, the budget (≤ ${r0(v.requestsAllowed!)} in ${minutes} min from an empty bucket)` : 'no budget',
+      met: v.checks.withinBudget,
+      note: `${m.window.requests} requests in ${minutes} min; ${m.views.count} views by ${m.managers} managers on ${m.instances} instances (PostgreSQL); budget ${budget}/h scaled to the window (the portal's default ${o.defaultBudgetPerHour}/h); with no budget ≈ ${m.unboundedPerHour}/h`,
+    },
+    {
+      key: 'steadyReReads',
+      label: '    re-reads (full re-pages) in the window',
+      value: v.reReads,
+      unit: '',
+      target: `≥ ${Math.max(1, v.expectedReReads - 1)} (the policy allows ${v.expectedReReads})`,
+      met: v.checks.reReadsAsExpected,
+      note: `${r1(v.reReadsPerHour)} re-reads/h${interval !== null ? `, one every ${r0(interval)} s at this budget` : ''}${atDefault !== null ? `; at the default ${o.defaultBudgetPerHour}/h one every ${r1(atDefault / 60)} min` : ''}${starts}`,
+    },
+    {
+      key: 'steadyRequestsPerReRead',
+      label: '    upstream requests per re-read',
+      value: v.requestsPerReRead === null ? null : r1(v.requestsPerReRead),
+      unit: 'requests',
+      target: '—',
+      met: null,
+      note: `the first load: ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages) in ${r1(m.coldLoad.ms / 1000)} s`,
+    },
+    {
+      key: 'steadyMinReReadGapS',
+      label: '    shortest time between two re-read starts (both instances)',
+      value: v.minGapS === null ? null : r0(v.minGapS),
+      unit: 's',
+      target: `≥ ${o.freshnessS} s (one re-page per freshness window)`,
+      met: v.checks.onePerFreshnessWindow,
+      note: v.minGapS === null ? 'fewer than two re-reads' : undefined,
+    },
+    {
+      key: 'steadyViewP95',
+      label: '    week-grid view p95 during steady use',
+      value: m.views.p95Ms,
+      unit: 'ms',
+      target: '—',
+      met: null,
+      note: `p50 ${m.views.p50Ms} ms, ${m.views.errors} errors; ${m.views.count > 0 ? r0((100 * m.views.deferredByBudget) / m.views.count) : 0} % of views said "next update about …" (budget)`,
+    },
+  ];
+}
