@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LoadMonitor, describeLoad, figureContended, isContended } from './load';
+import { LoadMonitor, RUN, describeLoad, figureContended, isContended } from './load';
+
+const samplesOfA = (phases: Record<string, { samples: number }>) => phases['(a)']!.samples;
 
 describe('the load of a bench phase', () => {
   it('is contended when any 1-minute reading is above the core count', () => {
@@ -26,7 +28,9 @@ describe('the load of a bench phase', () => {
     load.phase('(b)');
     expect(load.current).toBe('(b)');
     const phases = await load.stop();
-    expect(Object.keys(phases)).toEqual(['(a)', '(b)']);
+    expect(Object.keys(phases)).toEqual(['(a)', '(b)', RUN]);
+    expect(phases[RUN]!.samples).toBeGreaterThanOrEqual(samplesOfA(phases));
+    expect(load.contendedPhases()).not.toContain(RUN);
     const a = phases['(a)']!;
     expect(a.start).toHaveLength(3);
     expect(a.end).toHaveLength(3);

@@ -43,6 +43,8 @@ export function describeLoad(phases: readonly string[], byPhase: Readonly<Record
 }
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** The whole run's record in `phases`: figures measured outside any phase are judged by it. */
+export const RUN = 'run';
 
 /**
  * The CPU seconds of this process and every descendant (Linux /proc): each one's utime + stime,
@@ -79,9 +81,20 @@ export class LoadMonitor {
   private readonly timer: NodeJS.Timeout;
   private pending: Promise<void> = Promise.resolve();
 
+  /** The whole run (every reading, in a phase or not): what a figure measured outside any phase rests on. */
+  private readonly run: Open = { label: RUN, startedAt: Date.now(), start: loadavg().map((v) => round(v, 2)), readings: [loadavg()[0]!], cpuAtStart: null };
+
   constructor(intervalMs = 5_000) {
-    this.timer = setInterval(() => this.open?.readings.push(loadavg()[0]!), intervalMs);
+    this.timer = setInterval(() => {
+      const one = loadavg()[0]!;
+      this.open?.readings.push(one);
+      this.run.readings.push(one);
+    }, intervalMs);
     this.timer.unref();
+    const run = this.run;
+    this.pending = ownCpuSeconds().then((cpu) => {
+      run.cpuAtStart = cpu;
+    });
   }
 
   /** The phase now running (figures are tagged with it when pushed). */
@@ -95,6 +108,7 @@ export class LoadMonitor {
     this.end();
     const open: Open = { label, startedAt: Date.now(), start: loadavg().map((v) => round(v, 2)), readings: [loadavg()[0]!], cpuAtStart: null };
     this.open = open;
+    this.run.readings.push(open.readings[0]!);
     this.pending = this.pending.then(async () => {
       open.cpuAtStart = await ownCpuSeconds();
     });
@@ -105,7 +119,12 @@ export class LoadMonitor {
     const open = this.open;
     if (!open) return;
     this.open = null;
+    this.close(open);
+  }
+
+  private close(open: Open): void {
     const end = loadavg();
+    if (open !== this.run) this.run.readings.push(end[0]!);
     const endedAt = Date.now();
     const readings = [...open.readings, end[0]!];
     const seconds = (endedAt - open.startedAt) / 1000;
@@ -125,18 +144,19 @@ export class LoadMonitor {
     });
   }
 
-  /** Ends the current phase, stops sampling and settles the CPU readings. */
+  /** Ends the current phase and the whole run's record (`run`), stops sampling and settles the CPU readings. */
   async stop(): Promise<Record<string, PhaseLoad>> {
     this.end();
+    this.close(this.run);
     clearInterval(this.timer);
     await this.pending;
     return this.phases;
   }
 
-  /** The phases that were contended, in the order they ran. */
+  /** The phases that were contended, in the order they ran (not the whole run's record). */
   contendedPhases(): string[] {
     return Object.entries(this.phases)
-      .filter(([, l]) => l.contended)
+      .filter(([p, l]) => p !== RUN && l.contended)
       .map(([p]) => p);
   }
 }
