@@ -781,7 +781,7 @@ async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): P
     details.steady = m;
     figure(...steadyFigures(m, { freshnessS: FRESHNESS_S, defaultBudgetPerHour: DEFAULT_BUDGET_PER_HOUR }));
   } catch (e) {
-    notMeasured('steadyRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget; ≥ the re-reads the policy allows − 1; ≤ 1 re-page per window', errorText(e));
+    notMeasured('steadyScaledRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget; ≥ the re-reads the policy allows − 1; ≤ 1 re-page per window', errorText(e));
   } finally {
     load.end();
   }

@@ -112,7 +112,7 @@ describe("the table's rows for (l)", () => {
   it('reports requests per re-read and re-reads per hour, met when the window kept to the policy', () => {
     const rows = steadyFigures(input(4 * K, [134, 268, 402, 536]), { freshnessS: 30, defaultBudgetPerHour: 2400 });
     const by = Object.fromEntries(rows.map((r) => [r.key, r]));
-    expect(by.steadyRequestsPerHour).toMatchObject({ value: 12552, met: true });
+    expect(by.steadyScaledRequestsPerHour).toMatchObject({ value: 12552, met: true });
     expect(by.steadyReReads).toMatchObject({ value: 4, met: true, target: '≥ 3 (the policy allows 4)' });
     expect(by.steadyReReads!.note).toContain('24 re-reads/h');
     expect(by.steadyReReads!.note).toContain('at the default 2400/h one every 13.1 min');
@@ -122,7 +122,7 @@ describe("the table's rows for (l)", () => {
 
   it('shows a window over the budget, or without re-reads, as not met', () => {
     const over = Object.fromEntries(steadyFigures(input(5 * K, [100, 200, 300, 400, 500]), { freshnessS: 30, defaultBudgetPerHour: 2400 }).map((r) => [r.key, r]));
-    expect(over.steadyRequestsPerHour!.met).toBe(false);
+    expect(over.steadyScaledRequestsPerHour!.met).toBe(false);
     const none = Object.fromEntries(steadyFigures(input(0, []), { freshnessS: 30, defaultBudgetPerHour: 2400 }).map((r) => [r.key, r]));
     expect(none.steadyReReads!.met).toBe(false);
     expect(none.steadyRequestsPerReRead!.value).toBeNull();

@@ -173,7 +173,8 @@ export function steadyFigures(m: SteadyFigureInput, o: { freshnessS: number; def
   const starts = m.rePageStartsS.length > 0 ? `; started at ${m.rePageStartsS.map((t) => `+${t} s`).join(', ')}` : '';
   return [
     {
-      key: 'steadyRequestsPerHour',
+      // A key of its own: the former steadyRequestsPerHour ran on the default budget, not comparable.
+      key: 'steadyScaledRequestsPerHour',
       label: '(l) steady use: upstream requests/h of the large system',
       value: m.requestsPerHour,
       unit: '/h',
