@@ -14,7 +14,8 @@
 //          as a prefix of that order, e.g. `--phases a` stops after the cold load, and `l` for steady use;
 //          the peak RSS (f) is always reported), --steady-minutes 10 (fractions too), --steady-managers 10,
 //          --steady-ports 3201,3202, --pg-url postgres://postgres@127.0.0.1:5432,
-//          --steady-budget N (MIRROR_REQUEST_BUDGET_PER_HOUR of the steady instances; default the portal's)
+//          --steady-budget N (MIRROR_REQUEST_BUDGET_PER_HOUR of the steady instances; default scaled so that
+//          --steady-rereads 4 budget-bound re-reads fit the window, scripts/bench/steady-target.ts)
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -30,7 +31,10 @@ import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
+import { measurePairs, overheadMet, pairedOverhead } from './bench/paired';
+import { LoadMonitor, RUN, describeLoad, figureContended, withLoad, type PhaseLoad } from './bench/load';
 import { runSteadyUse } from './bench/steady';
+import { LARGE_REREAD_REQUESTS, scaledBudget, steadyFigures } from './bench/steady-target';
 import { sandboxServiceEnv } from './harness/processes';
 
 const { values: args } = parseArgs({
@@ -54,6 +58,7 @@ const { values: args } = parseArgs({
     'steady-managers': { type: 'string', default: '10' },
     'steady-ports': { type: 'string', default: '3201,3202' },
     'steady-budget': { type: 'string' },
+    'steady-rereads': { type: 'string', default: '4' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432' },
   },
 });
@@ -98,7 +103,9 @@ if (!(STEADY_MINUTES > 0)) throw new Error('--steady-minutes must be a positive 
 const STEADY_MANAGERS = Math.max(1, int('steady-managers'));
 const STEADY_PORTS = String(args['steady-ports']).split(',').map(Number) as [number, number];
 if (STEADY_PORTS.length !== 2 || STEADY_PORTS.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error('--steady-ports takes two ports, e.g. 3201,3202');
-const STEADY_BUDGET = args['steady-budget'] === undefined ? undefined : int('steady-budget');
+// (l) runs with a budget scaled to its window (the default budget allows one re-read of the large
+// system every ~13 min, none in a 10-minute window), starting from an empty bucket.
+const STEADY_BUDGET = args['steady-budget'] === undefined ? scaledBudget(LARGE_REREAD_REQUESTS, STEADY_MINUTES, Math.max(1, int('steady-rereads'))) : int('steady-budget');
 const PG_URL = String(args['pg-url']);
 /** The portal's default (lib/env.ts), used unless --steady-budget says otherwise. */
 const DEFAULT_BUDGET_PER_HOUR = 2400;
@@ -123,14 +130,21 @@ interface Figure {
   target: string;
   met: boolean | null;
   note?: string;
+  /** The phases the figure rests on (default: the one running when it is recorded; scripts/bench/load.ts). */
+  phases?: string[];
+  /** Whether the machine's 1-minute load went above its core count in one of them (set at the end). */
+  contended?: boolean;
 }
 const figures: Figure[] = [];
 const details: Record<string, unknown> = {};
-function figure(f: Figure) {
-  figures.push(f);
+// The load average per phase: a figure of a contended phase is marked so and never compared.
+const load = new LoadMonitor();
+const phasesNow = () => (load.current ? [load.current] : [RUN]);
+function figure(...fs: Figure[]) {
+  figures.push(...fs.map((f) => ({ ...f, phases: f.phases ?? phasesNow() })));
 }
 function notMeasured(key: string, label: string, target: string, reason: string) {
-  figures.push({ key, label, value: null, unit: '', target, met: null, note: `not measured: ${reason}` });
+  figures.push({ key, label, value: null, unit: '', target, met: null, note: `not measured: ${reason}`, phases: phasesNow() });
 }
 const step = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 300);
@@ -223,7 +237,7 @@ async function main(): Promise<void> {
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
-  details.config = { phases: [...PHASES, ...(STEADY ? ['l'] : [])], latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR };
+  details.config = { phases: [...PHASES, ...(STEADY ? ['l'] : [])], latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET };
 
   if (!args['skip-build']) {
     step('building the portal (next build)');
@@ -264,6 +278,8 @@ interface Setup {
 /** (a)–(k), (d), (e), (f): one portal on PGlite, against the naive pass-through and the upstream. */
 async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
   const approval = { approvalId };
+  // (a) includes the upstream's figures and the naive runs its floor and (b)'s speed-up rest on.
+  load.phase('(a)');
   // ---- upstream figures: page round trip, page counts, naive pass-through
   step('measuring the upstream page round trip');
   await measurePageRoundTrips(direct, deviceId, 5); // warm the connection
@@ -352,7 +368,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     env: portalEnv,
     logFile: path.join(TMP, 'portal.log'),
   });
-  const rss: RssSampler = sampleRss(portal.pid);
+  const rss: RssSampler = withLoad(sampleRss(portal.pid), load);
   await waitFor('the portal', 120_000, async () => {
     if (portal.child.exitCode !== null) throw new FatalError(`portal exited: ${portal.output().slice(-2000)}`);
     const r = await fetch(`${PORTAL}/api/health`);
@@ -456,14 +472,14 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
       details.warm = { p50: round(p50, 2), p95: round(p95, 2), n: ms.length, duringBackgroundRefresh: duringRefresh, serverTimingP50: parts.medians() };
       figure({ key: 'warmP50', label: '(b) warm grid API p50', value: round(p50, 2), unit: 'ms', target: '≤ 5 ms', met: p50 <= 5, note: `server: ${parts.describe()}` });
       figure({ key: 'warmP95', label: '    warm grid API p95', value: round(p95, 2), unit: 'ms', target: '≤ 15 ms', met: p95 <= 15 });
-      figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null, note: `p95 ${round(percentile(naiveMs, 95))} ms, n=${naiveMs.length}` });
-      figure({ key: 'warmSpeedup', label: '    speed-up over naive (p50)', value: round(naiveP50 / p50, 0), unit: '×', target: '≥ 100 ×', met: naiveP50 / p50 >= 100 });
+      figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null, note: `p95 ${round(percentile(naiveMs, 95))} ms, n=${naiveMs.length}`, phases: ['(a)'] });
+      figure({ key: 'warmSpeedup', label: '    speed-up over naive (p50)', value: round(naiveP50 / p50, 0), unit: '×', target: '≥ 100 ×', met: naiveP50 / p50 >= 100, phases: ['(a)', '(b)'] });
     } catch (e) {
       notMeasured('warmP50', '(b) warm grid API p50', '≤ 5 ms, p95 ≤ 15 ms, ≥ 100 × naive', errorText(e));
     }
   } else {
     notMeasured('warmP50', '(b) warm grid API p50', '≤ 5 ms, p95 ≤ 15 ms, ≥ 100 × naive', 'the week route is not available');
-    figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null });
+    figure({ key: 'naiveP50', label: '    naive pass-through p50', value: round(naiveP50), unit: 'ms', target: '—', met: null, phases: ['(a)'] });
   }
 
   if (lastPhase('b')) return finish(rss, portal);
@@ -480,26 +496,27 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     const probe = await session.fetch(`/api/residents?q=${encodeURIComponent(queries[0]!)}`);
     if (probe.status === 404) throw new Error('GET /api/residents answers 404 (not on this branch yet)');
     await probe.text();
-    const viaPortal: number[] = [];
-    const viaDirect: number[] = [];
+    // Pairs: the two lookups a query without "@" may mean, directly in parallel as the portal asks
+    // them, then the same query through the portal (scripts/bench/paired.ts).
     const parts = new ServerTimings();
-    for (let i = 0; i < LOOKUPS + 10; i += 1) {
-      const q = queries[i % queries.length]!;
-      const p = await session.timed(`/api/residents?q=${encodeURIComponent(q)}`);
-      // The two lookups a query without "@" may mean, in parallel, as the portal asks them.
-      const d = await timed(() => Promise.all([direct.timed(`/v1/reservations/users/apartment/${encodeURIComponent(q)}`), direct.timed(`/v1/reservations/users/reference/${encodeURIComponent(q)}`)]));
-      if (i >= 10) {
-        viaPortal.push(p.ms);
-        viaDirect.push(d.ms);
-        parts.add(p);
-      }
-    }
+    let warmed = 0;
+    const pairs = await measurePairs(
+      LOOKUPS,
+      10,
+      (i) => queries[i % queries.length]!,
+      async (q) => (await timed(() => Promise.all([direct.timed(`/v1/reservations/users/apartment/${encodeURIComponent(q)}`), direct.timed(`/v1/reservations/users/reference/${encodeURIComponent(q)}`)]))).ms,
+      async (q) => {
+        const p = await session.timed(`/api/residents?q=${encodeURIComponent(q)}`);
+        if ((warmed += 1) > 10) parts.add(p);
+        return p.ms;
+      },
+    );
     if (!parts.has('upstream')) throw new Error('the portal answered from its own directory: the user list was not held back');
-    const overhead = percentile(viaPortal, 50) - percentile(viaDirect, 50);
-    details.lookup = { portalP50: round(percentile(viaPortal, 50), 2), directP50: round(percentile(viaDirect, 50), 2), n: viaPortal.length, serverTimingP50: parts.medians() };
-    figure({ key: 'lookupPassThroughOverheadP50', label: '(c) resident lookup overhead p50', value: round(overhead, 2), unit: 'ms', target: '≤ 5 ms', met: overhead <= 5, note: `portal ${round(percentile(viaPortal, 50), 1)} ms vs direct ${round(percentile(viaDirect, 50), 1)} ms; server: ${parts.describe()}` });
+    const o = pairedOverhead(pairs);
+    details.lookup = { pairedMedian: round(o.medianMs, 2), pairedP25: round(o.p25Ms, 2), pairedP75: round(o.p75Ms, 2), portalP50: round(o.portalMedianMs, 2), directP50: round(o.directMedianMs, 2), differenceOfMedians: round(o.differenceOfMediansMs, 2), n: o.n, serverTimingP50: parts.medians() };
+    figure({ key: 'lookupOverheadPairedMedian', label: '(c) resident lookup overhead, median of paired differences', value: round(o.medianMs, 2), unit: 'ms', target: '≤ 5 ms', met: overheadMet(o), note: `${o.n} pairs (direct, then portal), differences p25 ${round(o.p25Ms, 1)} / p75 ${round(o.p75Ms, 1)} ms; portal ${round(o.portalMedianMs, 1)} ms vs direct ${round(o.directMedianMs, 1)} ms; server: ${parts.describe()}` });
   } catch (e) {
-    notMeasured('lookupPassThroughOverheadP50', '(c) resident lookup overhead p50', '≤ 5 ms', errorText(e));
+    notMeasured('lookupOverheadPairedMedian', '(c) resident lookup overhead, median of paired differences', '≤ 5 ms', errorText(e));
   }
   // The user list back for (g): the fault lifted, the system re-read at once. A closure's preview
   // refreshes the mirror before it lists what a closure would cancel (past the window and the
@@ -728,14 +745,18 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
 /** (f) peak RSS over the phases run, then stop everything. */
 async function finish(rss: RssSampler, portal: Tracked): Promise<void> {
   const peak = await rss.stop();
+  load.end();
+  // The peak over every portal phase run.
+  const portalPhasesRun = Object.keys(load.phases).filter((p) => p !== '(l)' && p !== RUN);
   details.rss = { peakTreeRssMb: round(peak.peakTreeRssMb), peakHwmMb: round(peak.peakHwmMb), samples: peak.samples, byPhaseMb: peak.byPhaseMb };
   step(`peak RSS by phase (MB): ${JSON.stringify(peak.byPhaseMb)}`);
-  figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600 });
+  figure({ key: 'peakRssMb', label: '(f) portal peak RSS (PGlite)', value: round(Math.max(peak.peakTreeRssMb, peak.peakHwmMb)), unit: 'MB', target: '≤ 600 MB', met: Math.max(peak.peakTreeRssMb, peak.peakHwmMb) <= 600, phases: portalPhasesRun });
   await stopProcess(portal);
 }
 
 /** (l) steady use: two instances on one PostgreSQL, managers viewing the large system; the upstream's cost. */
 async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): Promise<void> {
+  load.phase('(l)');
   const resources = await direct.all<{ id: string }>('resources', deviceId);
   try {
     const m = await runSteadyUse({
@@ -758,38 +779,11 @@ async function steadyPhase({ fixtures, deviceId, direct, approvalId }: Setup): P
       step,
     });
     details.steady = m;
-    const budget = STEADY_BUDGET ?? DEFAULT_BUDGET_PER_HOUR;
-    const minutes = round(m.window.seconds / 60, 1);
-    const withinBudget = m.window.requests <= m.requestsAllowed;
-    figure({
-      key: 'steadyRequestsPerHour',
-      label: `(l) steady use: upstream requests/h of the large system`,
-      value: m.requestsPerHour,
-      unit: '/h',
-      target: budget > 0 ? `≤ ${budget}/h budget (≤ ${m.requestsAllowed} in ${minutes} min)` : 'no budget',
-      met: budget > 0 ? withinBudget : null,
-      note: `${m.window.requests} requests in ${minutes} min; ${m.views.count} views by ${m.managers} managers on ${m.instances} instances (PostgreSQL); with no budget ≈ ${m.unboundedPerHour}/h`,
-    });
-    figure({
-      key: 'steadyRePages',
-      label: '    full re-pages in the window',
-      value: m.window.rePages,
-      unit: '',
-      target: `≤ 1 per ${FRESHNESS_S} s window (≤ ${m.rePagesAllowed})`,
-      met: m.window.rePages <= m.rePagesAllowed,
-      note: `one re-page = ${m.coldLoad.requests} requests (${m.coldLoad.reservationPages} reservation pages), ${round(m.coldLoad.ms / 1000, 1)} s on first load${m.rePageStartsS.length > 0 ? `; started at ${m.rePageStartsS.map((t) => `+${t} s`).join(', ')}` : ''}`,
-    });
-    figure({
-      key: 'steadyViewP95',
-      label: '    week-grid view p95 during steady use',
-      value: m.views.p95Ms,
-      unit: 'ms',
-      target: '—',
-      met: null,
-      note: `p50 ${m.views.p50Ms} ms, ${m.views.errors} errors; ${m.views.count > 0 ? round((100 * m.views.deferredByBudget) / m.views.count, 0) : 0} % of views said "next update about …" (budget)`,
-    });
+    figure(...steadyFigures(m, { freshnessS: FRESHNESS_S, defaultBudgetPerHour: DEFAULT_BUDGET_PER_HOUR }));
   } catch (e) {
-    notMeasured('steadyRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget per hour; ≤ 1 re-page per window', errorText(e));
+    notMeasured('steadyScaledRequestsPerHour', '(l) steady use: upstream requests/h of the large system', '≤ budget; ≥ the re-reads the policy allows − 1; ≤ 1 re-page per window', errorText(e));
+  } finally {
+    load.end();
   }
 }
 
@@ -833,16 +827,17 @@ async function streamExport(session: PortalSession, exportPath: string, pid: num
   return { rows: Math.max(0, lines - 1), bytes, ms, rssGrowthMb: (peak - baseline) / 1024 };
 }
 
-function printTable(): void {
+function printTable(loadByPhase: Record<string, PhaseLoad>): void {
   const rows = figures.map((f) => [
     f.label,
     f.value === null ? '—' : `${f.value} ${f.unit}`.trim(),
     f.target,
     f.met === null ? (f.note?.startsWith('not measured') ? 'n/a' : '') : f.met ? 'yes' : 'NO',
+    describeLoad(f.phases ?? [RUN], loadByPhase),
     compareFigure(f, PREVIOUS?.byKey.get(f.key)).text,
     f.note ?? '',
   ]);
-  const header = ['figure', 'measured', 'target', 'met?', 'previous run', 'note'];
+  const header = ['figure', 'measured', 'target', 'met?', `load (${load.cores} cores)`, 'previous run', 'note'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ');
   const before = PREVIOUS ? `previous run: ${PREVIOUS.commit ?? '?'} at ${PREVIOUS.ranAt ?? '?'}, load average ${PREVIOUS.loadAverageAtStart?.join(' ') ?? '?'}` : 'previous run: none committed';
@@ -862,16 +857,26 @@ try {
   await stopAll();
 }
 details.durationSeconds = round((Date.now() - started) / 1000);
-printTable();
+const loadByPhase = await load.stop();
+for (const f of figures) f.contended = figureContended(f.phases ?? [RUN], loadByPhase);
+const contendedPhases = load.contendedPhases();
+details.load = { cores: load.cores, samplingSeconds: 5, phases: loadByPhase };
+printTable(loadByPhase);
+if (contendedPhases.length > 0) {
+  console.log(`contended: the 1-minute load went above ${load.cores} (the cores) in ${contendedPhases.join(', ')}; their figures are printed, not compared, and not for committing (docs/benchmark.md)`);
+}
 await mkdir(BENCH_DIR, { recursive: true });
-// A run of some phases only does not replace the committed figures: it goes beside the logs instead.
-const RESULTS = ALL_PHASES ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
+// A run of some phases only, or with a contended phase, does not replace the committed figures:
+// it goes beside the logs instead.
+const COMMITTABLE = ALL_PHASES && contendedPhases.length === 0;
+const RESULTS = COMMITTABLE ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
 await mkdir(path.dirname(RESULTS), { recursive: true });
 await writeFile(
   RESULTS,
-  `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
+  `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), contendedPhases, figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
 );
-console.log(`wrote ${path.relative(ROOT, RESULTS)}${failure ? ' (incomplete: the run failed)' : ''}${ALL_PHASES ? '; commit it with the change it measures, so the next run prints beside it' : ' (some phases only: not for committing)'}`);
+const why = !ALL_PHASES ? ' (some phases only: not for committing)' : contendedPhases.length > 0 ? ' (contended: not for committing)' : '; commit it with the change it measures, so the next run prints beside it';
+console.log(`wrote ${path.relative(ROOT, RESULTS)}${failure ? ' (incomplete: the run failed)' : ''}${why}`);
 process.exit(failure ? 1 : 0);
 
 /**

@@ -44,3 +44,28 @@ describe('the previous bench run', () => {
     expect(compareFigure({ value: 1, unit: 'ms' }, undefined).text).toBe('—');
   });
 });
+
+describe('contended figures', () => {
+  const committed = JSON.stringify({
+    figures: [
+      { key: 'warmP50', value: 6.4, unit: 'ms', contended: false },
+      { key: 'lookup', value: 8.8, unit: 'ms', contended: true },
+    ],
+  });
+
+  it('reads whether a committed figure was contended', () => {
+    const run = parseResults(committed)!;
+    expect(run.byKey.get('warmP50')?.contended).toBe(false);
+    expect(run.byKey.get('lookup')?.contended).toBe(true);
+  });
+
+  it('never calls a contended figure worse, on either side', () => {
+    const run = parseResults(committed)!;
+    // Twice as slow, but measured on a loaded machine: printed, not compared.
+    expect(compareFigure({ value: 13, unit: 'ms', contended: true }, run.byKey.get('warmP50'))).toEqual({ text: '6.4 ms (not compared: this run contended)', worse: false });
+    expect(compareFigure({ value: 30, unit: 'ms', contended: false }, run.byKey.get('lookup'))).toEqual({ text: '8.8 ms (not compared: that run contended)', worse: false });
+    expect(compareFigure({ value: 30, unit: 'ms', contended: true }, run.byKey.get('lookup')).text).toBe('8.8 ms (not compared: both contended)');
+    // Both uncontended: compared as before.
+    expect(compareFigure({ value: 13, unit: 'ms', contended: false }, run.byKey.get('warmP50'))).toEqual({ text: '6.4 ms (+103 %, worse)', worse: true });
+  });
+});

@@ -8,6 +8,8 @@ export interface RecordedFigure {
   unit: string;
   /** Lower is better for times, sizes and memory; higher for rates and scores. */
   met?: boolean | null;
+  /** Measured while the machine's 1-minute load was above its core count (scripts/bench/load.ts). */
+  contended?: boolean;
 }
 
 export interface PreviousRun {
@@ -43,9 +45,9 @@ export function parseResults(text: string): PreviousRun | null {
   const byKey = new Map<string, RecordedFigure>();
   for (const f of Array.isArray(record.figures) ? record.figures : []) {
     if (typeof f !== 'object' || f === null) continue;
-    const { key, value, unit } = f as Record<string, unknown>;
+    const { key, value, unit, contended } = f as Record<string, unknown>;
     if (typeof key !== 'string') continue;
-    byKey.set(key, { key, value: typeof value === 'number' && Number.isFinite(value) ? value : null, unit: typeof unit === 'string' ? unit : '' });
+    byKey.set(key, { key, value: typeof value === 'number' && Number.isFinite(value) ? value : null, unit: typeof unit === 'string' ? unit : '', contended: contended === true });
   }
   const load = record.details?.machine?.loadAverageAtStart;
   return {
@@ -59,15 +61,21 @@ export function parseResults(text: string): PreviousRun | null {
 /**
  * "12.3 ms (−8 %)": the previous value and how this run compares, with "worse" marked when the
  * change is against the figure's direction by more than `tolerance` (runs on a shared machine vary).
+ * Only uncontended figures are compared: when either was measured on a machine loaded beyond its
+ * cores, the previous value is printed and marked so, never called worse (or better).
  */
 export function compareFigure(
-  current: { value: number | null; unit: string; target?: string },
+  current: { value: number | null; unit: string; target?: string; contended?: boolean },
   previous: RecordedFigure | undefined,
   tolerance = 0.1,
 ): { text: string; worse: boolean } {
   if (!previous || previous.value === null) return { text: '—', worse: false };
   const was = `${previous.value} ${previous.unit}`.trim();
   if (current.value === null) return { text: was, worse: false };
+  if (current.contended || previous.contended) {
+    const which = current.contended && previous.contended ? 'both contended' : current.contended ? 'this run contended' : 'that run contended';
+    return { text: `${was} (not compared: ${which})`, worse: false };
+  }
   if (previous.value === 0) return { text: was, worse: false };
   const change = (current.value - previous.value) / Math.abs(previous.value);
   const pct = Math.round(change * 100);
