@@ -26,6 +26,9 @@ describe('describeAuditEntry in English', () => {
     expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Changed the system Ekhagen: schedule times UTC → local time.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: '', from: 'drying', to: null }))).toBe('Set the kind of r1 in Ekhagen: drying → guessed from its name.');
+    expect(describeAudit(entry('system.booking-rules', { from: null, to: { resourceIds: ['a', 'b', 'c'] } }))).toBe('Added a booking rule group of 3 rooms to Ekhagen.');
+    expect(describeAudit(entry('system.booking-rules', { from: { resourceIds: ['a'] }, to: { resourceIds: ['a'] } }))).toBe('Changed a booking rule group of 1 room in Ekhagen.');
+    expect(describeAudit(entry('system.booking-rules', { from: { resourceIds: ['a', 'b'] }, to: null }))).toBe('Removed a booking rule group of 2 rooms from Ekhagen.');
     expect(describeAudit(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Created the admin Mia (mia@example.com).');
     expect(describeAudit(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Deactivated the manager Mia (mia@example.com).');
     expect(describeAudit(entry('account.reactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Reactivated the manager Mia (mia@example.com).');

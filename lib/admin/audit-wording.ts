@@ -51,6 +51,11 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const to = detail.to === null || detail.to === undefined ? t('guessedFromName') : kind(detail.to);
       return t('resourceKind', { room, target, from: kind(detail.from), to });
     }
+    case 'system.booking-rules': {
+      const rooms = (g: unknown) => (g && typeof g === 'object' && Array.isArray((g as { resourceIds?: unknown }).resourceIds) ? (g as { resourceIds: unknown[] }).resourceIds.length : 0);
+      const change = detail.from ? (detail.to ? 'changed' : 'removed') : 'added';
+      return t('bookingRules', { change, target, rooms: rooms(detail.to ?? detail.from) });
+    }
     case 'account.create':
       return t('create', { account });
     case 'account.deactivate':

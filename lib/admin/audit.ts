@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'system.disconnect',
   'system.update',
   'system.resource-kind',
+  'system.booking-rules',
   'account.create',
   'account.deactivate',
   'account.reactivate',

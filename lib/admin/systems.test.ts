@@ -10,6 +10,8 @@ import { getSystem, readMailSettings, readResourceKinds, readSystemApiKey } from
 import { describeWithDb } from '@/tests/db';
 import { listAudit, recordConnectAudit } from './audit';
 import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from './systems';
+import { removeRuleGroup, setRuleGroup } from './booking-rules';
+import { readBookingRules } from '@/lib/systems/booking-rules';
 
 const encryptionKey = randomBytes(32);
 
@@ -105,6 +107,46 @@ describeWithDb('admin system actions', (ctx) => {
     expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ detail: { from: 'drying', to: null } });
     await expect(setResourceKind(db(), admin, b, randomUUID(), 'other')).rejects.toMatchObject({ code: 'not_found' });
     await expect(setResourceKind(db(), admin, randomUUID(), room, 'other')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('states booking rules by group of rooms: its own rooms, each in one group, every change audited; bad input changes nothing (issue 35)', async () => {
+    // A system of its own, so that the disconnect test below finds a's mirror as it left it.
+    const c = randomUUID();
+    const [connection] = await db().insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
+    await db().insert(systems).values({ deviceId: c, connectionId: connection!.id, name: 'Gottsunda' });
+    const claim = await claimRefreshWith(db(), c, 60);
+    if (!claim) throw new Error('lease held');
+    const generation = claim.generation + 1;
+    const [t1, t4, t5] = [randomUUID(), randomUUID(), randomUUID()];
+    await insertPage(db(), 'resources', c, generation, [t1, t4, t5].map((id, i) => ({ id, name: `Tvättstuga ${[1, 4, 5][i]}`, description: '', timeScheduleId: randomUUID() })));
+    await completeRefresh(db(), c, claim.refreshId, generation, new Date(), 1);
+    const shared = { resourceIds: [t1, t4, t5], perWindow: { count: 4, days: 7 }, maxFuture: 2, daysAhead: 30 };
+    expect((await setRuleGroup(db(), admin, c, null, shared)).rules.groups).toHaveLength(1);
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.booking-rules', targetId: c, detail: { from: null, to: { resourceIds: [t1, t4, t5], maxFuture: 2 } } });
+    const before = await readBookingRules(db(), c);
+    const total = (await listAudit(db(), 1)).total;
+    for (const [index, group, reason] of [
+      [null, { ...shared, resourceIds: [t4] }, 'ruleGroupOverlap'],
+      [null, { ...shared, resourceIds: [] }, 'ruleGroupInvalid'],
+      [null, { ...shared, perWindow: { count: 0, days: 7 } }, 'ruleGroupInvalid'],
+      [null, { ...shared, resourceIds: [randomUUID()] }, 'noSuchRoom'],
+      [5, shared, 'ruleGroupGone'],
+    ] as const) {
+      await expect(setRuleGroup(db(), admin, c, index, group)).rejects.toMatchObject({ reason });
+    }
+    const overlap = (await setRuleGroup(db(), admin, c, null, { ...shared, resourceIds: [t4] }).catch((e: unknown) => e)) as ApiError;
+    expect(await renderApiError(overlap, 'en')).toBe('A room can belong to one rule group only: remove it from its other group first.');
+    expect(await readBookingRules(db(), c)).toEqual(before);
+    expect((await listAudit(db(), 1)).total).toBe(total);
+
+    // Changed in place, then removed: the rooms go back to the quota per room.
+    await setRuleGroup(db(), admin, c, 0, { ...shared, maxFuture: 1 });
+    expect((await readBookingRules(db(), c))?.groups[0]?.maxFuture).toBe(1);
+    await removeRuleGroup(db(), admin, c, 0);
+    expect(await readBookingRules(db(), c)).toBeNull();
+    expect((await listAudit(db(), 1)).entries.slice(0, 2).map((e) => e.detail)).toMatchObject([{ from: { maxFuture: 1 }, to: null }, { from: { maxFuture: 2 }, to: { maxFuture: 1 } }]);
+    await expect(removeRuleGroup(db(), admin, c, 0)).rejects.toMatchObject({ code: 'not_found' });
+    await db().delete(connections).where(eq(connections.id, connection!.id)); // its system (and rules) cascade
   });
 
   it('refuses to disconnect while a booking request waits for its outcome, changing nothing', async () => {

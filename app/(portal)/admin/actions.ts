@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
 import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
 import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from '@/lib/admin/systems';
+import { removeRuleGroup, setRuleGroup } from '@/lib/admin/booking-rules';
 import { ApiError } from '@/lib/errors/api-error';
 import { LANGUAGES, isLocale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
@@ -158,5 +159,48 @@ export async function updateMailSettingsAction(_state: ActionState, form: FormDa
     const t = await getTranslations('mailSettings');
     const language = LANGUAGES.find((l) => l.code === saved.mailLocale)?.name ?? saved.mailLocale;
     return t('saved', { enabled: saved.residentMail ? 'yes' : 'no', name: saved.name, language });
+  });
+}
+
+/** An empty field is "no limit"; anything else must be a whole number (the model checks its range). */
+const limitField = (form: FormData, name: string) => {
+  const value = text(form, name).trim();
+  return value === '' ? null : Number(value);
+};
+const groupIndex = (form: FormData) => {
+  const value = text(form, 'index');
+  return value === '' ? null : z.coerce.number().int().min(0).max(49).parse(value);
+};
+
+export async function saveRuleGroupAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const perWindowCount = limitField(form, 'perWindowCount');
+    const perWindowDays = limitField(form, 'perWindowDays');
+    const group = {
+      resourceIds: form.getAll('resourceIds').filter((v): v is string => typeof v === 'string'),
+      maxFuture: limitField(form, 'maxFuture'),
+      // Both or neither: a count without its period (or the reverse) is refused as invalid.
+      perWindow: perWindowCount === null && perWindowDays === null ? null : { count: perWindowCount, days: perWindowDays },
+      daysAhead: limitField(form, 'daysAhead'),
+      maxConsecutive: limitField(form, 'maxConsecutive'),
+      activationMinutes: limitField(form, 'activationMinutes'),
+    };
+    const { system } = await setRuleGroup((await getDb()).db, admin, deviceId, groupIndex(form), group);
+    revalidatePath('/', 'layout');
+    return (await done())('ruleGroupSaved', { name: system });
+  });
+}
+
+export async function removeRuleGroupAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const index = groupIndex(form);
+    if (index === null) throw new ApiError('bad_request', msg('errors.ruleGroupGone'));
+    const { system } = await removeRuleGroup((await getDb()).db, admin, deviceId, index);
+    revalidatePath('/', 'layout');
+    return (await done())('ruleGroupRemoved', { name: system });
   });
 }

@@ -11,6 +11,8 @@ import { BOOKING_HORIZON_MAX_DAYS, BOOKING_QUOTA_MAX } from '@/lib/systems/schem
 import { listAllSystems, readResourceKinds } from '@/lib/systems/store';
 import { LANGUAGES } from '@/lib/i18n/config';
 import { readMailSettings } from '@/lib/systems/store';
+import { readBookingRulesOf } from '@/lib/systems/booking-rules';
+import { BookingRulesEditor } from './booking-rules-editor';
 import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateResourceKindAction, updateSystemAction } from '../actions';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -30,6 +32,7 @@ export default async function AdminSystemsPage() {
   const [t, common, tm] = await Promise.all([getTranslations('admin.systems'), getTranslations('common'), getTranslations('mailSettings')]);
   const { db } = await getDb();
   const [systems, mailSettings] = await Promise.all([listAllSystems(db), readMailSettings(db)]);
+  const bookingRules = await readBookingRulesOf(db, systems.map((s) => s.deviceId));
   // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
   const rooms = new Map(
     await Promise.all(
@@ -176,6 +179,13 @@ export default async function AdminSystemsPage() {
                   </ul>
                 )}
               </details>
+              <BookingRulesEditor
+                deviceId={s.deviceId}
+                systemName={s.name}
+                rules={bookingRules.get(s.deviceId) ?? null}
+                rooms={(rooms.get(s.deviceId) ?? []).map((r) => ({ id: r.id, name: r.name }))}
+                quota={s.bookingQuota}
+              />
               <div className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
                 <ActionForm
                   action={disconnectSystemAction}
