@@ -98,6 +98,44 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
   await expect(rows.nth(1)).toContainText('Demo Admin');
 });
 
+test('an admin states a rule group shared by two rooms and reads it back as residents would; removing it restores the quota per room (issue 35)', async ({ page, context, signedInAs, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const deviceId = fixtures.approvals[0]?.deviceIds[1] ?? '';
+  const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await signedInAs('admin');
+  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
+  await page.goto('/admin/systems');
+  const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  await card.getByText('Booking rules', { exact: true }).click();
+  const readBack = card.getByRole('list', { name: `As residents read them (${name})` });
+  await expect(readBack.getByRole('listitem')).toHaveCount(1);
+  await expect(readBack.getByRole('listitem').first()).toContainText(', each: 2 at a time');
+
+  const form = card.getByRole('group', { name: 'New rule group' });
+  const rooms = form.getByRole('group', { name: 'Rooms' }).getByRole('checkbox');
+  const [first, second] = [(await rooms.nth(0).locator('..').innerText()).trim(), (await rooms.nth(1).locator('..').innerText()).trim()];
+  await rooms.nth(0).check();
+  await rooms.nth(1).check();
+  await form.getByLabel('Bookings at a time').fill('2');
+  await form.getByLabel('Bookings per period').fill('4');
+  await form.getByLabel('Period in days').fill('7');
+  await form.getByLabel('Days ahead (0 = today only)').fill('30');
+  await card.getByRole('button', { name: `Add the group (${name})` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Saved the booking rules' })).toHaveText(`Saved the booking rules of ${name}.`);
+  await expect(readBack.getByRole('listitem').first()).toHaveText(new RegExp(`^${first.split(' ')[0]}.* together: at most 4 times in 7 days, 2 at a time, up to 30 days ahead$`));
+  await expect(readBack).toContainText(second.split(' ').at(-1) ?? second);
+
+  // A room already in a group cannot be picked for another (the server refuses it in words too).
+  const again = card.getByRole('group', { name: 'New rule group' });
+  await expect(again.getByRole('group', { name: 'Rooms' }).getByRole('checkbox').nth(0)).toBeDisabled();
+
+  await card.getByRole('button', { name: `Remove group 1 (${name})` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove group 1' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Removed a rule group' })).toHaveText(`Removed a rule group from ${name}.`);
+  await expect(readBack.getByRole('listitem')).toHaveCount(1);
+  await expect(readBack.getByRole('listitem').first()).toContainText(', each: 2 at a time');
+});
+
 test('an admin disconnects a system after confirming; it is gone, and the log says who did it', async ({ page, signedInAs, request }) => {
   const fixtures = await sandboxFixtures(request);
   const approval = fixtures.approvals[1];
