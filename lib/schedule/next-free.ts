@@ -56,6 +56,8 @@ export interface NextFreeInput {
   kind?: ResourceKind;
   dayPart?: DayPart;
   count?: number;
+  /** A further check per slot (a room group's rules, lib/booking-rules/group-rules.ts): false skips the slot. */
+  admits?: (slot: { resourceId: string; startMs: number; endMs: number }) => boolean;
   /** The resource's slots starting in [fromMs, toMs), sorted by start; callers may cache them (default: expandRange). */
   slotsOf?: (resource: NextFreeResource, fromMs: number, toMs: number) => readonly ScheduleSlot[];
 }
@@ -123,6 +125,7 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
         const dayPart = dayPartOf(slot.startMinute);
         if (input.dayPart !== undefined && dayPart !== input.dayPart) continue;
         if (cursor.overlaps(slot.startMs, slot.endMs)) continue;
+        if (input.admits && !input.admits({ resourceId: resource.id, startMs: slot.startMs, endMs: slot.endMs })) continue;
         day.push({
           resourceId: resource.id,
           resourceName: resource.name,

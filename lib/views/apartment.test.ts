@@ -15,6 +15,9 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { describeWithDb } from '@/tests/db';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { apartmentTitle, loadApartment, loadNextFree, type ApartmentDeps } from './apartment';
+import { connections, systems } from '@/lib/db/schema';
+import { writeBookingRules } from '@/lib/systems/booking-rules';
+import { localDay, type RuleGroup } from '@/lib/booking-rules';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const TZ = 'Europe/Stockholm';
@@ -157,6 +160,43 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
     expect(apiErrorText(quotaRefusal)).toMatch(/already holds 2 of 2 future bookings in .*; the service would refuse another\.$/);
     expect(apiErrorText(quotaRefusal, 'sv')).toMatch(/har redan 2 av 2 kommande bokningar i .*; tjänsten skulle neka en till\.$/);
     expect(writes).toEqual([]);
+  });
+
+  it('suggests only slots its room group allows, and names a full group at its quota (issue 35)', async () => {
+    const { db } = ctx().handle;
+    const [connection] = await db.insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
+    await db.insert(systems).values({ deviceId: system.deviceId, connectionId: connection!.id, name: system.name }).onConflictDoNothing();
+    const group = (g: Partial<RuleGroup> & { resourceIds: string[] }): RuleGroup => ({ maxFuture: null, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null, ...g });
+    // An apartment that holds a booking in one room it may book, and may book another.
+    let chosen: { groupId: string; held: string; other: string } | undefined;
+    for (const r of connected.fixtures.residents.filter((x) => x.deviceId === connected.deviceId && x.resourceIds.length > 1)) {
+      const view = await loadApartment(deps(), system, r.userGroupId);
+      const held = view.rooms.find((x) => x.allowed && x.held >= 1);
+      const other = view.rooms.find((x) => x.allowed && x.held === 0 && x.resourceId !== held?.resourceId);
+      if (held && other) {
+        chosen = { groupId: r.userGroupId, held: held.resourceId, other: other.resourceId };
+        break;
+      }
+    }
+    if (!chosen) throw new Error('no apartment with a booking and another room in the demo data');
+    try {
+      // "Only today or tomorrow" in the free room: nothing later is suggested there.
+      await writeBookingRules(db, system.deviceId, { groups: [group({ resourceIds: [chosen.other], daysAhead: 1 })] });
+      const soon = await loadNextFree(deps(), system, chosen.groupId, { count: 40 });
+      const today = localDay(Date.now(), TZ);
+      expect(soon.slots.filter((s) => s.resourceId === chosen.other).every((s) => localDay(s.startMs, TZ) - today <= 1)).toBe(true);
+      expect(soon.slots.some((s) => s.resourceId !== chosen.other && localDay(s.startMs, TZ) - today > 1)).toBe(true);
+      // Both rooms sharing "1 at a time" while one holds a booking: the group is full, neither room is offered.
+      await writeBookingRules(db, system.deviceId, { groups: [group({ resourceIds: [chosen.held, chosen.other], maxFuture: 1 })] });
+      const full = await loadNextFree(deps(), system, chosen.groupId, { count: 40 });
+      expect(full.slots.filter((s) => s.resourceId === chosen.held || s.resourceId === chosen.other)).toEqual([]);
+      const names = (await loadApartment(deps(), system, chosen.groupId)).rooms.filter((r) => r.resourceId === chosen.held || r.resourceId === chosen.other).map((r) => r.name);
+      expect(full.atQuota).toEqual(expect.arrayContaining(names));
+    } finally {
+      await writeBookingRules(db, system.deviceId, null);
+    }
+    // Without stated rules, the quota per room again: the free room is offered.
+    expect((await loadNextFree(deps(), system, chosen.groupId, { count: 40 })).slots.some((s) => s.resourceId === chosen.other)).toBe(true);
   });
 
   it('titles an apartment without labels', () => {

@@ -3,19 +3,20 @@ import { closureNotes } from './closure-notes';
 import { readClosureWindows } from '@/lib/closures/read';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
-import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, hasStarted } from '@/lib/booking-rules';
+import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, futureCount, groupBreach, hasStarted, lookBackMs, type HeldBooking, type RuleSet } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations, readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
 import type { MirrorReservation, MirrorState, MirrorUserGroup } from '@/lib/mirror/types';
 import { apartmentAuthorizations } from '@/lib/reservations/apartment-access';
 import { listApartmentRequests, listBookingOrigins, listOpenBookingsInWindow, type ApartmentKeys } from '@/lib/reservations/lifecycle';
-import { heldPerResource, readApartmentHoldings } from '@/lib/reservations/quota';
+import { heldPerResource, readApartmentHistory, readApartmentHoldings } from '@/lib/reservations/quota';
 import { formatClock, guessResourceKind, weekFromKey, weekKeyOf, shiftWeekKey, type ResourceKind, type ScheduleSlot, type WeekInfo } from '@/lib/schedule';
 import { nextFreeSlots, type BusyInterval, type DayPart, type NextFreeResource } from '@/lib/schedule/next-free';
 import type { ServiceClient } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { readResourceKinds } from '@/lib/systems/store';
+import { readBookingRules } from '@/lib/systems/booking-rules';
 import { log } from '@/lib/log';
 import { systemMirror, type ViewDeps } from './freshness';
 import { weekSlotsOf } from './week-slots';
@@ -97,6 +98,9 @@ interface ApartmentRead extends Loaded {
   holdings: Awaited<ReturnType<typeof readApartmentHoldings>>;
   allowed: ReadonlySet<string> | null;
   kinds: ReadonlyMap<string, ResourceKind>;
+  /** The system's rule groups (issue 35) and, when it has any, the apartment's bookings they count (past ones back the longest window). */
+  rules: RuleSet | null;
+  history: HeldBooking[];
 }
 
 async function readApartment(deps: ApartmentDeps, system: SystemPublic, groupId: string): Promise<ApartmentRead> {
@@ -104,12 +108,15 @@ async function readApartment(deps: ApartmentDeps, system: SystemPublic, groupId:
   const loaded = await loadGroup(deps, system, groupId);
   const { deviceId } = system;
   const { members, keys } = await apartmentKeysOf(deps.db, deviceId, loaded.group.id);
-  const [holdings, allowed, kinds] = await Promise.all([
+  const [holdings, allowed, kinds, rules] = await Promise.all([
     readApartmentHoldings(deps.db, deviceId, keys, now),
     authorizationsOf(deps, deviceId, loaded.group),
     readResourceKinds(deps.db, deviceId),
+    readBookingRules(deps.db, deviceId),
   ]);
-  return { ...loaded, now, members, keys, holdings, allowed, kinds };
+  const lookBack = Math.max(0, ...(rules?.groups ?? []).map(lookBackMs));
+  const history = rules?.groups.length ? await readApartmentHistory(deps.db, deviceId, keys, now, new Date(now.getTime() - lookBack - DAY_MS)) : [];
+  return { ...loaded, now, members, keys, holdings, allowed, kinds, rules, history };
 }
 
 async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartment: ApartmentRead): Promise<ApartmentView> {
@@ -218,12 +225,21 @@ export async function loadNextFree(
 type NextFreeOptions = { kind?: ResourceKind; dayPart?: DayPart; count?: number };
 
 async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment: ApartmentRead, options: NextFreeOptions): Promise<NextFreeView> {
-  const { now, state, snapshot, holdings, allowed, kinds } = apartment;
+  const { now, state, snapshot, holdings, allowed, kinds, rules, history } = apartment;
   const nowMs = now.getTime();
   const count = options.count ?? 5;
   const { deviceId, timeZone } = system;
-  const held = heldPerResource(holdings);
+  const held = new Map(heldPerResource(holdings));
   const quota = system.bookingQuota;
+  // A room in a rule group is judged by its group, slot by slot (as the booking handler does), not by the quota per room.
+  const groupOfRoom = (resourceId: string) => rules?.groups.find((g) => g.resourceIds.includes(resourceId));
+  for (const id of held.keys()) if (groupOfRoom(id)) held.delete(id);
+  const admits = rules?.groups.length
+    ? (slot: { resourceId: string; startMs: number; endMs: number }) => {
+        const group = groupOfRoom(slot.resourceId);
+        return !group || groupBreach(group, history, slot, nowMs, timeZone) === null;
+      }
+    : undefined;
   const resources: NextFreeResource[] = snapshot.resources.map((r) => ({
     id: r.id,
     name: r.name,
@@ -231,10 +247,16 @@ async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment
     schedule: r.schedule,
     allowed: allowed ? allowed.has(r.id) : true,
   }));
-  const atQuota = resources.filter((r) => r.allowed && (held.get(r.id) ?? 0) >= quota && (!options.kind || r.kind === options.kind)).map((r) => r.name);
+  const groupFull = (id: string) => {
+    const group = groupOfRoom(id);
+    return group?.maxFuture != null && futureCount(group, history, nowMs) >= group.maxFuture;
+  };
+  const atQuota = resources
+    .filter((r) => r.allowed && (groupOfRoom(r.id) ? groupFull(r.id) : (held.get(r.id) ?? 0) >= quota) && (!options.kind || r.kind === options.kind))
+    .map((r) => r.name);
   const horizonEndMs = bookingHorizonEnd(nowMs, system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS);
   const slotsOf = slotsCache(snapshot, timeZone, system.scheduleBasis);
-  const base = { resources, nowMs, timeZone, basis: system.scheduleBasis, held, quota, kind: options.kind, dayPart: options.dayPart, count, slotsOf };
+  const base = { resources, nowMs, timeZone, basis: system.scheduleBasis, held, quota, kind: options.kind, dayPart: options.dayPart, count, slotsOf, admits };
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
   for (let window = FIRST_WINDOW_MS; ; window *= 4) {
     const limit = Math.min(horizonEndMs, nowMs + window);
