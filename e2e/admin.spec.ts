@@ -103,7 +103,9 @@ test('an admin states a rule group shared by two rooms and reads it back as resi
   const deviceId = fixtures.approvals[0]?.deviceIds[1] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
-  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
+  // The rooms come from the portal's copy of the system: wait until it has read them.
+  const roomCount = async () => ((await (await context.request.get(`/api/systems/${deviceId}/overview`)).json().catch(() => ({}))) as { resources?: unknown[] }).resources?.length ?? 0;
+  await expect.poll(roomCount, { timeout: 120_000 }).toBeGreaterThan(1);
   await page.goto('/admin/systems');
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   await card.getByText('Booking rules', { exact: true }).click();

@@ -192,6 +192,10 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
       expect(full.slots.filter((s) => s.resourceId === chosen.held || s.resourceId === chosen.other)).toEqual([]);
       const names = (await loadApartment(deps(), system, chosen.groupId)).rooms.filter((r) => r.resourceId === chosen.held || r.resourceId === chosen.other).map((r) => r.name);
       expect(full.atQuota).toEqual(expect.arrayContaining(names));
+      // The apartment page counts the group: the free room is at the group's quota too (its dialog warns).
+      const shared = (await loadApartment(deps(), system, chosen.groupId)).rooms.find((r) => r.resourceId === chosen.other);
+      expect(shared).toMatchObject({ quota: 1, atQuota: true });
+      expect(shared?.held).toBeGreaterThanOrEqual(1);
     } finally {
       await writeBookingRules(db, system.deviceId, null);
     }

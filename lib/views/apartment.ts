@@ -131,8 +131,15 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
   const held = heldPerResource(holdings);
   const quota = system.bookingQuota;
   const rooms: ApartmentRoom[] = snapshot.resources.map((r) => {
+    const base = { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, closures: closureNotes(closures, r.id) };
+    // A room in a rule group (issue 35): the group's bookings at a time, counted over all its rooms; no such limit, no quota to reach.
+    const group = apartment.rules?.groups.find((g) => g.resourceIds.includes(r.id));
+    if (group) {
+      const n = futureCount(group, apartment.history, nowMs);
+      return group.maxFuture === null ? { ...base, held: held.get(r.id) ?? 0, quota, atQuota: false } : { ...base, held: n, quota: group.maxFuture, atQuota: n >= group.maxFuture };
+    }
     const n = held.get(r.id) ?? 0;
-    return { resourceId: r.id, name: r.name, kind: kindOf(r, kinds), allowed: allowed ? allowed.has(r.id) : null, held: n, quota, atQuota: n >= quota, closures: closureNotes(closures, r.id) };
+    return { ...base, held: n, quota, atQuota: n >= quota };
   });
 
   const pastBookings = past.filter((r) => r.ownerType !== 'Service' && Date.parse(r.endTime) <= nowMs);
