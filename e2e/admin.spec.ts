@@ -100,14 +100,16 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
 
 test('an admin states a rule group shared by two rooms and reads it back as residents would; removing it restores the quota per room (issue 35)', async ({ page, context, signedInAs, request }) => {
   const fixtures = await sandboxFixtures(request);
-  const deviceId = fixtures.approvals[0]?.deviceIds[1] ?? '';
+  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
-  // The rooms come from the portal's copy of the system: wait until it has read them.
-  const roomCount = async () => ((await (await context.request.get(`/api/systems/${deviceId}/overview`)).json().catch(() => ({}))) as { resources?: unknown[] }).resources?.length ?? 0;
-  await expect.poll(roomCount, { timeout: 120_000 }).toBeGreaterThan(1);
-  await page.goto('/admin/systems');
+  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  // The rooms come from the portal's copy of the system, complete once its first load has ended.
+  await expect(async () => {
+    await page.goto('/admin/systems');
+    await expect(card.getByText(/^Room kinds \((\d{2,}|[2-9])\)$/)).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 120_000 });
   await card.getByText('Booking rules', { exact: true }).click();
   const readBack = card.getByRole('list', { name: `As residents read them (${name})` });
   await expect(readBack.getByRole('listitem')).toHaveCount(1);
