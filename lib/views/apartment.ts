@@ -140,6 +140,7 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
       reservationId: r.id,
       resourceId: r.resourceId,
       resourceName: resource?.name ?? '',
+      roomListed: resource !== undefined,
       startTime: r.startTime,
       endTime: r.endTime,
       startMs,
@@ -249,7 +250,7 @@ async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment
     const slots = nextFreeSlots({ ...base, horizonEndMs: limit, busy });
     const lastStart = slots.at(-1)?.startMs ?? Infinity;
     if (limit >= horizonEndMs || (slots.length >= count && lastStart <= limit - DAY_MS)) {
-      return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, generatedAt: nowMs };
+      return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, timeZone, generatedAt: nowMs };
     }
   }
 }
