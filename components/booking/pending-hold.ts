@@ -1,0 +1,70 @@
+import type { RequestView } from '@/lib/events/types';
+
+/** How long a request's pending state stays on screen at least, so that it can be read. */
+export const MIN_PENDING_MS = 1_500;
+
+type Later = (run: () => void, ms: number) => () => void;
+
+const isOpen = (r: RequestView) => r.status === 'sending' || r.status === 'pending';
+
+/**
+ * Holds back a request's outcome on this tab until its pending state has been on screen for
+ * `minMs`: the sandbox (and often the service) answers within milliseconds, and a "Pending" that
+ * flashes by cannot be read. Only what the page shows waits: the outcome is stored and announced
+ * by the server at once, and an outcome of a request this tab never showed pending passes at once.
+ */
+export class PendingHold {
+  private readonly shownAt = new Map<string, number>();
+  private readonly held = new Map<string, { request: RequestView; cancel: () => void }>();
+
+  constructor(
+    private readonly deliver: (request: RequestView) => void,
+    private readonly options: { minMs?: number; now?: () => number; later?: Later } = {},
+  ) {}
+
+  push(request: RequestView): void {
+    const now = this.options.now?.() ?? Date.now();
+    const held = this.held.get(request.id);
+    if (isOpen(request)) {
+      // An outcome is already waiting: an older open state must not overtake it.
+      if (held) return;
+      if (!this.shownAt.has(request.id)) this.shownAt.set(request.id, now);
+      this.deliver(request);
+      return;
+    }
+    const since = this.shownAt.get(request.id);
+    const wait = since === undefined ? 0 : since + (this.options.minMs ?? MIN_PENDING_MS) - now;
+    if (held) {
+      // A later word on the same outcome replaces the held one; the timer stays.
+      held.request = request;
+      return;
+    }
+    if (wait <= 0) {
+      this.shownAt.delete(request.id);
+      this.deliver(request);
+      return;
+    }
+    const entry = {
+      request,
+      cancel: this.later(() => {
+        this.held.delete(request.id);
+        this.shownAt.delete(request.id);
+        this.deliver(entry.request);
+      }, wait),
+    };
+    this.held.set(request.id, entry);
+  }
+
+  /** Stops every timer (the page is leaving); held outcomes are dropped with it. */
+  dispose(): void {
+    for (const entry of this.held.values()) entry.cancel();
+    this.held.clear();
+    this.shownAt.clear();
+  }
+
+  private later(run: () => void, ms: number): () => void {
+    if (this.options.later) return this.options.later(run, ms);
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  }
+}
