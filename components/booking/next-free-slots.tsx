@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef } from 'react';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -57,9 +57,10 @@ export function useNextFree({ deviceId, groupId, search = '', count, initial }: 
  * the requests made here stand, live. `onOutcome` runs for each update of one of them.
  */
 export function useBookHere(onOutcome?: (request: RequestView) => void) {
-  const [mine, setMine] = useState<readonly string[]>([]);
-  const booking = useReservationRequest({ onAccepted: (request) => setMine((ids) => [...ids, request.id]) });
-  const made = useOutcomeNotices((request) => mine.includes(request.id), onOutcome);
+  // A ref, not state: the 202's pending state is announced right after onAccepted, before a re-render.
+  const mine = useRef(new Set<string>());
+  const booking = useReservationRequest({ onAccepted: (request) => void mine.current.add(request.id) });
+  const made = useOutcomeNotices((request) => mine.current.has(request.id), onOutcome);
   return { booking, made };
 }
 

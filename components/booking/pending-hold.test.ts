@@ -38,9 +38,19 @@ describe('the pending hold', () => {
     hold.push(request('sending'));
     hold.push(request('succeeded'));
     hold.push(request('pending'));
-    hold.push({ ...request('succeeded'), outcomeUnknown: false } as RequestView);
+    hold.push({ ...request('succeeded'), outcomeUnknown: false });
     vi.advanceTimersByTime(MIN_PENDING_MS);
     expect(shown).toEqual(['r1 sending', 'r1 succeeded']);
+  });
+
+  it('when the outcome overtakes the tab\'s own 202, shows the pending state and tells the outcome again 1.5 s later', () => {
+    const shown: string[] = [];
+    const hold = new PendingHold((r) => shown.push(`${r.id} ${r.status}`));
+    hold.push(request('succeeded'));
+    hold.push(request('pending'));
+    expect(shown).toEqual(['r1 succeeded', 'r1 pending']);
+    vi.advanceTimersByTime(MIN_PENDING_MS);
+    expect(shown).toEqual(['r1 succeeded', 'r1 pending', 'r1 succeeded']);
   });
 
   it('drops its timers when the page goes', () => {

@@ -3,6 +3,9 @@ import type { RequestView } from '@/lib/events/types';
 /** How long a request's pending state stays on screen at least, so that it can be read. */
 export const MIN_PENDING_MS = 1_500;
 
+/** How many outcomes that overtook their request's 202 are remembered. */
+const EARLY_KEPT = 50;
+
 type Later = (run: () => void, ms: number) => () => void;
 
 const isOpen = (r: RequestView) => r.status === 'sending' || r.status === 'pending';
@@ -16,6 +19,8 @@ const isOpen = (r: RequestView) => r.status === 'sending' || r.status === 'pendi
 export class PendingHold {
   private readonly shownAt = new Map<string, number>();
   private readonly held = new Map<string, { request: RequestView; cancel: () => void }>();
+  /** Outcomes passed on before this tab showed their request pending (the event overtook the 202). */
+  private readonly early = new Map<string, RequestView>();
 
   constructor(
     private readonly deliver: (request: RequestView) => void,
@@ -30,6 +35,13 @@ export class PendingHold {
       if (held) return;
       if (!this.shownAt.has(request.id)) this.shownAt.set(request.id, now);
       this.deliver(request);
+      // The outcome came first (a fast service answers before the 202 is read): tell it again after
+      // the pending state has been shown, for the places that take the request only from its 202 on.
+      const early = this.early.get(request.id);
+      if (early) {
+        this.early.delete(request.id);
+        this.push(early);
+      }
       return;
     }
     const since = this.shownAt.get(request.id);
@@ -40,6 +52,7 @@ export class PendingHold {
       return;
     }
     if (wait <= 0) {
+      if (since === undefined) this.rememberEarly(request);
       this.shownAt.delete(request.id);
       this.deliver(request);
       return;
@@ -55,11 +68,21 @@ export class PendingHold {
     this.held.set(request.id, entry);
   }
 
+  private rememberEarly(request: RequestView): void {
+    this.early.set(request.id, request);
+    // A few are enough: only a 202 still on its way can ask for one.
+    for (const id of this.early.keys()) {
+      if (this.early.size <= EARLY_KEPT) break;
+      this.early.delete(id);
+    }
+  }
+
   /** Stops every timer (the page is leaving); held outcomes are dropped with it. */
   dispose(): void {
     for (const entry of this.held.values()) entry.cancel();
     this.held.clear();
     this.shownAt.clear();
+    this.early.clear();
   }
 
   private later(run: () => void, ms: number): () => void {
