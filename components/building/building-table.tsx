@@ -130,7 +130,7 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
   const freeWord = t('free');
   return (
     <div className={SCROLL}>
-      <table className={TABLE} data-building="">
+      <table className={TABLE} data-building="day">
         <caption className="sr-only">{t('dayCaption', { day: date })}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
