@@ -171,6 +171,8 @@ test('a search result offers its apartment\'s next free slot: Book on the card, 
   await expect(offer.getByText(`${day}, ${slot.startLabel}–${slot.endLabel}`)).toBeVisible();
   await offer.getByRole('button', { name: `Book ${day} ${slot.startLabel}–${slot.endLabel} in ${slot.resourceName} for ${apartment}` }).click();
   const made = offer.getByRole('list', { name: 'Bookings made here' });
+  // Pending first, on screen long enough to be read (the sandbox answers within milliseconds), then the outcome.
+  await expect(made.getByText(/^Booking .*: (sending…|sent — waiting for the service's answer…)$/)).toBeVisible();
   await expect(made.getByText(/^Booking .*: booked\.$/)).toBeVisible({ timeout: 30_000 });
   // The booking is the apartment's: its page lists it; cancel it again through the API.
   const view = (await (await page.request.get(`/api/systems/${system.deviceId}/apartments/${resident.userGroupId}`)).json()) as { upcoming: { reservationId: string; startTime: string }[] };
