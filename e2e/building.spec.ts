@@ -77,6 +77,15 @@ test('the day table fits a 1,366 px laptop without sideways scrolling, in every 
   const fixtures = await sandboxFixtures(page.request);
   const systems = fixtures.approvals[0]?.deviceIds ?? [];
   expect(systems.length).toBeGreaterThan(0);
+  // Every system's first load done (the building view says "still loading" until then).
+  for (const deviceId of systems) {
+    await expect
+      .poll(async () => {
+        const response = await page.request.get(`/api/systems/${deviceId}/overview`);
+        return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+      }, { timeout: 90_000 })
+      .toBe('ready');
+  }
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   // A Swedish browser (the words are longer), without saving a language on the demo account.
   const swedish = await browser.newContext({ baseURL: BASE_URL, locale: 'sv-SE' });

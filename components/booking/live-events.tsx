@@ -13,6 +13,8 @@ interface LiveEventsValue {
   subscribe: (listener: Listener) => () => void;
   /** A request's new state into the caches and to the listeners, its outcome after MIN_PENDING_MS of pending on screen. */
   publish: (request: RequestView) => void;
+  /** The same for this tab's own answers (pending-hold.ts: pushOwn). */
+  publishOwn: (request: RequestView) => void;
 }
 const LiveEventsContext = createContext<LiveEventsValue | null>(null);
 
@@ -177,6 +179,7 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
       };
     },
     publish: (request) => hold.push(request),
+    publishOwn: (request) => hold.pushOwn(request),
   });
   useEffect(() => () => hold.dispose(), [hold]);
   useEffect(
@@ -227,7 +230,7 @@ export function useAnnounceRequest(): (request: RequestView) => void {
   const client = useQueryClient();
   const context = useContext(LiveEventsContext);
   return (request) => {
-    if (context) context.publish(request);
+    if (context) context.publishOwn(request);
     else applyRequestUpdate(client, request);
   };
 }

@@ -53,6 +53,21 @@ describe('the pending hold', () => {
     expect(shown).toEqual(['r1 succeeded', 'r1 pending', 'r1 succeeded']);
   });
 
+  it('shows the tab\'s own request pending for 1.5 s even when its 202 already carries the outcome', () => {
+    const shown: string[] = [];
+    const hold = new PendingHold((r) => shown.push(`${r.id} ${r.status}`));
+    hold.pushOwn(request('succeeded'));
+    // The live event of the same outcome, moments later, waits too.
+    vi.advanceTimersByTime(30);
+    hold.push(request('succeeded'));
+    expect(shown).toEqual(['r1 pending']);
+    vi.advanceTimersByTime(MIN_PENDING_MS - 30);
+    expect(shown).toEqual(['r1 pending', 'r1 succeeded']);
+    // A 202 that is still pending is shown as it is.
+    hold.pushOwn(request('pending', 'r2'));
+    expect(shown.at(-1)).toBe('r2 pending');
+  });
+
   it('drops its timers when the page goes', () => {
     const shown: string[] = [];
     const hold = new PendingHold((r) => shown.push(r.status));

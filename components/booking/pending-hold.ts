@@ -77,6 +77,22 @@ export class PendingHold {
     }
   }
 
+  /**
+   * This tab's own answer (the 202 of its Book or Cancel). The answer may already carry the outcome
+   * (a fast service answers before the portal replies): the tab then shows the request pending
+   * first — a copy of it, on this tab only — and the outcome `minMs` later.
+   */
+  pushOwn(request: RequestView): void {
+    if (isOpen(request) || this.held.has(request.id) || this.shownAt.has(request.id)) {
+      this.push(request);
+      return;
+    }
+    this.early.delete(request.id);
+    this.shownAt.set(request.id, this.options.now?.() ?? Date.now());
+    this.deliver({ ...request, status: 'pending', outcomeUnknown: false, errorCode: null, errorDescription: null, resolvedAt: null, reason: null });
+    this.push(request);
+  }
+
   /** Stops every timer (the page is leaving); held outcomes are dropped with it. */
   dispose(): void {
     for (const entry of this.held.values()) entry.cancel();
