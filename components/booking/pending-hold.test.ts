@@ -68,6 +68,21 @@ describe('the pending hold', () => {
     expect(shown.at(-1)).toBe('r2 pending');
   });
 
+  it('counts the minimum from the tab\'s own 202 when the live events of the request came first', () => {
+    const shown: string[] = [];
+    const hold = new PendingHold((r) => shown.push(`${r.id} ${r.status}`));
+    hold.push(request('pending'));
+    vi.advanceTimersByTime(200);
+    hold.push(request('succeeded'));
+    vi.advanceTimersByTime(100);
+    hold.pushOwn(request('succeeded'));
+    expect(shown).toEqual(['r1 pending', 'r1 pending']);
+    vi.advanceTimersByTime(MIN_PENDING_MS - 1);
+    expect(shown).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(shown).toEqual(['r1 pending', 'r1 pending', 'r1 succeeded']);
+  });
+
   it('drops its timers when the page goes', () => {
     const shown: string[] = [];
     const hold = new PendingHold((r) => shown.push(r.status));

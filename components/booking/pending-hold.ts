@@ -83,10 +83,17 @@ export class PendingHold {
    * first — a copy of it, on this tab only — and the outcome `minMs` later.
    */
   pushOwn(request: RequestView): void {
-    if (isOpen(request) || this.held.has(request.id) || this.shownAt.has(request.id)) {
+    if (isOpen(request)) {
+      // Shown from now on, also where the live event of its pending state was passed over (the
+      // places that take it only from its 202 on): the minimum counts from this answer.
+      this.shownAt.set(request.id, this.options.now?.() ?? Date.now());
       this.push(request);
       return;
     }
+    // An outcome already held (its live event came first) starts again from this answer.
+    const held = this.held.get(request.id);
+    held?.cancel();
+    this.held.delete(request.id);
     this.early.delete(request.id);
     this.shownAt.set(request.id, this.options.now?.() ?? Date.now());
     this.deliver({ ...request, status: 'pending', outcomeUnknown: false, errorCode: null, errorDescription: null, resolvedAt: null, reason: null });
