@@ -8,7 +8,7 @@ import { ResidentCombobox } from './resident-combobox';
 import { ResidentResults } from './resident-results';
 import { ResidentPicker } from './resource-week/resident-picker';
 
-const render = (node: ReactNode) => renderToStaticMarkup(withIntl(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>));
+const render = (node: ReactNode, locale: 'en' | 'sv' = 'en') => renderToStaticMarkup(withIntl(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>, locale));
 
 const deviceId = '00000000-0000-4000-8000-000000000001';
 const persson: ApartmentHit = {
@@ -52,7 +52,7 @@ describe('the resident combobox', () => {
 
 describe('the server-rendered results', () => {
   it('lists one card per apartment linking to its page, with words for empty labels', () => {
-    const html = renderToStaticMarkup(withIntl(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />));
+    const html = render(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />);
     expect(html).toContain('2+ apartments found for “1001”');
     expect(html).toContain('Only the best matches are listed');
     expect(html).toContain('aria-label="Apartment 1001, Brf Linnégatan 12"');
@@ -63,16 +63,25 @@ describe('the server-rendered results', () => {
     expect(html).toContain('No e-mail address');
   });
 
+  it('offers the next free slot with a Book on an apartment\'s card, none on a user in no apartment', () => {
+    const html = render(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: false }} />);
+    expect(html.match(/role="group" aria-label="Next free slot for /g)).toHaveLength(1);
+    expect(html).toContain('aria-label="Next free slot for Apartment 1001"');
+    // Read afresh when the page opens (a slot booked moments ago must not be offered).
+    expect(html).toContain('Looking for free slots…');
+  });
+
   it('says when nothing was found', () => {
-    const html = renderToStaticMarkup(withIntl(<ResidentResults q="zz" result={{ apartments: [], truncated: false }} />));
+    const html = render(<ResidentResults q="zz" result={{ apartments: [], truncated: false }} />);
     expect(html).toContain('No residents found for “zz”');
   });
 
   it('speaks Swedish to a Swedish reader', () => {
-    const html = renderToStaticMarkup(withIntl(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />, 'sv'));
+    const html = render(<ResidentResults q="1001" result={{ apartments: [persson, caretaker], truncated: true }} />, 'sv');
     expect(html).toContain('2+ lägenheter hittades för ”1001”');
     expect(html).toContain('aria-label="Lägenhet 1001, Brf Linnégatan 12"');
     expect(html).toContain('Ingen lägenhet');
     expect(html).toContain('Namnlös boende');
+    expect(html).toContain('aria-label="Nästa lediga pass för Lägenhet 1001"');
   });
 });

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
+import { ResultNextFree } from '@/components/booking/result-next-free';
 import { apartmentHref } from '@/lib/residents/search';
 import { apartmentWords, residentWords, systemWords } from './resident-words';
 import type { ResidentSearchResult } from '@/lib/residents/search';
@@ -48,6 +49,7 @@ export function ResidentResults({ q, result }: { q: string; result: ResidentSear
                     </li>
                   ))}
                 </ul>
+                {hit.groupId ? <ResultNextFree deviceId={hit.deviceId} groupId={hit.groupId} residentUserId={hit.residents[0]?.userId ?? null} apartment={label} /> : null}
               </Card>
             );
           })}

@@ -1,5 +1,5 @@
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect, firstSystem, test } from './utils';
+import { BASE_URL, DEMO, expect, firstSystem, sandboxFixtures, signInWithApi, test } from './utils';
 
 test('the building view: opened from the overview, every room with a free slot link to its grid; day and week; 375 px', async ({ page, signedInAs }) => {
   await signedInAs('manager');
@@ -68,4 +68,52 @@ test('the building view: opened from the overview, every room with a free slot l
   await expect(one).toContainText(chosen.name);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(page, 'the building view at 375 px');
+});
+
+test('the day table fits a 1,366 px laptop without sideways scrolling, in every system of the demo and in both languages; the legend says what the colours mean', async ({ browser, page, signedInAs }) => {
+  test.setTimeout(240_000);
+  await signedInAs('manager');
+  await firstSystem(page);
+  const fixtures = await sandboxFixtures(page.request);
+  const systems = fixtures.approvals[0]?.deviceIds ?? [];
+  expect(systems.length).toBeGreaterThan(0);
+  // Every system's first load done (the building view says "still loading" until then).
+  for (const deviceId of systems) {
+    await expect
+      .poll(async () => {
+        const response = await page.request.get(`/api/systems/${deviceId}/overview`);
+        return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+      }, { timeout: 90_000 })
+      .toBe('ready');
+  }
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  // A Swedish browser (the words are longer), without saving a language on the demo account.
+  const swedish = await browser.newContext({ baseURL: BASE_URL, locale: 'sv-SE' });
+  try {
+    expect(await signInWithApi(swedish.request, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+    const svPage = await swedish.newPage();
+    for (const [language, p] of [['en', page], ['sv', svPage]] as const) {
+      await p.setViewportSize({ width: 1366, height: 768 });
+      for (const deviceId of systems) {
+        // Today, and a day ahead (more free slots, other words).
+        for (const offset of [0, 3]) {
+          await p.goto(`/systems/${deviceId}/building?day=${day(offset)}`);
+          await expect(p.locator('html')).toHaveAttribute('lang', language);
+          const table = p.locator('table[data-building]');
+          await expect(table).toBeVisible();
+          const { scrollWidth, clientWidth } = await table.evaluate((t) => ({ scrollWidth: t.parentElement!.scrollWidth, clientWidth: t.parentElement!.clientWidth }));
+          expect(scrollWidth, `${language} ${deviceId} ${day(offset)}`).toBeLessThanOrEqual(clientWidth);
+          expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+        }
+      }
+    }
+    const legend = svPage.getByRole('list', { name: 'Vad dagens celler betyder' });
+    await expect(legend.getByText(/^Ledigt: kan bokas/)).toBeVisible();
+    await expect(legend.getByText(/^Grått: kan inte bokas/)).toBeVisible();
+  } finally {
+    await swedish.close();
+  }
+  const legend = page.getByRole('list', { name: "What the day's cells mean" });
+  await expect(legend.getByText(/^Free: can be booked/)).toBeVisible();
+  await expect(legend.getByText(/^Grey: cannot be booked/)).toBeVisible();
 });

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { apartmentNumber } from '@/lib/i18n/format';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect, sampleResidents, test } from './utils';
+import { BASE_URL, expect, firstSystem, sampleResidents, sandboxFixtures, test, type SandboxResident } from './utils';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const combobox = (page: Page) => page.getByRole('combobox', { name: 'Find a resident' });
@@ -137,4 +138,46 @@ test('the search keeps what is typed during a navigation: menu "Residents" on ?q
   if (!page.url().endsWith('?q=4001')) await page.goBack();
   await expect(page).toHaveURL(/\/residents\?q=4001$/);
   await expect(combobox(page)).toHaveValue('4001');
+});
+
+test('a search result offers its apartment\'s next free slot: Book on the card, the outcome told there', async ({ page, signedInAs }) => {
+  test.setTimeout(180_000);
+  await signedInAs('manager');
+  const { system } = await firstSystem(page);
+  const fixtures = await sandboxFixtures(page.request);
+  // From the end of the list: the apartment spec books in the first ones.
+  const residents = fixtures.residents.filter((r) => r.deviceId === system.deviceId && r.resourceIds.length > 0 && /\d/.test(r.apartmentId));
+  const groups = [...new Map(residents.map((r) => [r.userGroupId, r])).values()].reverse();
+  type Slot = { resourceName: string; startMs: number; startLabel: string; endLabel: string; startTime: string };
+  let chosen: { resident: SandboxResident; slot: Slot; timeZone: string } | undefined;
+  for (const resident of groups.slice(0, 20)) {
+    const next = (await (await page.request.get(`/api/systems/${system.deviceId}/apartments/${resident.userGroupId}/next-free?count=1`)).json()) as { slots: Slot[]; timeZone: string };
+    const slot = next.slots[0];
+    if (slot) {
+      chosen = { resident, slot, timeZone: next.timeZone };
+      break;
+    }
+  }
+  if (!chosen) throw new Error('no apartment with a next free slot in the demo data');
+  const { resident, slot, timeZone } = chosen;
+  const apartment = `Apartment ${apartmentNumber(resident.apartmentId)}`;
+
+  await page.goto(`/residents?q=${encodeURIComponent(resident.apartmentId)}`);
+  const card = page.getByRole('list', { name: 'Apartments found' }).getByRole('listitem', { name: `${apartment}, ${system.name}` });
+  await expect(card).toHaveCount(1, { timeout: 20_000 });
+  const offer = card.getByRole('group', { name: `Next free slot for ${apartment}` });
+  const day = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(slot.startMs);
+  await expect(offer.getByText('Next free slot:')).toBeVisible({ timeout: 20_000 });
+  await expect(offer.getByText(`${day}, ${slot.startLabel}–${slot.endLabel}`)).toBeVisible();
+  await offer.getByRole('button', { name: `Book ${day} ${slot.startLabel}–${slot.endLabel} in ${slot.resourceName} for ${apartment}` }).click();
+  const made = offer.getByRole('list', { name: 'Bookings made here' });
+  // Pending first, on screen long enough to be read (the sandbox answers within milliseconds), then the outcome.
+  await expect(made.getByText(/^Booking .*: (sending…|sent — waiting for the service's answer…)$/)).toBeVisible();
+  await expect(made.getByText(/^Booking .*: booked\.$/)).toBeVisible({ timeout: 30_000 });
+  // The booking is the apartment's: its page lists it; cancel it again through the API.
+  const view = (await (await page.request.get(`/api/systems/${system.deviceId}/apartments/${resident.userGroupId}`)).json()) as { upcoming: { reservationId: string; startTime: string }[] };
+  const booked = view.upcoming.find((b) => Date.parse(b.startTime) === slot.startMs);
+  expect(booked, 'the booking is among the apartment\'s upcoming ones').toBeDefined();
+  const cancel = await page.request.delete(`/api/reservations/${booked?.reservationId ?? ''}?deviceId=${system.deviceId}`, { headers: { 'Idempotency-Key': randomUUID(), origin: BASE_URL } });
+  expect(cancel.status(), await cancel.text()).toBe(202);
 });

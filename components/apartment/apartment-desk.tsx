@@ -215,8 +215,9 @@ function UpcomingBooking({ booking: b, deviceId, timeZone, cancelling }: { booki
   const t = useTranslations('apartment');
   const { locale } = useWords();
   const day = formatDayLabel(wallClock(b.startMs, timeZone), locale);
-  const room = b.resourceName || t('unnamedRoom');
-  const label = t('upcoming.label', { day, time: b.timeLabel, room });
+  const room = roomWords(b, t);
+  // A room the service no longer lists has no name to give: say so (the booking is still the service's, and cancelling is by its id).
+  const label = b.roomListed ? t('upcoming.label', { day, time: b.timeLabel, room }) : t('upcoming.labelUnlisted', { day, time: b.timeLabel });
   return (
     <li>
       <Card className="flex flex-col gap-2 py-2">
@@ -243,7 +244,7 @@ function UpcomingBooking({ booking: b, deviceId, timeZone, cancelling }: { booki
         </p>
         {confirming && !cancelling ? (
           <div role="group" aria-label={t('upcoming.confirmLabel', { label })} className="flex flex-wrap items-center gap-2">
-            <span className="text-sm">{t('upcoming.confirm')}</span>
+            <span className="text-sm">{b.roomListed ? t('upcoming.confirm') : t('upcoming.confirmUnlisted', { day, time: b.timeLabel })}</span>
             <Button variant="primary" disabled={cancel.pending} onClick={() => cancel.send({ kind: 'cancel', deviceId, reservationId: b.reservationId })}>
               {t('upcoming.yes')}
             </Button>
@@ -262,6 +263,11 @@ function UpcomingBooking({ booking: b, deviceId, timeZone, cancelling }: { booki
   );
 }
 
+/** The room of a booking: its name, "Unnamed room", or "Room no longer listed by the booking system". */
+function roomWords(b: ApartmentBooking, t: ReturnType<typeof useTranslations<'apartment'>>): string {
+  return b.roomListed ? b.resourceName || t('unnamedRoom') : t('unlistedRoom');
+}
+
 function Past({ view }: { view: ApartmentView }) {
   const t = useTranslations('apartment');
   const { locale } = useWords();
@@ -275,7 +281,7 @@ function Past({ view }: { view: ApartmentView }) {
           {view.past.map((b) => (
             <li key={b.reservationId} className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 py-1 text-sm dark:border-slate-800">
               <span>
-                {t('upcoming.when', { day: formatDayLabel(wallClock(b.startMs, timeZone), locale), time: b.timeLabel })} · {b.resourceName || t('unnamedRoom')}
+                {t('upcoming.when', { day: formatDayLabel(wallClock(b.startMs, timeZone), locale), time: b.timeLabel })} · {roomWords(b, t)}
               </span>
               <Badge tone={b.status === 'Used' ? 'success' : b.status === 'Unused' ? 'danger' : 'neutral'}>{t('past.status', { status: b.status })}</Badge>
             </li>

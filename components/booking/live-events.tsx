@@ -6,11 +6,15 @@ import { createContext, type ReactNode, useContext, useEffect, useRef, useState 
 import { queryKeys } from '@/lib/client/query-keys';
 import type { PortalEvent, RequestView } from '@/lib/events/types';
 import type { ResourceWeekView } from '@/lib/views/types';
+import { PendingHold } from './pending-hold';
 
 type Listener = (request: RequestView) => void;
 interface LiveEventsValue {
   subscribe: (listener: Listener) => () => void;
-  emit: (request: RequestView) => void;
+  /** A request's new state into the caches and to the listeners, its outcome after MIN_PENDING_MS of pending on screen. */
+  publish: (request: RequestView) => void;
+  /** The same for this tab's own answers (pending-hold.ts: pushOwn). */
+  publishOwn: (request: RequestView) => void;
 }
 const LiveEventsContext = createContext<LiveEventsValue | null>(null);
 
@@ -159,6 +163,14 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
   // Why the server ended the stream for good: signed out, or superseded by newer streams.
   const [ended, setEnded] = useState<string | null>(null);
   const t = useTranslations('booking');
+  // Both the stream's events and this tab's own 202s pass the hold (pending-hold.ts).
+  const [hold] = useState(
+    () =>
+      new PendingHold((request) => {
+        applyRequestUpdate(client, request);
+        for (const listener of listeners.current) listener(request);
+      }),
+  );
   const value = useRef<LiveEventsValue>({
     subscribe: (listener) => {
       listeners.current.add(listener);
@@ -166,18 +178,15 @@ export function LiveEvents({ lastEventId, children }: { lastEventId: number; chi
         listeners.current.delete(listener);
       };
     },
-    emit: (request) => {
-      for (const listener of listeners.current) listener(request);
-    },
+    publish: (request) => hold.push(request),
+    publishOwn: (request) => hold.pushOwn(request),
   });
+  useEffect(() => () => hold.dispose(), [hold]);
   useEffect(
     () =>
       connectLiveEvents({
         lastEventId,
-        onEvent: (event) => {
-          applyRequestUpdate(client, event.data);
-          value.current.emit(event.data);
-        },
+        onEvent: (event) => value.current.publish(event.data),
         onEnded: (reason) => setEnded(reason),
       }),
     // One connection per mount; lastEventId only matters for the first connect.
@@ -221,7 +230,7 @@ export function useAnnounceRequest(): (request: RequestView) => void {
   const client = useQueryClient();
   const context = useContext(LiveEventsContext);
   return (request) => {
-    applyRequestUpdate(client, request);
-    context?.emit(request);
+    if (context) context.publishOwn(request);
+    else applyRequestUpdate(client, request);
   };
 }

@@ -30,6 +30,7 @@ const view: NextFreeView = {
   dayPart: null,
   count: 3,
   atQuota: ['Torkrum'],
+  timeZone: 'Europe/Stockholm',
   generatedAt: 0,
 };
 

@@ -1,13 +1,14 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef } from 'react';
 import { useReservationRequest } from '@/components/resource-week/reservation-request';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
 import { fetchJson } from '@/lib/client/fetch-json';
 import { queryKeys } from '@/lib/client/query-keys';
+import type { RequestView } from '@/lib/events/types';
 import type { NextFreeView } from '@/lib/views/apartment-types';
 import { formatDayLabel, formatList } from '@/lib/i18n/format';
 import { wallClock } from '@/lib/schedule/zoned';
@@ -31,13 +32,8 @@ export interface NextFreeSlotsProps {
   showOutcomes?: boolean;
 }
 
-/**
- * The apartment's next free slots with a Book button each: one click sends the booking through the
- * normal flow (its own Idempotency-Key, pending at once), and the list says how the requests made
- * here stand, live. Shared by the apartment page and the slot dialog.
- */
-export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', count, initial, timeZone, showOutcomes = true }: NextFreeSlotsProps) {
-  const errorText = useErrorText();
+/** What GET …/apartments/{groupId}/next-free answers for these filters, and whether it may be offered. */
+export function useNextFree({ deviceId, groupId, search = '', count, initial }: { deviceId: string; groupId: string; search?: string; count?: number; initial?: NextFreeView }) {
   const params = new URLSearchParams(search);
   if (count !== undefined) params.set('count', String(count));
   const query = params.toString();
@@ -53,9 +49,30 @@ export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', 
   });
   // Until that fresh read is in, a cached answer may offer what is gone: show none.
   const data = initial || result.isFetchedAfterMount ? result.data : undefined;
-  const [mine, setMine] = useState<readonly string[]>([]);
-  const booking = useReservationRequest({ onAccepted: (request) => setMine((ids) => [...ids, request.id]) });
-  const made = useOutcomeNotices((request) => mine.includes(request.id));
+  return { result, data };
+}
+
+/**
+ * Booking from a list of free slots: the request (its own Idempotency-Key, pending at once) and how
+ * the requests made here stand, live. `onOutcome` runs for each update of one of them.
+ */
+export function useBookHere(onOutcome?: (request: RequestView) => void) {
+  // A ref, not state: the 202's pending state is announced right after onAccepted, before a re-render.
+  const mine = useRef(new Set<string>());
+  const booking = useReservationRequest({ onAccepted: (request) => void mine.current.add(request.id) });
+  const made = useOutcomeNotices((request) => mine.current.has(request.id), onOutcome);
+  return { booking, made };
+}
+
+/**
+ * The apartment's next free slots with a Book button each: one click sends the booking through the
+ * normal flow (its own Idempotency-Key, pending at once), and the list says how the requests made
+ * here stand, live. Shared by the apartment page and the slot dialog.
+ */
+export function NextFreeSlots({ deviceId, groupId, residentUserId, search = '', count, initial, timeZone, showOutcomes = true }: NextFreeSlotsProps) {
+  const errorText = useErrorText();
+  const { result, data } = useNextFree({ deviceId, groupId, search, count, initial });
+  const { booking, made } = useBookHere();
   const slots = data?.slots ?? [];
   const words = useWords();
   const { t, locale } = words;

@@ -39,6 +39,14 @@ describe('outcome notices', () => {
     expect(requestWhat(request({ startTime: null }), TZ, {}, en)).toBe('Booking a slot');
   });
 
+  it('says so of a room the service no longer lists, instead of leaving the room out', () => {
+    const unlisted = request({ kind: 'cancel', resourceId: '00000000-0000-4000-8000-0000000000b1', resourceName: null });
+    expect(requestWhat(unlisted, TZ, { room: true }, en)).toBe('Cancelling Monday 30 November, 07:00–10:00 in a room no longer listed by the booking system');
+    expect(requestWhat(unlisted, TZ, { room: true }, sv)).toBe('Avbokning måndag 30 november 07:00–10:00 i ett rum som bokningssystemet inte längre listar');
+    // A listed room without a name is still just not named.
+    expect(requestWhat({ ...unlisted, resourceName: '' }, TZ, { room: true }, en)).toBe('Cancelling Monday 30 November, 07:00–10:00');
+  });
+
   it('says how each state stands, and never calls an unknown outcome a failure', () => {
     expect(noticeText(request({ status: 'sending' }), TZ, {}, en)).toMatch(/: sending…$/);
     expect(noticeText(request({ outcomeUnknown: true }), TZ, {}, en)).toMatch(/waiting for the service's answer \(checking the service's bookings\)…$/);

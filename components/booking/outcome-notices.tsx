@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useRequestUpdates } from '@/components/booking/live-events';
 import type { RequestView } from '@/lib/events/types';
-import { reasonText, requestWhen, residentWords, useWords, type Words } from './words';
+import { reasonText, requestWhen, residentWords, roomKnown, useWords, type Words } from './words';
 
 const MAX_NOTICES = 5;
 
@@ -17,7 +17,7 @@ export function requestWhat(r: RequestView, timeZone: string, show: { room?: boo
   return words.t('outcomes.what', {
     kind: r.kind,
     when: requestWhen(r, timeZone, words),
-    roomShown: show.room && r.resourceName ? 'yes' : 'no',
+    roomShown: show.room ? roomKnown(r) : 'no',
     room: r.resourceName ?? '',
     residentShown: show.resident ? 'yes' : 'no',
     resident: residentWords(r, words),

@@ -43,6 +43,14 @@ describe('Results', () => {
     expect(html).toContain('<dt class="text-slate-600 dark:text-slate-400">Note</dt>');
   });
 
+  it('names a room the service no longer lists as such, a room without a name as "a room"', () => {
+    const resourceId = '00000000-0000-4000-8000-0000000000cc';
+    const html = render([request({ kind: 'cancel', resourceId, resourceName: null })]);
+    expect(html).toContain('Cancellation in a room no longer listed by the booking system');
+    expect(render([request({ kind: 'cancel', resourceId, resourceName: null })], 'sv')).toContain('Avbokning i ett rum som bokningssystemet inte längre listar');
+    expect(render([request({ kind: 'cancel', resourceId, resourceName: '' })])).toContain('Cancellation in a room<');
+  });
+
   it('shows no note line when there is none, or only blanks', () => {
     for (const note of [undefined, null, '', '   ']) expect(render([request({ note })])).not.toContain('Note');
   });

@@ -22,7 +22,7 @@ import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass, termClass } from '@/components/ui/styles';
 import type { RequestsPageData } from './live-events';
 import { requestStatusText } from './request-status';
-import { useWords, type Words } from './words';
+import { roomKnown, useWords, type Words } from './words';
 import { useErrorText } from '@/components/use-error-text';
 
 /** A request as listed; `note` arrives once bookings carry one (optional until then). */
@@ -320,7 +320,7 @@ function describe(r: ListedRequest, system: RequestsListProps['systems'][number]
     id: r.id,
     status: requestStatusText(r, words),
     failed: r.status === 'failed',
-    what: t('requests.what', { kind: r.kind, room: r.resourceName ?? '', roomKnown: r.resourceName ? 'yes' : 'no' }),
+    what: t('requests.what', { kind: r.kind, room: r.resourceName ?? '', roomKnown: roomKnown(r) }),
     systemName: system?.name ?? '',
     forWhom: r.residentName ?? t('requests.aResident'),
     apartment: r.residentApartment ?? null,

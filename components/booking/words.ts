@@ -25,6 +25,15 @@ export function reasonText(reason: RequestView['reason'] | string, { t, locale }
   return (t as unknown as LooseTranslate)(reason.key, renderReasonValues(reason.values, locale));
 }
 
+/**
+ * Whether a request names its room: 'yes' with a name, 'unlisted' when it has a room the service no
+ * longer listed when it was asked (a cancellation records the name as null then), else 'no'.
+ */
+export function roomKnown(r: Pick<RequestView, 'resourceId' | 'resourceName'>): 'yes' | 'unlisted' | 'no' {
+  if (r.resourceName) return 'yes';
+  return r.resourceId && r.resourceName === null ? 'unlisted' : 'no';
+}
+
 /** Who a request is for, mid-sentence: "apartment 1203", "Anna Berg", "a resident". */
 export function residentWords(r: Pick<RequestView, 'residentApartment' | 'residentName'>, { t }: Words): string {
   if (r.residentApartment) return t('outcomes.resident.apartment', { apartment: apartmentNumber(r.residentApartment) });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, type StatefulSlot } from '@/lib/schedule';
 import { withIntl } from '@/tests/intl';
 import { daily, laundry, reservation } from '@/tests/schedule-fixtures';
-import { BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
+import { BuildingDayLegend, BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
 
 const SE = 'Europe/Stockholm';
 const now = Date.parse('2026-11-25T10:00:00Z'); // Wednesday 11:00 local
@@ -42,7 +42,8 @@ describe('the building tables', () => {
     const spans = tags(html, 'span').filter((s) => s.attrs['data-state']);
     expect(spans.map((s) => [s.attrs['data-state'], s.text])).toEqual([
       ['past', 'past'],
-      ['free', 'free'], // running now: not bookable, so not a link
+      // Running now: not bookable, so not a link, and not called "free" beside the green "Free" links.
+      ['free', 'running now, not booked'],
       ['booked', 'booked by apartment 1203'],
     ]);
     // Rooms without a slot at a time have an empty cell.
@@ -72,5 +73,21 @@ describe('the building tables', () => {
     expect(links[0]).toMatchObject({ text: '13:00–16:00', attrs: { href: 'resources/b0000000-0000-4000-8000-000000000001?week=2026-W48' } });
     expect(html).toContain('<ul aria-label="Lediga pass i Tvättstuga A onsdag 25 november"><li><a href="resources/');
     expect(html).toContain('aria-label="Lediga pass i Tvättstuga A torsdag 26 november"');
+  });
+
+  it('never says "free" in grey: a slot beyond the horizon is "not bookable yet"; the legend tells green from grey, in both languages', () => {
+    const late = room('b0000000-0000-4000-8000-000000000003', 'Laundry room C', laundry, [], true);
+    const beyond = { ...late, slots: late.slots.map((s) => (s.bookable ? { ...s, bookable: false, beyondHorizon: true } : s)) };
+    const html = renderToStaticMarkup(withIntl(<BuildingDayTable weekKey={week.key} timeZone={SE} rooms={[beyond]} day={wednesday} />));
+    const grey = tags(html, 'span').filter((s) => s.attrs['data-state']).map((s) => s.text);
+    expect(grey).toContain('not bookable yet (beyond the booking horizon)');
+    for (const text of grey) expect(text).not.toMatch(/\bfree\b/i);
+    const legend = renderToStaticMarkup(withIntl(<BuildingDayLegend />));
+    expect(legend).toContain('aria-label="What the day&#x27;s cells mean"');
+    expect(legend).toContain('Free: can be booked; opens the room&#x27;s week to book it');
+    expect(legend).toContain('Grey: cannot be booked (booked, past, running now or not yet bookable; the words say which)');
+    const sv = renderToStaticMarkup(withIntl(<BuildingDayLegend />, 'sv'));
+    expect(sv).toContain('Ledigt: kan bokas');
+    expect(sv).toContain('Grått: kan inte bokas');
   });
 });

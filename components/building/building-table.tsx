@@ -56,8 +56,13 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, c
       if (text === undefined) counts.set(key, (text = t('counts', { free, taken })));
       return text;
     },
-    /** "booked by apartment 1203", "past", …: by the fields the words depend on. */
+    /**
+     * "booked by apartment 1203", "past", …: by the fields the words depend on. A free slot that
+     * cannot be booked (running now, beyond the horizon) never says "free" here: beside the green
+     * "Free" links, that word means "can be booked".
+     */
     state: (slot: StatefulSlot): string => {
+      if (slot.state === 'free' && !slot.closed && !slot.isPast) return slot.beyondHorizon ? t('notYetBookable') : t('runningUnbooked');
       const owner = slot.ownerLabel ? JSON.stringify(slot.ownerLabel) : '';
       const partial = slot.reservation?.coverage === 'partial' ? `${slot.reservation.startLabel}-${slot.reservation.endLabel}` : '';
       const key = `${slot.state}|${slot.isPast}|${slot.beyondHorizon}|${slot.pending?.kind ?? ''}|${owner}|${partial}|${slot.closed?.reason ?? ''}`;
@@ -99,6 +104,24 @@ function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlo
   return [...columns.values()].sort((a, b) => a.startMinute - b.startMinute || a.endMinute - b.endMinute);
 }
 
+/** What the day table's colours and counts mean (the green links, the grey words, the counts). */
+export function BuildingDayLegend() {
+  const t = useTranslations('building');
+  return (
+    <ul aria-label={t('legend')} className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-700 dark:text-slate-300">
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm border border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950" />
+        {t('legendFree')}
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm border border-slate-300 bg-slate-100 dark:border-slate-600 dark:bg-slate-800" />
+        {t('legendOther')}
+      </li>
+      <li>{t('legendCounts')}</li>
+    </ul>
+  );
+}
+
 /** One day: rooms as rows, the day's slot times as columns; free slots link to the room's week. */
 export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
   const { t, locale, words } = useTableWords();
@@ -107,7 +130,7 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
   const freeWord = t('free');
   return (
     <div className={SCROLL}>
-      <table className={TABLE} data-building="">
+      <table className={TABLE} data-building="day">
         <caption className="sr-only">{t('dayCaption', { day: date })}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">

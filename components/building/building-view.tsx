@@ -6,7 +6,7 @@ import { wallClock } from '@/lib/schedule/zoned';
 import type { BuildingMode, BuildingParamProblem } from '@/lib/views/building';
 import type { LocalDay, WeekInfo } from '@/lib/schedule';
 import { weekLabel } from '@/components/resource-week/slot-words';
-import { BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
+import { BuildingDayLegend, BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
 
 export interface BuildingBodyProps {
   timeZone: string;
@@ -116,7 +116,10 @@ export function BuildingBody(props: BuildingBodyProps) {
           {mode === 'week' ? (
             <BuildingWeekTable weekKey={week.key} timeZone={timeZone} rooms={rooms} days={week.days} weekLabel={label} />
           ) : (
-            <BuildingDayTable weekKey={week.key} timeZone={timeZone} rooms={rooms} day={day} />
+            <>
+              <BuildingDayLegend />
+              <BuildingDayTable weekKey={week.key} timeZone={timeZone} rooms={rooms} day={day} />
+            </>
           )}
         </>
       )}

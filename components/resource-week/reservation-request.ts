@@ -50,7 +50,7 @@ export async function sendReservationIntent(intent: ReservationIntent, idempoten
  * Booking and cancelling from one opening of the slot dialog, as a React Query mutation. Each
  * intent is sent with its own Idempotency-Key (lib/client/idempotency.ts): a double click sends
  * once, and a retry after no answer reuses the key, so neither can book twice. An accepted
- * request is announced like a live event (the grid shows it pending at once) and `onAccepted` runs.
+ * request is handed to `onAccepted`, then announced like a live event (the grid shows it pending at once).
  */
 export function useReservationRequest({ onAccepted }: { onAccepted: (request: RequestView) => void }) {
   const errorText = useErrorText();
@@ -61,8 +61,9 @@ export function useReservationRequest({ onAccepted }: { onAccepted: (request: Re
   const mutation = useMutation({
     mutationFn: ({ intent, key }: { intent: ReservationIntent; key: string }) => sendReservationIntent(intent, key),
     onSuccess: (request) => {
-      announce(request);
+      // First onAccepted: a list of "requests made here" must know the id when its pending state arrives.
       onAccepted(request);
+      announce(request);
     },
     onSettled: (_request, error, { intent }) => {
       sending.current = false;

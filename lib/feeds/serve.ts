@@ -125,6 +125,12 @@ async function roomFeed(deps: FeedDeps, snapshot: MirrorSnapshot, resourceId: st
   return { name: t('feeds.calendar.room', { room, system: systemName }), events };
 }
 
+/** A booking's room in a feed: its name, "Unnamed room", or "Room no longer listed by the booking system". */
+function roomSummary(name: string | undefined, t: Translate): string {
+  if (name === undefined) return t('apartment.unlistedRoom');
+  return name.trim() || t('apartment.unnamedRoom');
+}
+
 /** An apartment's bookings in every room (its group's and its residents' own), titled by the room. */
 async function apartmentFeed(deps: FeedDeps, snapshot: MirrorSnapshot, groupId: string, range: Range, t: Translate, systemName: string) {
   const group = snapshot.groupById.get(groupId);
@@ -138,7 +144,8 @@ async function apartmentFeed(deps: FeedDeps, snapshot: MirrorSnapshot, groupId: 
       reservationId: r.id,
       startMs: Date.parse(r.startTime),
       endMs: Date.parse(r.endTime),
-      summary: snapshot.resourceById.get(r.resourceId)?.name.trim() || t('apartment.unnamedRoom'),
+      // A room the service no longer lists has no name to give: the event says so.
+      summary: roomSummary(snapshot.resourceById.get(r.resourceId)?.name, t),
     }));
   const apartment = group?.apartmentId.trim() || group?.name.trim() || '';
   return { name: t('feeds.calendar.apartment', { apartment, system: systemName }), events };

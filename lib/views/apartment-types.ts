@@ -34,6 +34,8 @@ export interface ApartmentBooking {
   resourceId: string;
   /** Empty when the room has no name upstream (the page words that). */
   resourceName: string;
+  /** False when the service's resource list no longer holds the room (the name is then unknown). */
+  roomListed: boolean;
   startTime: string;
   endTime: string;
   startMs: number;
@@ -90,6 +92,8 @@ export interface NextFreeView {
   count: number;
   /** Rooms left out because the apartment holds its quota there. */
   atQuota: string[];
+  /** The system's time zone, in which the slots' days and times are worded. */
+  timeZone: string;
   generatedAt: number;
 }
 

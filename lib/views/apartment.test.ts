@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/errors/api-error';
 import { InProcessEventBus } from '@/lib/events/bus';
 import { handleWebhookRequest } from '@/lib/events/receive';
 import type { PortalEvent } from '@/lib/events/types';
-import { readReservationsOfApartment, readState, readUsers } from '@/lib/mirror/store';
+import { applyReservationChange, readReservationsOfApartment, readState, readUsers } from '@/lib/mirror/store';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { applyWebhookOutcome } from '@/lib/reservations/lifecycle';
 import { clearApartmentAccessCache } from '@/lib/reservations/apartment-access';
@@ -201,6 +201,30 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
     }
     // Without stated rules, the quota per room again: the free room is offered.
     expect((await loadNextFree(deps(), system, chosen.groupId, { count: 40 })).slots.some((s) => s.resourceId === chosen.other)).toBe(true);
+  });
+
+  it('marks a booking in a room the service no longer lists, and keeps it cancellable (the service cancels by id)', async () => {
+    const resident = connected.fixtures.residents.find((r) => r.deviceId === connected.deviceId && r.resourceIds.length > 0)!;
+    await loadApartment(deps(), system, resident.userGroupId);
+    const start = new Date(Date.now() + 3 * 86_400_000);
+    start.setUTCHours(6, 0, 0, 0);
+    const reservation = {
+      id: randomUUID(),
+      deviceId: connected.deviceId,
+      resourceId: randomUUID(),
+      userId: resident.userId,
+      ownerId: resident.userId,
+      ownerType: 'User' as const,
+      status: 'Unused' as const,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 3 * 3_600_000).toISOString(),
+    };
+    await applyReservationChange(ctx().handle.db, { type: 'created', reservation });
+    const view = await loadApartment(deps(), system, resident.userGroupId);
+    const booking = view.upcoming.find((b) => b.reservationId === reservation.id);
+    expect(booking).toMatchObject({ resourceName: '', roomListed: false, cancellable: true });
+    expect(view.upcoming.filter((b) => b.reservationId !== reservation.id).every((b) => b.roomListed)).toBe(true);
+    await applyReservationChange(ctx().handle.db, { type: 'cancelled', deviceId: connected.deviceId, reservationId: reservation.id });
   });
 
   it('titles an apartment without labels', () => {

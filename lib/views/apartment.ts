@@ -154,6 +154,7 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
       reservationId: r.id,
       resourceId: r.resourceId,
       resourceName: resource?.name ?? '',
+      roomListed: resource !== undefined,
       startTime: r.startTime,
       endTime: r.endTime,
       startMs,
@@ -278,7 +279,7 @@ async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment
     const slots = nextFreeSlots({ ...base, horizonEndMs: limit, busy });
     const lastStart = slots.at(-1)?.startMs ?? Infinity;
     if (limit >= horizonEndMs || (slots.length >= count && lastStart <= limit - DAY_MS)) {
-      return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, generatedAt: nowMs };
+      return { slots, kind: options.kind ?? null, dayPart: options.dayPart ?? null, count, atQuota, timeZone, generatedAt: nowMs };
     }
   }
 }
