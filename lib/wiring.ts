@@ -69,6 +69,8 @@ export async function portalViewDeps(): Promise<ViewDeps> {
     db,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
+    structureEvery: env.MIRROR_STRUCTURE_EVERY,
+    backgroundMs: env.MIRROR_BACKGROUND_S * 1000,
     source: mirrorSourceFor,
   };
 }
@@ -112,6 +114,7 @@ export async function portalMirrorWorkerDeps(): Promise<BackgroundDeps> {
     backgroundMs: env.MIRROR_BACKGROUND_S * 1000,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
+    structureEvery: env.MIRROR_STRUCTURE_EVERY,
   };
 }
 

@@ -26,6 +26,8 @@ export interface BackgroundDeps {
   freshnessMs: number;
   /** MIRROR_REQUEST_BUDGET_PER_HOUR; 0: none. */
   budgetPerHour: number;
+  /** MIRROR_STRUCTURE_EVERY (unset: every time). */
+  structureEvery?: number;
   now?: () => Date;
 }
 
@@ -54,6 +56,7 @@ export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boo
         windowMs: deps.backgroundMs,
         respectBackoff: true,
         budget: deps.budgetPerHour > 0 ? { perHour: deps.budgetPerHour, enforce: true } : undefined,
+        structureEvery: deps.structureEvery,
       });
     } catch (error) {
       log.warn('mirror: background refresh failed', { deviceId, error });

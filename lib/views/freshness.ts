@@ -14,10 +14,14 @@ export interface ViewDeps {
   freshnessMs: number;
   /** Upstream requests per system per hour that views' refreshes may make (MIRROR_REQUEST_BUDGET_PER_HOUR); 0 or unset: no budget. */
   budgetPerHour?: number;
+  /** MIRROR_STRUCTURE_EVERY: rooms, schedules and groups are re-read every this many re-reads (unset: every time). */
+  structureEvery?: number;
+  /** MIRROR_BACKGROUND_S in ms (0 or unset: no background re-reads): the bound of a copy nobody views. */
+  backgroundMs?: number;
   now?: () => Date;
 }
 
-const policyOf = (deps: ViewDeps): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0 });
+const policyOf = (deps: ViewDeps): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0, structureEvery: deps.structureEvery });
 
 // Shown instead of the raw failure text, which stays in the log: one true sentence per kind.
 // "could not be reached" only when it was not: a service that answered is not called unreachable.
