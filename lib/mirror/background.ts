@@ -2,7 +2,7 @@ import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { singleton } from '@/lib/singleton';
-import { decideRefresh } from './policy';
+import { backgroundIntervalSeconds, decideRefresh } from './policy';
 import { refreshSystem, type RefreshOutcome } from './refresh';
 import { readState } from './store';
 import type { MirrorSource } from './types';
@@ -71,7 +71,7 @@ export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boo
 
 /** How often the worker looks: a tenth of the cadence, between 1 s and 1 min. */
 export function backgroundIntervalMs(backgroundMs: number): number {
-  return Math.min(60_000, Math.max(1_000, Math.round(backgroundMs / 10)));
+  return Math.round(backgroundIntervalSeconds(backgroundMs / 1000) * 1000);
 }
 
 const worker = singleton('mirror-background-worker', () => ({

@@ -136,3 +136,8 @@ export function structureDue(next: { generation: number; loaded: boolean; incomp
   if (every <= 1 || !next.loaded || next.incomplete) return true;
   return next.generation % every === 0;
 }
+
+/** How often the background worker looks, in seconds: a tenth of its cadence, between 1 s and 1 min. */
+export function backgroundIntervalSeconds(backgroundS: number): number {
+  return Math.min(60, Math.max(1, Math.round(backgroundS * 100) / 1000));
+}

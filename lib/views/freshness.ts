@@ -4,6 +4,7 @@ import { log } from '@/lib/log';
 import { ensureFresh, failureKindOf, viewDecision, type MirrorStatus, type ViewRefreshPolicy } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
 import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
+import { outsideChangeBoundS } from '@/lib/mirror/freshness-bound';
 import type { Freshness, FreshnessErrorKind } from './types';
 
 /** What the views need besides their arguments; the portal's live ones come from lib/wiring.ts. */
@@ -104,5 +105,18 @@ export async function systemMirror(
     }
     source = () => Promise.resolve(built);
   }
-  return { freshness: toFreshness(await ensureFresh(deps.db, deviceId, source, policyOf(deps), now, state)), state };
+  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policyOf(deps), now, state));
+  const within = outsideWithinS(deps, state);
+  return { freshness: freshness.status === 'ready' && within !== null ? { ...freshness, outsideWithinS: within } : freshness, state };
+}
+
+/** The viewed bound of an outside change for this system's copy (null before a complete re-read). */
+export function outsideWithinS(deps: Pick<ViewDeps, 'freshnessMs' | 'budgetPerHour'>, state: MirrorState | null): number | null {
+  if (!state?.refreshedAt || !state.refreshEndedAt || state.lastRequests <= 0) return null;
+  const rereadSeconds = Math.max(0, (state.refreshEndedAt.getTime() - state.refreshedAt.getTime()) / 1000);
+  const bound = outsideChangeBoundS(
+    { requestsPerReread: state.lastRequests, rereadSeconds, budgetPerHour: deps.budgetPerHour ?? 0, freshnessS: deps.freshnessMs / 1000, backgroundS: 0 },
+    true,
+  );
+  return bound === null ? null : Math.round(bound);
 }
