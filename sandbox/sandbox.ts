@@ -6,7 +6,7 @@ import { HttpProblem, json, notFound, problem, sleep } from './http';
 import { findRoute, paramReader, route } from './router';
 import { RequestStats } from './stats';
 import { cancelReservation, createReservation } from './routes/bookings';
-import { addWebhook, clearFaults, clearStats, getFaults, getFixtures, getRequest, getStats, putFaults, removeWebhook, resetData } from './routes/control';
+import { addPanelReservation, addWebhook, clearFaults, clearStats, getFaults, getFixtures, getRequest, getStats, putFaults, removeWebhook, resetData } from './routes/control';
 import {
   fetchUsers,
   listReservations,
@@ -70,6 +70,7 @@ const controlRoutes = [
   route('DELETE', '/_sandbox/faults', clearFaults),
   route('GET', '/_sandbox/stats', getStats),
   route('DELETE', '/_sandbox/stats', clearStats),
+  route('POST', '/_sandbox/panel-reservations', addPanelReservation),
 ];
 
 /** Behind injected faults, the token endpoint (any method; it answers 405 itself). */
