@@ -97,7 +97,7 @@ export async function insertPage(
  * written, and only then the reservations version is bumped (caches of a week key on it). Answers
  * how many rows changed.
  */
-export async function upsertLiveReservations(db: Database, deviceId: string, generation: number, items: readonly MirrorReservation[]): Promise<number> {
+export async function upsertLiveReservations(db: Database, deviceId: string, generation: number, items: readonly MirrorReservation[], bump = true): Promise<number> {
   if (items.length === 0) return 0;
   const r = items;
   const changed = await rawRows<{ one: number }>(
@@ -115,7 +115,7 @@ export async function upsertLiveReservations(db: Database, deviceId: string, gen
                IS DISTINCT FROM (EXCLUDED.resource_id, EXCLUDED.user_id, EXCLUDED.owner_id, EXCLUDED.owner_type, EXCLUDED.status, EXCLUDED.start_time, EXCLUDED.end_time)
         RETURNING 1 AS one`,
   );
-  if (changed.length > 0) {
+  if (bump && changed.length > 0) {
     await db
       .update(mirrorState)
       .set({ reservationsVersion: sql`${mirrorState.reservationsVersion} + 1` })
@@ -147,6 +147,59 @@ export async function carryStructure(db: Database, deviceId: string, from: numbe
         ON CONFLICT DO NOTHING RETURNING 1 AS one`,
   );
   return { resources, timeSchedules, userGroups };
+}
+
+/**
+ * Takes `requests` from a system's request budget at `at` when the bucket holds them (a refresh of
+ * one apartment's bookings, lib/mirror/apartment-refresh.ts); answers whether it did. Without a
+ * budget (0 per hour) always yes, and nothing is recorded.
+ */
+export async function takeBudget(db: Database, deviceId: string, requests: number, perHour: number, at: Date): Promise<boolean> {
+  if (perHour <= 0) return true;
+  await db.insert(mirrorState).values({ deviceId }).onConflictDoNothing();
+  const taken = await db
+    .update(mirrorState)
+    .set({ budgetTokens: sql`${bucketAt(at, perHour)} - ${requests}::float8`, budgetAt: laterOf(at) })
+    .where(and(eq(mirrorState.deviceId, deviceId), sql`${bucketAt(at, perHour)} >= ${requests}::float8`))
+    .returning({ deviceId: mirrorState.deviceId });
+  return taken.length > 0;
+}
+
+/**
+ * Brings the shown copy in line with what the service says one user's reservations are (every one
+ * of them: users/{id}/reservations is not paged): new and changed ones upserted (into a generation
+ * being written as well, so a refresh in flight keeps them), the user's others deleted. Bumps the
+ * reservations version when anything changed; answers how many rows did.
+ */
+export async function applyUserReservations(db: Database, deviceId: string, userId: string, items: readonly MirrorReservation[]): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [state] = await tx
+      .select({ generation: mirrorState.generation, refreshing: sql<boolean>`${mirrorState.refreshStartedAt} IS NOT NULL`, loaded: sql<boolean>`${mirrorState.refreshedAt} IS NOT NULL` })
+      .from(mirrorState)
+      .where(eq(mirrorState.deviceId, deviceId))
+      .for('update');
+    if (!state?.loaded) return 0;
+    const own = items.filter((r) => r.deviceId.toLowerCase() === deviceId.toLowerCase());
+    let changed = await upsertLiveReservations(tx, deviceId, state.generation, own, false);
+    if (state.refreshing) await insertPage(tx, 'reservations', deviceId, state.generation + 1, own);
+    const keep = own.map((r) => r.id);
+    const removed = await tx
+      .delete(mirrorReservations)
+      .where(
+        and(
+          eq(mirrorReservations.deviceId, deviceId),
+          eq(mirrorReservations.generation, state.generation),
+          eq(mirrorReservations.userId, userId),
+          keep.length > 0 ? sql`NOT (${mirrorReservations.id} = ANY(${array(keep)}::uuid[]))` : undefined,
+        ),
+      )
+      .returning({ id: mirrorReservations.id });
+    changed += removed.length;
+    if (changed > 0) {
+      await tx.update(mirrorState).set({ reservationsVersion: sql`${mirrorState.reservationsVersion} + 1` }).where(eq(mirrorState.deviceId, deviceId));
+    }
+    return changed;
+  });
 }
 
 const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers] as const;
