@@ -18,7 +18,7 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { readResourceKinds } from '@/lib/systems/store';
 import { log } from '@/lib/log';
 import { refreshApartmentBookings } from '@/lib/mirror/apartment-refresh';
-import { systemMirror, type ViewDeps } from './freshness';
+import { budgetOf, systemMirror, type ViewDeps } from './freshness';
 import { weekSlotsOf } from './week-slots';
 import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentTitle, type ApartmentView, type NextFreeView } from './apartment-types';
 
@@ -126,7 +126,7 @@ async function refreshBookingsOf(deps: ApartmentDeps, deviceId: string, groupId:
   if (userIds.length === 0) return;
   const apiKey = await deps.apiKeyFor(deviceId).catch(() => null);
   if (!apiKey) return;
-  const refresh = refreshApartmentBookings({ db: deps.db, client: deps.client, apiKey, freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0, now: deps.now }, deviceId, groupId, userIds);
+  const refresh = refreshApartmentBookings({ db: deps.db, client: deps.client, apiKey, freshnessMs: deps.freshnessMs, budgetPerHour: await budgetOf(deps, deviceId), now: deps.now }, deviceId, groupId, userIds);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([refresh, new Promise<void>((resolve) => (timer = setTimeout(resolve, APARTMENT_REFRESH_WAIT_MS)))]).finally(() => clearTimeout(timer));
 }

@@ -15,6 +15,8 @@ export interface ViewDeps {
   freshnessMs: number;
   /** Upstream requests per system per hour that views' refreshes may make (MIRROR_REQUEST_BUDGET_PER_HOUR); 0 or unset: no budget. */
   budgetPerHour?: number;
+  /** The budgets admins set per system (lib/systems/request-budgets.ts), in place of budgetPerHour. */
+  budgetOverrides?: () => Promise<ReadonlyMap<string, number>>;
   /** MIRROR_STRUCTURE_EVERY: rooms, schedules and groups are re-read every this many re-reads (unset: every time). */
   structureEvery?: number;
   /** MIRROR_BACKGROUND_S in ms (0 or unset: no background re-reads): the bound of a copy nobody views. */
@@ -22,7 +24,13 @@ export interface ViewDeps {
   now?: () => Date;
 }
 
-const policyOf = (deps: ViewDeps): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0, structureEvery: deps.structureEvery });
+const policyOf = (deps: ViewDeps, budgetPerHour = deps.budgetPerHour ?? 0): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour, structureEvery: deps.structureEvery });
+
+/** A system's request budget per hour: its own, when an admin set one, else the setting's. */
+export async function budgetOf(deps: Pick<ViewDeps, 'budgetPerHour' | 'budgetOverrides'>, deviceId: string): Promise<number> {
+  const own = deps.budgetOverrides ? (await deps.budgetOverrides()).get(deviceId) : undefined;
+  return own ?? deps.budgetPerHour ?? 0;
+}
 
 // Shown instead of the raw failure text, which stays in the log: one true sentence per kind.
 // "could not be reached" only when it was not: a service that answered is not called unreachable.
@@ -77,10 +85,11 @@ export async function systemMirror(
   known?: MirrorState | null,
 ): Promise<{ freshness: Freshness; state: MirrorState | null }> {
   const now = deps.now?.() ?? new Date();
-  const state = known !== undefined ? known : await readState(deps.db, deviceId);
+  const [state, budgetPerHour] = await Promise.all([known !== undefined ? known : readState(deps.db, deviceId), budgetOf(deps, deviceId)]);
+  const policy = policyOf(deps, budgetPerHour);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
-  if (viewDecision(state, policyOf(deps), now).start) {
+  if (viewDecision(state, policy, now).start) {
     let built: MirrorSource;
     try {
       built = await deps.source(deviceId);
@@ -105,8 +114,8 @@ export async function systemMirror(
     }
     source = () => Promise.resolve(built);
   }
-  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policyOf(deps), now, state));
-  const within = outsideWithinS(deps, state);
+  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policy, now, state));
+  const within = outsideWithinS({ freshnessMs: deps.freshnessMs, budgetPerHour }, state);
   return { freshness: freshness.status === 'ready' && within !== null ? { ...freshness, outsideWithinS: within } : freshness, state };
 }
 
