@@ -61,7 +61,7 @@ describeWithDb('admin system actions', (ctx) => {
     expect(await updateSystemRequestBudget(db(), admin, a, 4800, limits)).toEqual({ name: 'Ekhagen', perHour: 4800 });
     expect(await readRequestBudgets(db())).toEqual(new Map([[a, 4800]]));
     const [entry] = (await listAudit(db(), 1)).entries;
-    expect(entry).toMatchObject({ action: 'system.update', targetId: a, detail: { requestBudgetPerHour: { from: 'default (2400)', to: 4800 } } });
+    expect(entry).toMatchObject({ action: 'system.update', targetId: a, detail: { requestBudgetPerHour: { from: null, to: 4800 } } });
     expect(await updateSystemRequestBudget(db(), admin, a, null, limits)).toEqual({ name: 'Ekhagen', perHour: 2400 });
     expect(await readRequestBudgets(db())).toEqual(new Map());
     // The form's field: a whole number from 1, or empty.

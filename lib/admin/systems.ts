@@ -52,7 +52,8 @@ export async function updateSystemRequestBudget(
         targetType: 'system',
         targetId: deviceId,
         targetName: name,
-        detail: { requestBudgetPerHour: { from: before ?? `default (${limits.defaultPerHour})`, to: perHour ?? `default (${limits.defaultPerHour})` } },
+        // null: the setting's default (worded by the log page).
+        detail: { requestBudgetPerHour: { from: before, to: perHour } },
       });
     }
     return { name, perHour: perHour ?? limits.defaultPerHour };
