@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { withIntl } from '@/tests/intl';
-import { budgetDeferredUntil, FreshnessNote, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
+import { budgetDeferredUntil, FreshnessNote, outsideMinutes, STALE_AFTER_MS, SkippedItemsNote, showRefreshing } from './freshness-note';
 
 const TZ = 'Europe/Stockholm';
 
@@ -138,5 +138,30 @@ describe('SkippedItemsNote', () => {
     const sv = renderToStaticMarkup(withIntl(<SkippedItemsNote skipped={{ total: 1, counts: { userGroups: 1 }, samples: [] }} />, 'sv'));
     expect(sv).toContain('1 post från tjänsten kunde inte läsas');
     expect(sv).toContain('(1 användargrupper)');
+  });
+});
+
+describe('the promise about changes made outside the portal', () => {
+  const ready = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: false, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null } as const;
+
+  it('says within how many minutes, in English and Swedish, rounded up', () => {
+    const en = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...ready, nextRefreshAt: null, deferredBy: null, outsideWithinS: 31 }} timeZone={TZ} />));
+    expect(en).toContain('Changes made outside the portal show within about 1 minute.');
+    const sv = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...ready, nextRefreshAt: null, deferredBy: null, outsideWithinS: 780 }} timeZone={TZ} />, 'sv'));
+    expect(sv).toContain('Ändringar som görs utanför portalen syns inom ungefär 13 minuter.');
+  });
+
+  it('follows the next update when the budget holds the copy back', () => {
+    const html = renderToStaticMarkup(
+      withIntl(<FreshnessNote freshness={{ ...ready, nextRefreshAt: '2026-11-24T07:15:00.000Z', deferredBy: 'budget', outsideWithinS: 780 }} timeZone={TZ} />),
+    );
+    expect(html).toContain('next update about 08:15. Changes made outside the portal show within about 13 minutes.');
+  });
+
+  it('says nothing when the bound is unknown', () => {
+    const html = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...ready, nextRefreshAt: null, deferredBy: null }} timeZone={TZ} />));
+    expect(html).not.toContain('outside the portal');
+    expect(outsideMinutes(0)).toBe(1);
+    expect(outsideMinutes(61)).toBe(2);
   });
 });

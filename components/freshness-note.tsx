@@ -51,6 +51,11 @@ export function budgetDeferredUntil(freshness: Freshness): number | null {
   return Date.parse(freshness.nextRefreshAt);
 }
 
+/** The bound of an outside change (Freshness.outsideWithinS) as the page says it: whole minutes, rounded up, at least 1. */
+export function outsideMinutes(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
+}
+
 const warningBox =
   'rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50';
 
@@ -95,8 +100,12 @@ export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { fre
         <span suppressHydrationWarning>{t('updated', { ago: formatAgo(now - refreshedMs, locale) })}</span>
         {showRefreshing(freshness, now) ? <span suppressHydrationWarning>{` · ${t('refreshing')}`}</span> : null}
       </p>
-      {budgetNext !== null && kind === null ? (
-        <p className={mutedTextClass}>{t('budgetDeferred', { asOf: formatClock(refreshedMs, timeZone), next: formatClock(budgetNext, timeZone) })}</p>
+      {kind === null && (budgetNext !== null || freshness.outsideWithinS !== undefined) ? (
+        <p className={mutedTextClass}>
+          {budgetNext !== null ? t('budgetDeferred', { asOf: formatClock(refreshedMs, timeZone), next: formatClock(budgetNext, timeZone) }) : null}
+          {budgetNext !== null && freshness.outsideWithinS !== undefined ? ' ' : null}
+          {freshness.outsideWithinS !== undefined ? t('outsideWithin', { minutes: outsideMinutes(freshness.outsideWithinS) }) : null}
+        </p>
       ) : null}
       {freshness.incomplete && freshness.incomplete.length > 0 ? (
         <p role="status" className={`flex items-start gap-2 ${warningBox}`}>

@@ -140,6 +140,31 @@ test('an admin states a rule group shared by two rooms and reads it back as resi
   await expect(readBack.getByRole('listitem').first()).toContainText(', each: 2 at a time');
 });
 
+test('an admin sets a system\u2019s own request budget within the owner\u2019s allowance; the change is in the audit log', async ({ page, context, signedInAs, request }) => {
+  const fixtures = await sandboxFixtures(request);
+  const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
+  const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await signedInAs('admin');
+  await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
+  await page.goto('/admin/systems');
+  const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
+  const budget = card.getByRole('spinbutton', { name: `Requests to the service per hour for ${name}` });
+  await expect(budget).toHaveValue('');
+  // Unset, the service's owner allows no more than the default: an admin may lower it.
+  await expect(budget).toHaveAccessibleDescription(/Empty: the default, 2,400\. The service's owner allows up to 2,400\./);
+  await budget.fill('1200');
+  await card.getByRole('button', { name: `Save the request budget of ${name}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'requests per hour' })).toHaveText(`${name} may now make 1,200 requests per hour.`);
+  await budget.fill('');
+  await card.getByRole('button', { name: `Save the request budget of ${name}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'requests per hour' })).toHaveText(`${name} is back to the default, 2,400 requests per hour.`);
+
+  await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Audit log' }).click();
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows.nth(1)).toContainText(`Changed the system ${name}: requests to the service per hour 1200 → the default.`);
+  await expect(rows.nth(2)).toContainText(`Changed the system ${name}: requests to the service per hour the default → 1200.`);
+});
+
 test('an admin disconnects a system after confirming; it is gone, and the log says who did it', async ({ page, signedInAs, request }) => {
   const fixtures = await sandboxFixtures(request);
   const approval = fixtures.approvals[1];

@@ -10,6 +10,8 @@ test('the manager opens a system and sees the heatmap and each resource’s occu
   await page.getByRole('link', { name: overview.system.name }).click();
   await expect(page.getByRole('heading', { level: 1, name: overview.system.name })).toBeVisible();
   await expect(page.getByText(/Updated \d+ (seconds?|minutes?) ago/)).toBeVisible();
+  // The promise about bookings made at the door panel: a small system is re-read every window.
+  await expect(page.getByText(/^Changes made outside the portal show within about [12] minutes?\.$/)).toBeVisible();
 
   const list = page.getByRole('list', { name: 'Resources' });
   await expect(list.getByRole('listitem')).toHaveCount(overview.resources.length);

@@ -136,6 +136,13 @@ export const envSchema = z
     MIRROR_BACKGROUND_S: nonNegativeInt(3600),
     /** Upstream requests the refreshes of one system may make per hour, a token bucket across instances (0: no limit). */
     MIRROR_REQUEST_BUDGET_PER_HOUR: nonNegativeInt(2400).refine((v) => v <= 10_000_000, 'must be at most 10000000 (or 0 for no limit)'),
+    /**
+     * The most an admin may set a system's own request budget to, as the service's owner allows (0:
+     * any); unset: MIRROR_REQUEST_BUDGET_PER_HOUR, so admins may only lower it.
+     */
+    MIRROR_REQUEST_BUDGET_MAX_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 or more').max(10_000_000, 'must be at most 10000000 (or 0 for any)').optional(),
+    /** Rooms, time schedules and user groups are re-read every this many re-reads of a system (1: every time); reservations always. */
+    MIRROR_STRUCTURE_EVERY: positiveInt(10),
     RECONCILE_AFTER_S: positiveInt(120),
     /** A booking whose answer was lost (timeout, reset, unreadable) is first checked this soon. */
     RECONCILE_UNKNOWN_AFTER_S: positiveInt(10),

@@ -1,4 +1,5 @@
 import 'server-only';
+import { requestBudgets } from '@/lib/systems/request-budgets';
 import type { Actor } from '@/lib/admin/audit';
 import { recordConnectAudit } from '@/lib/admin/audit';
 import type { ClosureDeps } from '@/lib/closures/closures';
@@ -69,6 +70,9 @@ export async function portalViewDeps(): Promise<ViewDeps> {
     db,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
+    budgetOverrides: () => requestBudgets(db),
+    structureEvery: env.MIRROR_STRUCTURE_EVERY,
+    backgroundMs: env.MIRROR_BACKGROUND_S * 1000,
     source: mirrorSourceFor,
   };
 }
@@ -112,6 +116,8 @@ export async function portalMirrorWorkerDeps(): Promise<BackgroundDeps> {
     backgroundMs: env.MIRROR_BACKGROUND_S * 1000,
     freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
     budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
+    budgetOverrides: () => requestBudgets(db),
+    structureEvery: env.MIRROR_STRUCTURE_EVERY,
   };
 }
 

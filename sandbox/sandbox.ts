@@ -6,7 +6,7 @@ import { HttpProblem, json, notFound, problem, sleep } from './http';
 import { findRoute, paramReader, route } from './router';
 import { RequestStats } from './stats';
 import { cancelReservation, createReservation } from './routes/bookings';
-import { addWebhook, clearFaults, clearStats, getFaults, getFixtures, getRequest, getRules, getStats, putFaults, putRules, removeWebhook, resetData } from './routes/control';
+import { addPanelReservation, addWebhook, clearFaults, clearStats, getFaults, getFixtures, getRequest, getRules, getStats, putFaults, putRules, removeWebhook, resetData } from './routes/control';
 import {
   fetchUsers,
   listReservations,
@@ -72,6 +72,7 @@ const controlRoutes = [
   route('DELETE', '/_sandbox/stats', clearStats),
   route('PUT', '/_sandbox/rules/:deviceId', putRules),
   route('GET', '/_sandbox/rules/:deviceId', getRules),
+  route('POST', '/_sandbox/panel-reservations', addPanelReservation),
 ];
 
 /** Behind injected faults, the token endpoint (any method; it answers 405 itself). */

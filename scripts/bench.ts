@@ -16,6 +16,8 @@
 //          --steady-ports 3201,3202, --pg-url postgres://postgres@127.0.0.1:5432,
 //          --steady-budget N (MIRROR_REQUEST_BUDGET_PER_HOUR of the steady instances; default scaled so that
 //          --steady-rereads 4 budget-bound re-reads fit the window, scripts/bench/steady-target.ts)
+//          phase m (freshness, scripts/bench/freshness.ts): --fresh-port 3203, --fresh-sandbox-port 4031,
+//          --fresh-viewed-minutes 20
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -35,6 +37,7 @@ import { measurePairs, overheadMet, pairedOverhead } from './bench/paired';
 import { LoadMonitor, RUN, describeLoad, figureContended, withLoad, type PhaseLoad } from './bench/load';
 import { runSteadyUse } from './bench/steady';
 import { LARGE_REREAD_REQUESTS, scaledBudget, steadyFigures } from './bench/steady-target';
+import { runFreshnessPhase } from './bench/freshness';
 import { sandboxServiceEnv } from './harness/processes';
 
 const { values: args } = parseArgs({
@@ -60,6 +63,10 @@ const { values: args } = parseArgs({
     'steady-budget': { type: 'string' },
     'steady-rereads': { type: 'string', default: '4' },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432' },
+    // (m) freshness: its portal's port, the small system's sandbox port, the longest viewed wait.
+    'fresh-port': { type: 'string', default: '3203' },
+    'fresh-sandbox-port': { type: 'string', default: '4031' },
+    'fresh-viewed-minutes': { type: 'string', default: '20' },
   },
 });
 const int = (name: keyof typeof args) => {
@@ -85,17 +92,19 @@ const CHROME = String(args.chrome);
 // run stops after the last named) and, or only, `l`.
 const PHASE_ORDER = ['a', 'b', 'c', 'g', 'h', 'i', 'j', 'k', 'd', 'e'] as const;
 type Phase = (typeof PHASE_ORDER)[number];
-const ASKED = args.phases === 'all' ? [...PHASE_ORDER, 'l'] : String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
+const ASKED = args.phases === 'all' ? [...PHASE_ORDER, 'l', 'm'] : String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
 const STEADY = ASKED.includes('l');
+/** (m) freshness: how soon a booking made outside the portal shows (scripts/bench/freshness.ts). */
+const FRESHNESS = ASKED.includes('m');
 const PHASES: readonly Phase[] = (() => {
-  const asked = ASKED.filter((p) => p !== 'l');
+  const asked = ASKED.filter((p) => p !== 'l' && p !== 'm');
   const prefix = PHASE_ORDER.slice(0, asked.length);
-  if (asked.some((p, i) => p !== prefix[i]) || (asked.length === 0 && !STEADY)) {
+  if (asked.some((p, i) => p !== prefix[i]) || (asked.length === 0 && !STEADY && !FRESHNESS)) {
     throw new Error(`--phases takes a prefix of ${PHASE_ORDER.join(',')} (phases build on each other) and/or l`);
   }
   return prefix;
 })();
-const ALL_PHASES = PHASES.length === PHASE_ORDER.length && STEADY;
+const ALL_PHASES = PHASES.length === PHASE_ORDER.length && STEADY && FRESHNESS;
 /** The last portal phase asked for: the portal's part stops after it. */
 const lastPhase = (phase: Phase) => PHASES[PHASES.length - 1] === phase;
 const STEADY_MINUTES = Number(args['steady-minutes']);
@@ -264,6 +273,17 @@ async function main(): Promise<void> {
   const setup: Setup = { fixtures, approvalId: approval.approvalId, deviceId, direct };
   if (PHASES.length > 0) await portalPhases(setup);
   if (STEADY) await steadyPhase(setup);
+  if (FRESHNESS) {
+    load.phase('(m)');
+    try {
+      await runFreshnessPhase(
+        { root: ROOT, tmp: TMP, node: NODE, pgAdminUrl: PG_URL, port: int('fresh-port'), smallSandboxPort: int('fresh-sandbox-port'), latencyMs: LATENCY_MS, freshnessS: FRESHNESS_S, budgetPerHour: DEFAULT_BUDGET_PER_HOUR, backgroundS: 3600, viewedTimeoutMs: Number(args['fresh-viewed-minutes']) * 60_000, pollMs: 3_000, step, large: { label: 'large', sandboxUrl: SANDBOX, fixtures, approvalId: approval.approvalId, deviceId } },
+        { figure, details },
+      );
+    } finally {
+      load.end();
+    }
+  }
   await stopProcess(sandbox);
 }
 

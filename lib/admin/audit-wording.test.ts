@@ -24,6 +24,7 @@ describe('describeAuditEntry in English', () => {
     );
     expect(describeAudit(entry('system.update', { bookingQuota: { from: 2, to: 3 } }))).toBe('Changed the system Ekhagen: bookings per apartment and room 2 → 3.');
     expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Changed the system Ekhagen: schedule times UTC → local time.');
+    expect(describeAudit(entry('system.update', { requestBudgetPerHour: { from: null, to: 4800 } }))).toBe('Changed the system Ekhagen: requests to the service per hour the default → 4800.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: '', from: 'drying', to: null }))).toBe('Set the kind of r1 in Ekhagen: drying → guessed from its name.');
     expect(describeAudit(entry('system.booking-rules', { from: null, to: { resourceIds: ['a', 'b', 'c'] } }))).toBe('Added a booking rule group of 3 rooms to Ekhagen.');

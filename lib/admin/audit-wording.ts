@@ -16,7 +16,7 @@ export interface AuditEntryLike {
 /** The `audit.entry` translator: getTranslations('audit.entry') on a page, createTranslator in tests. */
 export type AuditEntryTranslator = ReturnType<typeof createTranslator<Messages, 'audit.entry'>>;
 
-const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota']);
+const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota', 'requestBudgetPerHour']);
 const KINDS = new Set(['laundry', 'drying', 'other']);
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
@@ -40,7 +40,8 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
     case 'system.update': {
       const changes = Object.entries(detail).map(([key, change]) => {
         const { from, to } = (change ?? {}) as { from?: unknown; to?: unknown };
-        const value = (v: unknown) => (key === 'scheduleBasis' && typeof v === 'string' ? t('basis', { basis: v }) : text(v));
+        const value = (v: unknown) =>
+          key === 'scheduleBasis' && typeof v === 'string' ? t('basis', { basis: v }) : key === 'requestBudgetPerHour' && v === null ? t('budgetDefault') : text(v);
         const label = SETTINGS.has(key) ? t('setting', { setting: key }) : key;
         return `${label} ${value(from)} → ${value(to)}`;
       });

@@ -9,9 +9,11 @@ import { connectApproval } from '@/lib/systems/connect';
 import { getSystem, readMailSettings, readResourceKinds, readSystemApiKey } from '@/lib/systems/store';
 import { describeWithDb } from '@/tests/db';
 import { listAudit, recordConnectAudit } from './audit';
-import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from './systems';
+import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemRequestBudget, updateSystemSettings } from './systems';
 import { removeRuleGroup, setRuleGroup } from './booking-rules';
 import { readBookingRules } from '@/lib/systems/booking-rules';
+import { readRequestBudgets } from '@/lib/systems/store';
+import { requestBudgetSchema } from '@/lib/systems/schemas';
 
 const encryptionKey = randomBytes(32);
 
@@ -50,6 +52,25 @@ describeWithDb('admin system actions', (ctx) => {
       }),
     ).rejects.toThrow('audit down');
     expect(await db().select().from(systems).where(eq(systems.deviceId, c))).toEqual([]);
+  });
+
+  it('sets a system\u2019s own request budget within the owner\u2019s allowance, audited; empty is the default again', async () => {
+    const limits = { defaultPerHour: 2400, allowedPerHour: 9600 };
+    await expect(updateSystemRequestBudget(db(), admin, a, 12_000, limits)).rejects.toMatchObject({ code: 'unprocessable_entity' });
+    // By default the allowance is the default itself: an admin may only lower it.
+    await expect(updateSystemRequestBudget(db(), admin, a, 4800, { defaultPerHour: 2400, allowedPerHour: 2400 })).rejects.toMatchObject({ code: 'unprocessable_entity' });
+    expect(await readRequestBudgets(db())).toEqual(new Map());
+    expect(await updateSystemRequestBudget(db(), admin, a, 4800, limits)).toEqual({ name: 'Ekhagen', perHour: 4800 });
+    expect(await readRequestBudgets(db())).toEqual(new Map([[a, 4800]]));
+    const [entry] = (await listAudit(db(), 1)).entries;
+    expect(entry).toMatchObject({ action: 'system.update', targetId: a, detail: { requestBudgetPerHour: { from: null, to: 4800 } } });
+    expect(await updateSystemRequestBudget(db(), admin, a, null, limits)).toEqual({ name: 'Ekhagen', perHour: 2400 });
+    expect(await readRequestBudgets(db())).toEqual(new Map());
+    // The form's field: a whole number from 1, or empty.
+    expect(requestBudgetSchema.parse('')).toBeNull();
+    expect(requestBudgetSchema.parse('3600')).toBe(3600);
+    expect(requestBudgetSchema.safeParse('0').success).toBe(false);
+    expect(requestBudgetSchema.safeParse('1.5').success).toBe(false);
   });
 
   it('records setting changes with before and after; an unchanged save records nothing', async () => {

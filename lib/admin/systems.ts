@@ -8,7 +8,7 @@ import { notifyAccessChange } from '@/lib/auth/users';
 import { deleteMirrorOf, readResources } from '@/lib/mirror/store';
 import { guessResourceKind, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { SystemPublic, SystemUpdate } from '@/lib/systems/schemas';
-import { getSystem, readMailSettings, readResourceKinds, updateMailSettings, updateSystem, writeResourceKind, type SystemMailSettings } from '@/lib/systems/store';
+import { getSystem, readMailSettings, readResourceKinds, updateMailSettings, updateRequestBudget, updateSystem, writeResourceKind, type SystemMailSettings } from '@/lib/systems/store';
 import { recordAudit, type Actor } from './audit';
 
 /** Changes a system's settings and records what changed (before and after). */
@@ -25,6 +25,38 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
       await recordAudit(tx, actor, { action: 'system.update', targetType: 'system', targetId: deviceId, targetName: after.name, detail: changes });
     }
     return after;
+  });
+}
+
+/**
+ * Sets a system's own upstream request budget per hour (null: back to MIRROR_REQUEST_BUDGET_PER_HOUR),
+ * within what the service's owner allows (MIRROR_REQUEST_BUDGET_MAX_PER_HOUR, by default the
+ * default itself: then an admin may only lower it); recorded with before and after.
+ */
+export async function updateSystemRequestBudget(
+  db: Database,
+  actor: Actor,
+  deviceId: string,
+  perHour: number | null,
+  limits: { defaultPerHour: number; allowedPerHour: number },
+): Promise<{ name: string; perHour: number }> {
+  const unlimited = limits.allowedPerHour === 0;
+  if (perHour !== null && !unlimited && perHour > limits.allowedPerHour) {
+    throw new ApiError('unprocessable_entity', msg('errors.requestBudgetAboveAllowance', { max: limits.allowedPerHour }));
+  }
+  return db.transaction(async (tx) => {
+    const { name, before } = await updateRequestBudget(tx, deviceId, perHour);
+    if (before !== perHour) {
+      await recordAudit(tx, actor, {
+        action: 'system.update',
+        targetType: 'system',
+        targetId: deviceId,
+        targetName: name,
+        // null: the setting's default (worded by the log page).
+        detail: { requestBudgetPerHour: { from: before, to: perHour } },
+      });
+    }
+    return { name, perHour: perHour ?? limits.defaultPerHour };
   });
 }
 

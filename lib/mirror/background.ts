@@ -2,7 +2,7 @@ import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { singleton } from '@/lib/singleton';
-import { decideRefresh } from './policy';
+import { backgroundIntervalSeconds, decideRefresh } from './policy';
 import { refreshSystem, type RefreshOutcome } from './refresh';
 import { readState } from './store';
 import type { MirrorSource } from './types';
@@ -26,6 +26,10 @@ export interface BackgroundDeps {
   freshnessMs: number;
   /** MIRROR_REQUEST_BUDGET_PER_HOUR; 0: none. */
   budgetPerHour: number;
+  /** The budgets admins set per system, in place of budgetPerHour. */
+  budgetOverrides?: () => Promise<ReadonlyMap<string, number>>;
+  /** MIRROR_STRUCTURE_EVERY (unset: every time). */
+  structureEvery?: number;
   now?: () => Date;
 }
 
@@ -39,9 +43,11 @@ export interface BackgroundPassResult {
 /** One pass over the systems: each one whose copy is older than the cadence is refreshed, one after another. */
 export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boolean = () => false): Promise<BackgroundPassResult> {
   const result: BackgroundPassResult = { refreshed: [], skipped: [] };
-  const policy = { windowMs: deps.backgroundMs, budgetPerHour: deps.budgetPerHour };
+  const overrides = (await deps.budgetOverrides?.()) ?? new Map<string, number>();
   for (const deviceId of await deps.systems()) {
     if (shouldStop()) break;
+    const budgetPerHour = overrides.get(deviceId) ?? deps.budgetPerHour;
+    const policy = { windowMs: deps.backgroundMs, budgetPerHour };
     const now = deps.now?.() ?? new Date();
     const state = await readState(deps.db, deviceId);
     if (!state?.refreshedAt) continue;
@@ -53,7 +59,8 @@ export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boo
         freshnessMs: deps.freshnessMs,
         windowMs: deps.backgroundMs,
         respectBackoff: true,
-        budget: deps.budgetPerHour > 0 ? { perHour: deps.budgetPerHour, enforce: true } : undefined,
+        budget: budgetPerHour > 0 ? { perHour: budgetPerHour, enforce: true } : undefined,
+        structureEvery: deps.structureEvery,
       });
     } catch (error) {
       log.warn('mirror: background refresh failed', { deviceId, error });
@@ -68,7 +75,7 @@ export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boo
 
 /** How often the worker looks: a tenth of the cadence, between 1 s and 1 min. */
 export function backgroundIntervalMs(backgroundMs: number): number {
-  return Math.min(60_000, Math.max(1_000, Math.round(backgroundMs / 10)));
+  return Math.round(backgroundIntervalSeconds(backgroundMs / 1000) * 1000);
 }
 
 const worker = singleton('mirror-background-worker', () => ({

@@ -121,3 +121,23 @@ export function decideRefresh(state: PolicyState | null, policy: RefreshPolicy, 
   if (budgetAt && budgetAt.getTime() > t) return { start: false, reason: 'budget', nextAt: budgetAt, deferredBy: 'budget' };
   return { start: true, reason: 'stale', nextAt: now, deferredBy: null };
 }
+
+/** The default of MIRROR_STRUCTURE_EVERY: rooms, schedules and user groups are re-read every 10th re-read. */
+export const STRUCTURE_EVERY_DEFAULT = 10;
+
+/**
+ * Whether a re-read pages the rooms, time schedules and user groups too, or only the reservations
+ * (and the user list, one request) and carries the rest over from the copy it replaces: they
+ * change rarely, and the budget is better spent on the reservations, where outside bookings are.
+ * A first load, a copy with a list the service never ended and every `every`-th generation read
+ * them all (`every` ≤ 1: always).
+ */
+export function structureDue(next: { generation: number; loaded: boolean; incomplete: boolean }, every: number): boolean {
+  if (every <= 1 || !next.loaded || next.incomplete) return true;
+  return next.generation % every === 0;
+}
+
+/** How often the background worker looks, in seconds: a tenth of its cadence, between 1 s and 1 min. */
+export function backgroundIntervalSeconds(backgroundS: number): number {
+  return Math.min(60, Math.max(1, Math.round(backgroundS * 100) / 1000));
+}

@@ -4,11 +4,11 @@ import { log } from '@/lib/log';
 import { isMissingEndpoint, isServiceError } from '@/lib/service/errors';
 import type { SkippedItem, UserAccount } from '@/lib/service/schemas';
 import { withRequestTally, type RequestTally } from '@/lib/service/request-tally';
-import { claimRefreshWith, completeRefresh, failRefresh, isLeaseLost, readState, recordProgress, writeRefreshPage, type BudgetSettings, type RefreshCharge } from './store';
-import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
+import { carryStructure, claimRefreshWith, completeRefresh, failRefresh, isLeaseLost, readState, recordProgress, upsertLiveReservations, writeRefreshPage, type BudgetSettings, type RefreshCharge } from './store';
+import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorReservation, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
-import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, type RefreshDecision } from './policy';
+import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, structureDue, type RefreshDecision } from './policy';
 
 export { REFRESH_LEASE_SECONDS } from './policy';
 const COLLECTIONS = ['resources', 'timeSchedules', 'userGroups', 'reservations'] as const;
@@ -53,10 +53,15 @@ export interface RefreshOptions {
   respectBackoff?: boolean;
   /** Charged with the requests the refresh makes; `enforce`: refused when the bucket is short. */
   budget?: BudgetSettings;
+  /**
+   * Rooms, time schedules and user groups are re-read every this many re-reads (MIRROR_STRUCTURE_EVERY;
+   * policy.ts structureDue) and carried over from the copy replaced otherwise. Unset or ≤ 1: every time.
+   */
+  structureEvery?: number;
 }
 
 /** `busy`: the claim was refused (another refresh runs, or the window, backoff or budget says wait). */
-export type RefreshOutcome = { status: 'refreshed'; pages: number; requests: number } | { status: 'busy' };
+export type RefreshOutcome = { status: 'refreshed'; pages: number; requests: number; structure: 'read' | 'carried' } | { status: 'busy' };
 
 const inflight = singleton('mirror-refreshes', () => new Map<string, Promise<RefreshOutcome>>());
 
@@ -138,8 +143,16 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     const done = pages;
     if (kind === 'reservations') reservationsRead += page.length;
     const read = reservationsRead;
-    return chain(() => writeRefreshPage(db, deviceId, claim.refreshId, { kind, generation, items: page }, done, { reservationsRead: read }));
+    return chain(async () => {
+      await writeRefreshPage(db, deviceId, claim.refreshId, { kind, generation, items: page }, done, { reservationsRead: read });
+      // A re-read's reservations go into the copy readers see as they arrive (new and changed
+      // ones; deletions only at the switch, when the whole list is known).
+      if (kind === 'reservations' && claim.loaded) await upsertLiveReservations(db, deviceId, claim.generation, page as readonly MirrorReservation[]);
+    });
   };
+  // Rooms, schedules and groups change rarely: most re-reads carry them over and spend the budget
+  // on the reservations (policy.ts structureDue).
+  const readStructure = structureDue({ generation, loaded: claim.loaded, incomplete: claim.incomplete }, options.structureEvery ?? 1);
   // Once resources and time schedules are all written, views may show the rooms and their slots
   // while the reservations are still read (issue 20): one more update, once per refresh.
   let structureLeft = 2;
@@ -148,6 +161,12 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     if (structureLeft === 0 && !failed) void chain(() => recordProgress(db, deviceId, claim.refreshId, null, { structureGeneration: generation }));
   };
   const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
+    if (!readStructure && kind !== 'reservations') {
+      // Carried over in one step (resources), the others with it; nothing is requested.
+      if (kind === 'resources') await chain(() => carryStructure(db, deviceId, claim.generation, generation).then(() => undefined));
+      if (kind === 'resources' || kind === 'timeSchedules') structureWritten();
+      return;
+    }
     try {
       let previous: Promise<void> = Promise.resolve();
       for await (const page of source[kind](deviceId) as AsyncIterable<MirrorPage<unknown>>) {
@@ -205,7 +224,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost, incomplete);
     if (incompleteLists.length > 0) log.warn('mirror: refreshed with lists the service did not end; kept what was read', { deviceId, lists: incompleteLists });
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
-    return { status: 'refreshed', pages, requests: cost.requests };
+    return { status: 'refreshed', pages, requests: cost.requests, structure: readStructure ? 'read' : 'carried' };
   } catch (error) {
     await writes.catch(() => undefined);
     const cost = charge();
@@ -270,6 +289,8 @@ export type MirrorStatus =
 export interface ViewRefreshPolicy {
   freshnessMs: number;
   budgetPerHour: number;
+  /** MIRROR_STRUCTURE_EVERY (unset: rooms, schedules and groups re-read every time). */
+  structureEvery?: number;
 }
 
 /** The policy's decision for a page view (lib/mirror/policy.ts), the window being the freshness window. */
@@ -285,6 +306,7 @@ export function viewRefreshOptions(policy: ViewRefreshPolicy, now: Date): Refres
     windowMs: policy.freshnessMs,
     respectBackoff: true,
     budget: policy.budgetPerHour > 0 ? { perHour: policy.budgetPerHour, enforce: true } : undefined,
+    structureEvery: policy.structureEvery,
   };
 }
 

@@ -90,6 +90,118 @@ export async function insertPage(
   }
 }
 
+/**
+ * Upserts one page of reservations a refresh just read into the generation readers see, so an
+ * outside booking or change shows as soon as its page arrives rather than when the whole re-read
+ * ends (deletions wait for the end: only the full list says what is gone). Rows that differ are
+ * written, and only then the reservations version is bumped (caches of a week key on it). Answers
+ * how many rows changed.
+ */
+export async function upsertLiveReservations(db: Database, deviceId: string, generation: number, items: readonly MirrorReservation[], bump = true): Promise<number> {
+  if (items.length === 0) return 0;
+  const r = items;
+  const changed = await rawRows<{ one: number }>(
+    db,
+    sql`INSERT INTO mirror_reservations AS m
+          (device_id, generation, id, resource_id, user_id, owner_id, owner_type, status, start_time, end_time)
+        SELECT ${deviceId}, ${generation}, * FROM unnest(${array(r.map((x) => x.id))}::uuid[], ${array(r.map((x) => x.resourceId))}::uuid[],
+                                         ${array(r.map((x) => x.userId))}::uuid[], ${array(r.map((x) => x.ownerId))}::uuid[],
+                                         ${array(r.map((x) => x.ownerType))}::text[], ${array(r.map((x) => x.status))}::text[],
+                                         ${array(r.map((x) => x.startTime))}::timestamptz[], ${array(r.map((x) => x.endTime))}::timestamptz[])
+        ON CONFLICT (device_id, generation, id) DO UPDATE
+           SET resource_id = EXCLUDED.resource_id, user_id = EXCLUDED.user_id, owner_id = EXCLUDED.owner_id,
+               owner_type = EXCLUDED.owner_type, status = EXCLUDED.status, start_time = EXCLUDED.start_time, end_time = EXCLUDED.end_time
+         WHERE (m.resource_id, m.user_id, m.owner_id, m.owner_type, m.status, m.start_time, m.end_time)
+               IS DISTINCT FROM (EXCLUDED.resource_id, EXCLUDED.user_id, EXCLUDED.owner_id, EXCLUDED.owner_type, EXCLUDED.status, EXCLUDED.start_time, EXCLUDED.end_time)
+        RETURNING 1 AS one`,
+  );
+  if (bump && changed.length > 0) {
+    await db
+      .update(mirrorState)
+      .set({ reservationsVersion: sql`${mirrorState.reservationsVersion} + 1` })
+      .where(and(eq(mirrorState.deviceId, deviceId), eq(mirrorState.generation, generation)));
+  }
+  return changed.length;
+}
+
+/**
+ * Carries the rooms, time schedules and user groups of generation `from` into `to` (a re-read
+ * that spends the request budget on reservations only: these change rarely). One statement each;
+ * answers the rows carried per collection.
+ */
+export async function carryStructure(db: Database, deviceId: string, from: number, to: number): Promise<{ resources: number; timeSchedules: number; userGroups: number }> {
+  const count = async (query: SQL) => (await rawRows<{ one: number }>(db, query)).length;
+  const resources = await count(
+    sql`INSERT INTO mirror_resources (device_id, generation, id, name, description, time_schedule_id)
+        SELECT device_id, ${to}, id, name, description, time_schedule_id FROM mirror_resources WHERE device_id = ${deviceId} AND generation = ${from}
+        ON CONFLICT DO NOTHING RETURNING 1 AS one`,
+  );
+  const timeSchedules = await count(
+    sql`INSERT INTO mirror_time_schedules (device_id, generation, id, schedule_type, schedule)
+        SELECT device_id, ${to}, id, schedule_type, schedule FROM mirror_time_schedules WHERE device_id = ${deviceId} AND generation = ${from}
+        ON CONFLICT DO NOTHING RETURNING 1 AS one`,
+  );
+  const userGroups = await count(
+    sql`INSERT INTO mirror_user_groups (device_id, generation, id, name, apartment_id, reference_id)
+        SELECT device_id, ${to}, id, name, apartment_id, reference_id FROM mirror_user_groups WHERE device_id = ${deviceId} AND generation = ${from}
+        ON CONFLICT DO NOTHING RETURNING 1 AS one`,
+  );
+  return { resources, timeSchedules, userGroups };
+}
+
+/**
+ * Takes `requests` from a system's request budget at `at` when the bucket holds them (a refresh of
+ * one apartment's bookings, lib/mirror/apartment-refresh.ts); answers whether it did. Without a
+ * budget (0 per hour) always yes, and nothing is recorded.
+ */
+export async function takeBudget(db: Database, deviceId: string, requests: number, perHour: number, at: Date): Promise<boolean> {
+  if (perHour <= 0) return true;
+  await db.insert(mirrorState).values({ deviceId }).onConflictDoNothing();
+  const taken = await db
+    .update(mirrorState)
+    .set({ budgetTokens: sql`${bucketAt(at, perHour)} - ${requests}::float8`, budgetAt: laterOf(at) })
+    .where(and(eq(mirrorState.deviceId, deviceId), sql`${bucketAt(at, perHour)} >= ${requests}::float8`))
+    .returning({ deviceId: mirrorState.deviceId });
+  return taken.length > 0;
+}
+
+/**
+ * Brings the shown copy in line with what the service says one user's reservations are (every one
+ * of them: users/{id}/reservations is not paged): new and changed ones upserted (into a generation
+ * being written as well, so a refresh in flight keeps them), the user's others deleted. Bumps the
+ * reservations version when anything changed; answers how many rows did.
+ */
+export async function applyUserReservations(db: Database, deviceId: string, userId: string, items: readonly MirrorReservation[]): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [state] = await tx
+      .select({ generation: mirrorState.generation, refreshing: sql<boolean>`${mirrorState.refreshStartedAt} IS NOT NULL`, loaded: sql<boolean>`${mirrorState.refreshedAt} IS NOT NULL` })
+      .from(mirrorState)
+      .where(eq(mirrorState.deviceId, deviceId))
+      .for('update');
+    if (!state?.loaded) return 0;
+    const own = items.filter((r) => r.deviceId.toLowerCase() === deviceId.toLowerCase());
+    let changed = await upsertLiveReservations(tx, deviceId, state.generation, own, false);
+    if (state.refreshing) await insertPage(tx, 'reservations', deviceId, state.generation + 1, own);
+    const keep = own.map((r) => r.id);
+    const removed = await tx
+      .delete(mirrorReservations)
+      .where(
+        and(
+          eq(mirrorReservations.deviceId, deviceId),
+          eq(mirrorReservations.generation, state.generation),
+          eq(mirrorReservations.userId, userId),
+          keep.length > 0 ? sql`NOT (${mirrorReservations.id} = ANY(${array(keep)}::uuid[]))` : undefined,
+        ),
+      )
+      .returning({ id: mirrorReservations.id });
+    changed += removed.length;
+    if (changed > 0) {
+      await tx.update(mirrorState).set({ reservationsVersion: sql`${mirrorState.reservationsVersion} + 1` }).where(eq(mirrorState.deviceId, deviceId));
+    }
+    return changed;
+  });
+}
+
 const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers] as const;
 
 export async function deleteGeneration(db: Database, deviceId: string, generation: number): Promise<void> {
@@ -136,6 +248,10 @@ export interface RefreshClaim {
   consecutiveFailures: number;
   reserved: number;
   refreshId: string;
+  /** Whether the generation being replaced is a complete copy readers see (false on a first load). */
+  loaded: boolean;
+  /** Whether it holds a list the service never ended (the next refresh then reads everything). */
+  incomplete: boolean;
 }
 
 const LEASE_LOST = 'mirror_lease_lost';
@@ -209,8 +325,14 @@ async function claimRow(db: Database, deviceId: string, leaseSeconds: number, co
           : undefined,
       ),
     )
-    .returning({ generation: mirrorState.generation, consecutiveFailures: mirrorState.consecutiveFailures, reserved: mirrorState.lastRequests });
-  return row ? { ...row, refreshId } : null;
+    .returning({
+      generation: mirrorState.generation,
+      consecutiveFailures: mirrorState.consecutiveFailures,
+      reserved: mirrorState.lastRequests,
+      loaded: sql<boolean>`${mirrorState.refreshedAt} IS NOT NULL`,
+      incomplete: sql<boolean>`${mirrorState.incompleteLists} IS NOT NULL`,
+    });
+  return row ? { ...row, loaded: Boolean(row.loaded), incomplete: Boolean(row.incomplete), refreshId } : null;
 }
 
 /** claimRefreshWith, answering the generation being replaced (or null). */

@@ -80,6 +80,19 @@ export const systemUpdateSchema = z
   );
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;
 
+/** The most a system's request budget may be set to (as MIRROR_REQUEST_BUDGET_PER_HOUR). */
+export const REQUEST_BUDGET_MAX = 10_000_000;
+
+/** A system's own request budget per hour: a whole number of at least 1, or empty for the setting's default. */
+export const requestBudgetSchema = z.union([
+  z.literal('').transform(() => null),
+  z.coerce
+    .number({ error: vkey('validation.requestBudget') })
+    .int(vkey('validation.requestBudget'))
+    .min(1, vkey('validation.requestBudget'))
+    .max(REQUEST_BUDGET_MAX, vkey('validation.requestBudget')),
+]);
+
 /** What a browser may see of a system: never the connection or its key. */
 export const systemPublicSchema = z.object({
   deviceId: z.uuid(),

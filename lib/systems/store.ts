@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
@@ -59,6 +59,20 @@ export async function updateSystem(db: Database, deviceId: string, update: Syste
 export interface SystemMailSettings {
   residentMail: boolean;
   mailLocale: string;
+}
+
+/** The systems whose request budget an admin set (the others use MIRROR_REQUEST_BUDGET_PER_HOUR). */
+export async function readRequestBudgets(db: Database): Promise<Map<string, number>> {
+  const rows = await db.select({ deviceId: systems.deviceId, perHour: systems.requestBudgetPerHour }).from(systems).where(isNotNull(systems.requestBudgetPerHour));
+  return new Map(rows.flatMap((r) => (r.perHour === null ? [] : [[r.deviceId, r.perHour] as const])));
+}
+
+/** Sets (or, with null, clears) a system's own request budget; answers its name and the value before. */
+export async function updateRequestBudget(db: Database, deviceId: string, perHour: number | null): Promise<{ name: string; before: number | null }> {
+  const [before] = await db.select({ perHour: systems.requestBudgetPerHour }).from(systems).where(eq(systems.deviceId, deviceId)).limit(1);
+  const [row] = await db.update(systems).set({ requestBudgetPerHour: perHour, updatedAt: new Date() }).where(eq(systems.deviceId, deviceId)).returning({ name: systems.name });
+  if (!row || !before) throw new ApiError('not_found', msg('errors.noSuchSystem'));
+  return { name: row.name, before: before.perHour };
 }
 
 export async function readMailSettings(db: Database): Promise<Map<string, SystemMailSettings>> {

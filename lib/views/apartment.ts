@@ -18,7 +18,8 @@ import type { SystemPublic } from '@/lib/systems/schemas';
 import { readResourceKinds } from '@/lib/systems/store';
 import { readBookingRules } from '@/lib/systems/booking-rules';
 import { log } from '@/lib/log';
-import { systemMirror, type ViewDeps } from './freshness';
+import { refreshApartmentBookings } from '@/lib/mirror/apartment-refresh';
+import { budgetOf, systemMirror, type ViewDeps } from './freshness';
 import { weekSlotsOf } from './week-slots';
 import { HISTORY_LIMIT, PAST_WEEKS, type ApartmentBooking, type ApartmentRoom, type ApartmentTitle, type ApartmentView, type NextFreeView } from './apartment-types';
 
@@ -108,6 +109,7 @@ async function readApartment(deps: ApartmentDeps, system: SystemPublic, groupId:
   const loaded = await loadGroup(deps, system, groupId);
   const { deviceId } = system;
   const { members, keys } = await apartmentKeysOf(deps.db, deviceId, loaded.group.id);
+  await refreshBookingsOf(deps, deviceId, loaded.group.id, keys.userIds);
   const [holdings, allowed, kinds, rules] = await Promise.all([
     readApartmentHoldings(deps.db, deviceId, keys, now),
     authorizationsOf(deps, deviceId, loaded.group),
@@ -117,6 +119,23 @@ async function readApartment(deps: ApartmentDeps, system: SystemPublic, groupId:
   const lookBack = Math.max(0, ...(rules?.groups ?? []).map(lookBackMs));
   const history = rules?.groups.length ? await readApartmentHistory(deps.db, deviceId, keys, now, new Date(now.getTime() - lookBack - DAY_MS)) : [];
   return { ...loaded, now, members, keys, holdings, allowed, kinds, rules, history };
+}
+
+/** How long the page waits for its apartment's bookings from the service before it shows the copy (the refresh goes on). */
+const APARTMENT_REFRESH_WAIT_MS = 1_500;
+
+/**
+ * The apartment's users' bookings read from the service and put into the copy first
+ * (lib/mirror/apartment-refresh.ts): bookings made at the door panel show on its page at once.
+ * Waits at most APARTMENT_REFRESH_WAIT_MS; without an API key nothing is done.
+ */
+async function refreshBookingsOf(deps: ApartmentDeps, deviceId: string, groupId: string, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const apiKey = await deps.apiKeyFor(deviceId).catch(() => null);
+  if (!apiKey) return;
+  const refresh = refreshApartmentBookings({ db: deps.db, client: deps.client, apiKey, freshnessMs: deps.freshnessMs, budgetPerHour: await budgetOf(deps, deviceId), now: deps.now }, deviceId, groupId, userIds);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([refresh, new Promise<void>((resolve) => (timer = setTimeout(resolve, APARTMENT_REFRESH_WAIT_MS)))]).finally(() => clearTimeout(timer));
 }
 
 async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartment: ApartmentRead): Promise<ApartmentView> {

@@ -1,10 +1,11 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
 import { waitForRefresh } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readState } from '@/lib/mirror/store';
 import { craftedClient } from '@/tests/crafted-service';
-import { systemMirror, type ViewDeps } from './freshness';
+import type { MirrorState } from '@/lib/mirror/types';
+import { budgetOf, outsideWithinS, systemMirror, type ViewDeps } from './freshness';
 
 const DEVICE = '5d0c3c1a-2222-4a2b-9c3d-000000000001';
 const WEEK = 'a0000000-0000-4000-8000-000000000011';
@@ -55,5 +56,18 @@ describeWithDb('freshness: what the views say of the next refresh', (ctx) => {
     expect(unbounded.freshness).toMatchObject({ refreshing: true, deferredBy: null, nextRefreshAt: null });
     await waitForRefresh(DEVICE);
     expect(counter.requests).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('a system\u2019s own request budget', () => {
+  it('is used in place of the setting when an admin set one, and by the promise about outside changes', async () => {
+    const deps = { budgetPerHour: 2400, budgetOverrides: () => Promise.resolve(new Map([['d1', 4800]])) };
+    expect(await budgetOf(deps, 'd1')).toBe(4800);
+    expect(await budgetOf(deps, 'd2')).toBe(2400);
+    expect(await budgetOf({}, 'd2')).toBe(0);
+    const state = { refreshedAt: new Date('2026-11-27T05:00:00Z'), refreshEndedAt: new Date('2026-11-27T05:00:28Z'), lastRequests: 501 } as MirrorState;
+    expect(outsideWithinS({ freshnessMs: 30_000, budgetPerHour: 2400 }, state)).toBe(780);
+    expect(outsideWithinS({ freshnessMs: 30_000, budgetPerHour: 4800 }, state)).toBe(404);
+    expect(outsideWithinS({ freshnessMs: 30_000, budgetPerHour: 2400 }, null)).toBeNull();
   });
 });

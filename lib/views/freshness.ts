@@ -4,6 +4,7 @@ import { log } from '@/lib/log';
 import { ensureFresh, failureKindOf, viewDecision, type MirrorStatus, type ViewRefreshPolicy } from '@/lib/mirror/refresh';
 import { readState } from '@/lib/mirror/store';
 import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
+import { outsideChangeBoundS } from '@/lib/mirror/freshness-bound';
 import type { Freshness, FreshnessErrorKind } from './types';
 
 /** What the views need besides their arguments; the portal's live ones come from lib/wiring.ts. */
@@ -14,10 +15,22 @@ export interface ViewDeps {
   freshnessMs: number;
   /** Upstream requests per system per hour that views' refreshes may make (MIRROR_REQUEST_BUDGET_PER_HOUR); 0 or unset: no budget. */
   budgetPerHour?: number;
+  /** The budgets admins set per system (lib/systems/request-budgets.ts), in place of budgetPerHour. */
+  budgetOverrides?: () => Promise<ReadonlyMap<string, number>>;
+  /** MIRROR_STRUCTURE_EVERY: rooms, schedules and groups are re-read every this many re-reads (unset: every time). */
+  structureEvery?: number;
+  /** MIRROR_BACKGROUND_S in ms (0 or unset: no background re-reads): the bound of a copy nobody views. */
+  backgroundMs?: number;
   now?: () => Date;
 }
 
-const policyOf = (deps: ViewDeps): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour: deps.budgetPerHour ?? 0 });
+const policyOf = (deps: ViewDeps, budgetPerHour = deps.budgetPerHour ?? 0): ViewRefreshPolicy => ({ freshnessMs: deps.freshnessMs, budgetPerHour, structureEvery: deps.structureEvery });
+
+/** A system's request budget per hour: its own, when an admin set one, else the setting's. */
+export async function budgetOf(deps: Pick<ViewDeps, 'budgetPerHour' | 'budgetOverrides'>, deviceId: string): Promise<number> {
+  const own = deps.budgetOverrides ? (await deps.budgetOverrides()).get(deviceId) : undefined;
+  return own ?? deps.budgetPerHour ?? 0;
+}
 
 // Shown instead of the raw failure text, which stays in the log: one true sentence per kind.
 // "could not be reached" only when it was not: a service that answered is not called unreachable.
@@ -72,10 +85,11 @@ export async function systemMirror(
   known?: MirrorState | null,
 ): Promise<{ freshness: Freshness; state: MirrorState | null }> {
   const now = deps.now?.() ?? new Date();
-  const state = known !== undefined ? known : await readState(deps.db, deviceId);
+  const [state, budgetPerHour] = await Promise.all([known !== undefined ? known : readState(deps.db, deviceId), budgetOf(deps, deviceId)]);
+  const policy = policyOf(deps, budgetPerHour);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
-  if (viewDecision(state, policyOf(deps), now).start) {
+  if (viewDecision(state, policy, now).start) {
     let built: MirrorSource;
     try {
       built = await deps.source(deviceId);
@@ -100,5 +114,18 @@ export async function systemMirror(
     }
     source = () => Promise.resolve(built);
   }
-  return { freshness: toFreshness(await ensureFresh(deps.db, deviceId, source, policyOf(deps), now, state)), state };
+  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policy, now, state));
+  const within = outsideWithinS({ freshnessMs: deps.freshnessMs, budgetPerHour }, state);
+  return { freshness: freshness.status === 'ready' && within !== null ? { ...freshness, outsideWithinS: within } : freshness, state };
+}
+
+/** The viewed bound of an outside change for this system's copy (null before a complete re-read). */
+export function outsideWithinS(deps: Pick<ViewDeps, 'freshnessMs' | 'budgetPerHour'>, state: MirrorState | null): number | null {
+  if (!state?.refreshedAt || !state.refreshEndedAt || state.lastRequests <= 0) return null;
+  const rereadSeconds = Math.max(0, (state.refreshEndedAt.getTime() - state.refreshedAt.getTime()) / 1000);
+  const bound = outsideChangeBoundS(
+    { requestsPerReread: state.lastRequests, rereadSeconds, budgetPerHour: deps.budgetPerHour ?? 0, freshnessS: deps.freshnessMs / 1000, backgroundS: 0 },
+    true,
+  );
+  return bound === null ? null : Math.round(bound);
 }

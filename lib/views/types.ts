@@ -51,6 +51,12 @@ export type Freshness =
       refreshedAt: string;
       refreshing: boolean;
       lastErrorAt: string | null;
+      /**
+       * The longest a change made outside the portal stays unseen while the system is viewed, in
+       * seconds (lib/mirror/freshness-bound.ts, from the system's size, its budget and the
+       * settings): "changes made outside the portal show within about N min". Absent: unknown.
+       */
+      outsideWithinS?: number;
       /** Lists the service never ended (the copy holds what was read; retried with backoff); absent when every list ended. */
       incomplete?: ('reservations' | 'resources' | 'timeSchedules' | 'userGroups' | 'users')[];
     } & FreshnessFailure &

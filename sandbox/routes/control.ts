@@ -149,3 +149,43 @@ export async function getRequest(ctx: SandboxContext, { param }: Call): Promise<
   const outcome = typeof row.outcome === 'string' ? (JSON.parse(row.outcome) as unknown) : row.outcome;
   return json({ correlationId, operation: row.operation, acceptedAt: iso(row.accepted_at), processedAt: row.processed_at ? iso(row.processed_at) : null, event: outcome ?? null });
 }
+
+/** An ISO 8601 date-time with a zone (with or without seconds, as the service's own). */
+const instant = z.string().max(40).regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/).refine((v) => !Number.isNaN(Date.parse(v)), 'not a date-time');
+
+const panelBody = z
+  .object({
+    resourceId: z.string().regex(UUID_RE),
+    startTime: instant,
+    endTime: instant,
+    userId: z.string().regex(UUID_RE).optional(),
+  })
+  .strict()
+  .refine((b) => Date.parse(b.endTime) > Date.parse(b.startTime), 'endTime must be after startTime');
+
+/**
+ * POST /_sandbox/panel-reservations {resourceId, startTime, endTime, userId?}: a booking made outside
+ * the portal — at the laundry room's door panel or in a resident's app — written straight into the
+ * service's data: no request, no outcome, no webhook, no booking rules. Only a re-read of the
+ * system (or a user's reservations) shows it; bench phase (m) times how soon.
+ */
+export async function addPanelReservation(ctx: SandboxContext, { request }: Call): Promise<Response> {
+  const parsed = panelBody.safeParse(await readJsonBody(request));
+  if (!parsed.success) throw badRequest(issues(parsed.error));
+  const { rows } = await ctx.sql.query<{ device_id: string }>(`SELECT device_id FROM sandbox.resources WHERE id = $1`, [parsed.data.resourceId]);
+  const resource = rows[0];
+  if (!resource) throw notFound('No such resource.');
+  let owner: { id: string | null; type: 'User' | 'Group' | 'Service' } = { id: null, type: 'Service' };
+  if (parsed.data.userId) {
+    const { rows: users } = await ctx.sql.query<{ id: string; user_group_id: string | null }>(`SELECT id, user_group_id FROM sandbox.users WHERE id = $1 AND device_id = $2`, [parsed.data.userId, resource.device_id]);
+    const user = users[0];
+    if (!user) throw notFound('No such user on the resource\u2019s system.');
+    owner = user.user_group_id ? { id: user.user_group_id, type: 'Group' } : { id: user.id, type: 'User' };
+  }
+  const id = randomUUID();
+  await ctx.sql.query(
+    `INSERT INTO sandbox.reservations (id, device_id, resource_id, user_id, owner_id, owner_type, status, start_time, end_time) VALUES ($1, $2, $3, $4, $5, $6, 'Unused', $7, $8)`,
+    [id, resource.device_id, parsed.data.resourceId, parsed.data.userId ?? null, owner.id, owner.type, iso(new Date(parsed.data.startTime)), iso(new Date(parsed.data.endTime))],
+  );
+  return json({ id, deviceId: resource.device_id }, 201);
+}

@@ -5,8 +5,10 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
 import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
-import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemSettings } from '@/lib/admin/systems';
+import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemRequestBudget, updateSystemSettings } from '@/lib/admin/systems';
 import { removeRuleGroup, setRuleGroup } from '@/lib/admin/booking-rules';
+import { env } from '@/lib/env';
+import { forgetRequestBudgets } from '@/lib/systems/request-budgets';
 import { ApiError } from '@/lib/errors/api-error';
 import { LANGUAGES, isLocale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
@@ -16,7 +18,7 @@ import { requireAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatList } from '@/lib/i18n/format';
 import { connectSystemsByApproval } from '@/lib/wiring';
-import { deviceIdSchema, systemUpdateSchema } from '@/lib/systems/schemas';
+import { deviceIdSchema, requestBudgetSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -143,6 +145,23 @@ export async function deleteAccountAction(_state: ActionState, form: FormData): 
     const user = await deleteAccount((await getDb()).db, admin, await userIdOf(form));
     revalidatePath('/admin/managers');
     return (await done())('deleted', { name: user.name });
+  });
+}
+
+export async function updateRequestBudgetAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
+    const perHour = requestBudgetSchema.parse(text(form, 'requestBudgetPerHour').trim());
+    const defaultPerHour = env.MIRROR_REQUEST_BUDGET_PER_HOUR;
+    const saved = await updateSystemRequestBudget((await getDb()).db, admin, deviceId, perHour, {
+      defaultPerHour,
+      allowedPerHour: env.MIRROR_REQUEST_BUDGET_MAX_PER_HOUR ?? defaultPerHour,
+    });
+    forgetRequestBudgets();
+    revalidatePath('/', 'layout');
+    const t = await getTranslations('requestBudget');
+    return t('saved', { name: saved.name, perHour: saved.perHour, own: perHour === null ? 'no' : 'yes' });
   });
 }
 

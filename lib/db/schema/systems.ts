@@ -37,6 +37,8 @@ export const systems = pgTable(
     residentMail: boolean('resident_mail').notNull().default(true),
     /** The language of those e-mails (migration 0021; checked against lib/i18n/config.ts). */
     mailLocale: text('mail_locale').notNull().default('sv'),
+    /** Its own upstream request budget per hour (migration 0028; null: MIRROR_REQUEST_BUDGET_PER_HOUR). */
+    requestBudgetPerHour: integer('request_budget_per_hour'),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -13,7 +13,9 @@ import { LANGUAGES } from '@/lib/i18n/config';
 import { readMailSettings } from '@/lib/systems/store';
 import { readBookingRulesOf } from '@/lib/systems/booking-rules';
 import { BookingRulesEditor } from './booking-rules-editor';
-import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateResourceKindAction, updateSystemAction } from '../actions';
+import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateRequestBudgetAction, updateResourceKindAction, updateSystemAction } from '../actions';
+import { env } from '@/lib/env';
+import { readRequestBudgets } from '@/lib/systems/store';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('admin.systems');
@@ -29,9 +31,11 @@ const zonesFor = (current: string) => (zones.includes(current) ? zones : [curren
 
 export default async function AdminSystemsPage() {
   await requirePageAdmin('/admin/systems');
-  const [t, common, tm] = await Promise.all([getTranslations('admin.systems'), getTranslations('common'), getTranslations('mailSettings')]);
+  const [t, common, tm, tb] = await Promise.all([getTranslations('admin.systems'), getTranslations('common'), getTranslations('mailSettings'), getTranslations('requestBudget')]);
   const { db } = await getDb();
-  const [systems, mailSettings] = await Promise.all([listAllSystems(db), readMailSettings(db)]);
+  const [systems, mailSettings, budgets] = await Promise.all([listAllSystems(db), readMailSettings(db), readRequestBudgets(db)]);
+  const budgetDefault = env.MIRROR_REQUEST_BUDGET_PER_HOUR;
+  const budgetAllowed = env.MIRROR_REQUEST_BUDGET_MAX_PER_HOUR ?? budgetDefault;
   const bookingRules = await readBookingRulesOf(db, systems.map((s) => s.deviceId));
   // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
   const rooms = new Map(
@@ -152,6 +156,27 @@ export default async function AdminSystemsPage() {
                     </select>
                   </div>
                 </fieldset>
+              </ActionForm>
+              <ActionForm action={updateRequestBudgetAction} submitLabel={tb('save')} submitAriaLabel={tb('saveOf', { name: s.name })} submitVariant="secondary" className="mt-4 flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
+                <input type="hidden" name="deviceId" value={s.deviceId} />
+                <div className="flex flex-col gap-1">
+                  <label htmlFor={`budget-${s.deviceId}`} className={labelClass}>{tb('label')}</label>
+                  <input
+                    id={`budget-${s.deviceId}`}
+                    name="requestBudgetPerHour"
+                    type="number"
+                    min={1}
+                    max={budgetAllowed > 0 ? budgetAllowed : undefined}
+                    defaultValue={budgets.get(s.deviceId) ?? ''}
+                    placeholder={String(budgetDefault)}
+                    className={inputClass}
+                    aria-label={tb('labelOf', { name: s.name })}
+                    aria-describedby={`budget-hint-${s.deviceId}`}
+                  />
+                  <p id={`budget-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
+                    {tb('hint', { default: budgetDefault, max: budgetAllowed, any: budgetAllowed === 0 ? 'yes' : 'no' })}
+                  </p>
+                </div>
               </ActionForm>
               <details className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
                 <summary className="cursor-pointer text-sm font-medium">{t('roomKinds', { count: rooms.get(s.deviceId)?.length ?? 0 })}</summary>
