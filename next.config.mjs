@@ -1,4 +1,5 @@
 import os from 'node:os';
+import process from 'node:process';
 import createNextIntlPlugin from 'next-intl/plugin';
 
 // next-intl finds the request's language and catalogue in i18n/request.ts.
