@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Sandbox, SandboxFixtures } from '@/sandbox';
 import type { ServiceClient } from '@/lib/service';
+import { ServiceNotFoundError } from '@/lib/service/errors';
 import { describeWithDb } from '@/tests/db';
 import { startTestSandbox } from '@/tests/sandbox-service';
 import { refreshApartmentBookings, resetApartmentRefreshes, type ApartmentRefreshDeps } from './apartment-refresh';
@@ -80,5 +81,32 @@ describeWithDb('refreshing an apartment\u2019s bookings when its page opens', (c
     lookups = 0;
     expect(await refreshApartmentBookings(deps(), deviceId, groupId, userIds)).toEqual({ status: 'budget' });
     expect(lookups).toBe(0);
+  });
+
+  it('stops asking a service without users/{id}/reservations (interface only) for an hour, spending nothing on it', async () => {
+    const { groupId, userIds } = await apartment();
+    let asked = 0;
+    const lacking = {
+      reservations: {
+        ...client.reservations,
+        forUser: () => {
+          asked += 1;
+          return Promise.reject(new ServiceNotFoundError({ title: 'Not Found' }));
+        },
+      },
+    } as unknown as ServiceClient;
+    await ctx().handle.sql.query('UPDATE mirror_state SET budget_tokens = 600, budget_at = now() WHERE device_id = $1', [deviceId]);
+    const now = new Date();
+    const tokens = async () => (await readState(ctx().handle.db, deviceId))!.budgetTokens;
+    expect(await refreshApartmentBookings(deps({ client: lacking, now: () => now }), deviceId, groupId, userIds)).toEqual({ status: 'unsupported' });
+    expect(asked).toBe(1);
+    const after = await tokens();
+    // Another apartment of the system, later within the hour: not asked, nothing charged.
+    expect(await refreshApartmentBookings(deps({ client: lacking, now: () => new Date(now.getTime() + 600_000) }), deviceId, randomUUID(), userIds)).toEqual({ status: 'unsupported' });
+    expect(asked).toBe(1);
+    expect(await tokens()).toBe(after);
+    // An hour on, asked again (the service may have gained it).
+    await refreshApartmentBookings(deps({ client: lacking, now: () => new Date(now.getTime() + 3_700_000) }), deviceId, randomUUID(), userIds);
+    expect(asked).toBe(2);
   });
 });

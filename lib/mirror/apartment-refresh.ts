@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
+import { isMissingEndpoint } from '@/lib/service/errors';
 import type { ServiceClient } from '@/lib/service';
 import { singleton } from '@/lib/singleton';
 import { applyUserReservations, takeBudget } from './store';
@@ -23,7 +24,13 @@ export interface ApartmentRefreshDeps {
   now?: () => Date;
 }
 
-export type ApartmentRefreshOutcome = { status: 'refreshed'; requests: number; changed: number } | { status: 'fresh' } | { status: 'budget' } | { status: 'failed' };
+export type ApartmentRefreshOutcome =
+  | { status: 'refreshed'; requests: number; changed: number }
+  | { status: 'fresh' }
+  | { status: 'budget' }
+  | { status: 'failed' }
+  /** The service has no `users/{id}/reservations` (it is beyond the interface document): the page shows the copy. */
+  | { status: 'unsupported' };
 
 interface Entry {
   at: number;
@@ -33,6 +40,13 @@ interface Entry {
 const recent = singleton('mirror-apartment-refreshes', () => new Map<string, Entry>());
 /** Entries kept at most (the oldest dropped first): one per apartment viewed within a window. */
 const KEPT_MAX = 10_000;
+/**
+ * Systems whose service answered the endpoint with 404/405, until when: a service built from the
+ * interface document alone lacks it, and asking again on every apartment view would only spend the
+ * budget. Asked again after this long, in case the service gained it.
+ */
+const missing = singleton('mirror-apartment-refresh-missing', () => new Map<string, number>());
+const MISSING_RECHECK_MS = 3_600_000;
 
 /** Refreshes one apartment's users' bookings, unless one ran within the window or runs now (then its outcome). */
 export function refreshApartmentBookings(deps: ApartmentRefreshDeps, deviceId: string, groupId: string, userIds: readonly string[]): Promise<ApartmentRefreshOutcome> {
@@ -54,6 +68,8 @@ export function refreshApartmentBookings(deps: ApartmentRefreshDeps, deviceId: s
 async function run(deps: ApartmentRefreshDeps, deviceId: string, userIds: readonly string[]): Promise<ApartmentRefreshOutcome> {
   if (userIds.length === 0) return { status: 'refreshed', requests: 0, changed: 0 };
   const at = deps.now?.() ?? new Date();
+  const system = deviceId.toLowerCase();
+  if ((missing.get(system) ?? 0) > at.getTime()) return { status: 'unsupported' };
   if (!(await takeBudget(deps.db, deviceId, userIds.length, deps.budgetPerHour, at))) return { status: 'budget' };
   try {
     let changed = 0;
@@ -63,6 +79,11 @@ async function run(deps: ApartmentRefreshDeps, deviceId: string, userIds: readon
     }
     return { status: 'refreshed', requests: userIds.length, changed };
   } catch (error) {
+    if (isMissingEndpoint(error)) {
+      if (!missing.has(system)) log.info('mirror: the service has no users/{id}/reservations; apartment pages show the copy', { deviceId });
+      missing.set(system, at.getTime() + MISSING_RECHECK_MS);
+      return { status: 'unsupported' };
+    }
     log.warn('mirror: an apartment\u2019s bookings could not be refreshed; showing the copy', { deviceId, error });
     return { status: 'failed' };
   }
@@ -71,4 +92,5 @@ async function run(deps: ApartmentRefreshDeps, deviceId: string, userIds: readon
 /** Forgets the windows (tests). */
 export function resetApartmentRefreshes(): void {
   recent.clear();
+  missing.clear();
 }
