@@ -78,7 +78,8 @@ export async function BookingRulesEditor({ deviceId, systemName, rules, rooms, q
       <summary className="cursor-pointer text-sm font-medium">{t('heading')}</summary>
       <p className={`mt-2 ${mutedTextClass}`}>{t('intro', { quota })}</p>
       <h4 className="mt-3 text-sm font-medium">{t('asResidentsRead')}</h4>
-      <ul aria-label={`${t('asResidentsRead')} (${systemName})`} className="mb-3 list-disc pl-5 text-sm">
+      {/* Announced when it changes: a removed group's own form (and its status line) goes with it. */}
+      <ul aria-label={`${t('asResidentsRead')} (${systemName})`} aria-live="polite" className="mb-3 list-disc pl-5 text-sm">
         {sentences.map((s) => (
           <li key={s}>{s}</li>
         ))}
