@@ -20,7 +20,7 @@ async function pickScenario(request: APIRequestContext, skip: number) {
   const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   const candidates = fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId));
-  // From two thirds in: e2e/requests.spec.ts takes residents from the end, and counts every request of its resident.
+  // From two thirds in: e2e/0-requests.spec.ts takes residents from the end, and counts every request of its resident.
   const fromTwoThirds = candidates.slice(Math.floor((candidates.length * 2) / 3) + skip);
   for (const resident of fromTwoThirds) {
     for (const resourceId of resident.resourceIds) {
