@@ -83,6 +83,7 @@ describe('README.md and docs/', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'));
     expect(readme.byteLength).toBeLessThanOrEqual(README_MAX_BYTES);
     expect(readme.toString('utf8')).toContain('npm install && npm run demo');
+    expect(readme.toString('utf8')).toContain('npm install && npm run dev');
     expect(readme.toString('utf8')).toContain('npm test');
     // The parser sees the links at all: the README links every document of docs/.
     expect(linksOf(path.join(ROOT, 'README.md')).filter((url) => url.startsWith('docs/')).length).toBeGreaterThanOrEqual(8);
