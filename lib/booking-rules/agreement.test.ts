@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupRefusal, releaseNoShows, writeRules } from '@/sandbox/booking-rules';
 import { migrateSandbox } from '@/sandbox/schema';
+import { rng } from '@/sandbox/seed';
 import { openTestSql, sandboxDbTargets, type TestSql } from '@/sandbox/testing';
 import { groupBreach, type HeldBooking } from './group-rules';
 import type { RuleGroup } from './rule-set';
@@ -11,18 +12,6 @@ import type { RuleGroup } from './rule-set';
  * verdict (sandbox/booking-rules.ts, PostgreSQL time zones, SQL) must agree on every
  * rule set and booking history — generated here, thousands of cases, around both DST changes.
  */
-
-/** mulberry32: the same cases on every run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const HOUR = 3_600_000;
 const ZONE = 'Europe/Stockholm';
@@ -106,7 +95,8 @@ for (const target of sandboxDbTargets()) {
     }
 
     it('on 2,000 generated rule sets and histories', { timeout: 300_000 }, async () => {
-      const next = random(35);
+      // The sandbox's own mulberry32: the same cases on every run.
+      const next = rng(35);
       const tally = { OutsideBookingWindow: 0, QuotaExceeded: 0, allowed: 0 };
       const cases = target === 'pglite' ? 2_000 : 1_000;
       for (let i = 0; i < cases; i += 1) {
