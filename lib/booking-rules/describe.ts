@@ -1,6 +1,6 @@
 import type { createTranslator, Messages } from 'next-intl';
 import type { Locale } from '@/lib/i18n/config';
-import type { RuleGroup, RuleSet, SystemDefaults } from './rule-set';
+import { quotaOnly, type RuleGroup, type RuleSet, type SystemDefaults } from './rule-set';
 
 /** The `ruleSet` translator: getTranslations('ruleSet') on a page, useTranslations in a component, createTranslator in tests. */
 export type RuleSetTranslator = ReturnType<typeof createTranslator<Messages, 'ruleSet'>>;
@@ -51,7 +51,7 @@ export function describeRuleSet(
   const alone = rooms.filter((r) => !grouped.has(r.id));
   const sentences = (rules?.groups ?? []).map((g) => describeGroup(g, name, t, locale));
   if (alone.length) {
-    const group: RuleGroup = { resourceIds: alone.map((r) => r.id), maxFuture: defaults.bookingQuota, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null };
+    const group = quotaOnly(alone.map((r) => r.id), defaults);
     // Each of these rooms has its own quota: said once for all of them, without "together".
     sentences.push(t(alone.length > 1 ? 'groupEach' : 'group', { rooms: roomList(alone.map((r) => r.name), locale), rules: describeRules(group, t) }));
   }

@@ -46,9 +46,12 @@ export interface SystemDefaults {
   bookingQuota: number;
 }
 
+/** Rooms with the system's own rule only: `bookingQuota` future bookings (per room, as the service counts them). */
+export function quotaOnly(resourceIds: string[], defaults: SystemDefaults): RuleGroup {
+  return { resourceIds, maxFuture: defaults.bookingQuota, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null };
+}
+
 /** The group whose rules apply to a room: its stated group, else the room alone with the system's quota. */
 export function groupOf(resourceId: string, rules: RuleSet | null, defaults: SystemDefaults): RuleGroup {
-  const stated = rules?.groups.find((g) => g.resourceIds.includes(resourceId));
-  if (stated) return stated;
-  return { resourceIds: [resourceId], maxFuture: defaults.bookingQuota, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null };
+  return rules?.groups.find((g) => g.resourceIds.includes(resourceId)) ?? quotaOnly([resourceId], defaults);
 }
