@@ -33,6 +33,7 @@ import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
 import type { SandboxFixtures } from '@/sandbox';
 import { DirectClient, measurePageRoundTrips, naiveWeek, type Collection } from './bench/upstream';
 import { compareFigure, currentCommit, readCommittedResults } from './bench/previous';
+import type { BenchFigure } from './bench/figure';
 import { measurePairs, overheadMet, pairedOverhead } from './bench/paired';
 import { LoadMonitor, RUN, describeLoad, figureContended, withLoad, type PhaseLoad } from './bench/load';
 import { runSteadyUse } from './bench/steady';
@@ -131,14 +132,7 @@ const PREVIOUS = readCommittedResults(ROOT);
 
 // ---------------------------------------------------------------- results
 
-interface Figure {
-  key: string;
-  label: string;
-  value: number | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-  note?: string;
+interface Figure extends BenchFigure {
   /** The phases the figure rests on (default: the one running when it is recorded; scripts/bench/load.ts). */
   phases?: string[];
   /** Whether the machine's 1-minute load went above its core count in one of them (set at the end). */

@@ -23,6 +23,7 @@ import type { SandboxFixtures } from '@/sandbox';
 import { createDatabase, sandboxServiceEnv } from '../harness/processes';
 import { PortalSession, round, sleep } from './http';
 import { startProcess, stopProcess, type Tracked } from './proc';
+import type { BenchFigure } from './figure';
 
 export interface FreshnessSystem {
   /** "large" or "small": how the figure is named. */
@@ -238,16 +239,6 @@ export async function measureFreshness(o: FreshnessOptions, system: FreshnessSys
   }
 }
 
-/** A figure as bench.ts records it. */
-export interface FreshnessFigure {
-  key: string;
-  label: string;
-  value: number | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-  note?: string;
-}
 
 /** The viewed goal (issue 34): an outside change visible within 60 s on a system of up to 5,000 reservations. */
 export const SMALL_VIEWED_TARGET_S = 60;
@@ -258,7 +249,7 @@ export const SMALL_VIEWED_TARGET_S = 60;
  */
 export async function runFreshnessPhase(
   o: FreshnessOptions & { large: FreshnessSystem; smallSandboxPort: number; latencyMs: number },
-  record: { figure: (f: FreshnessFigure) => void; details: Record<string, unknown> },
+  record: { figure: (f: BenchFigure) => void; details: Record<string, unknown> },
 ): Promise<void> {
   const results: FreshnessMeasurement[] = [];
   let sandbox: Tracked | undefined;

@@ -17,6 +17,7 @@
 // cost, so in steady use it spends the budget by design and its long-run rate tends to the budget
 // itself; a bound below it would fail a portal doing exactly what its policy says.
 import { budgetCapacity, budgetNeed, budgetRefillPerSecond } from '@/lib/mirror/policy';
+import type { BenchFigure } from './figure';
 
 /** What one re-read of the `large` preset costs the upstream (522 list pages and the user list), as measured. */
 export const LARGE_REREAD_REQUESTS = 523;
@@ -135,16 +136,6 @@ export function reReadIntervalS(costPerReRead: number, budgetPerHour: number): n
   return budgetPerHour > 0 ? (costPerReRead * 3600) / budgetPerHour : null;
 }
 
-/** A figure of the bench's table (scripts/bench.ts). */
-export interface BenchFigure {
-  key: string;
-  label: string;
-  value: number | null;
-  unit: string;
-  target: string;
-  met: boolean | null;
-  note?: string;
-}
 
 /** What the figures of (l) are made from (scripts/bench/steady.ts measures it). */
 export interface SteadyFigureInput {
