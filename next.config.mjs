@@ -54,7 +54,7 @@ const nextConfig = {
   // which only wants to run the portal: its type check took 41 of a first build's 93 s (issue 30).
   typescript: { ignoreBuildErrors: process.env.PORTAL_BUILD_TYPECHECK === '0' },
   // Static files skip proxy.ts; they still get the headers that apply to every response.
-  // Calendar feeds are left out: their handler answers Referrer-Policy: no-referrer, which a
+  // Calendar feeds and displays are left out: their handlers answer Referrer-Policy: no-referrer, which a
   // header here would replace (issue 33). Route handlers' automatic 405 answers pass no code of
   // ours, so the API's CSP (lib/security/headers.ts, nonce-less) is set here for /api and /sandbox.
   async headers() {
@@ -70,7 +70,7 @@ const nextConfig = {
         headers: [{ key: 'Content-Security-Policy', value: API_CSP }],
       },
       {
-        source: '/:path((?!feeds/).*)',
+        source: '/:path((?!feeds/|display/).*)',
         headers: [
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },

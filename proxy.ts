@@ -99,6 +99,7 @@ export async function proxy(request: NextRequest) {
 // withErrors / withApiHeaders (lib/api/route.ts, lib/api/headers.ts) give them the security headers and no-store.
 export const config = {
   // public/ files (icons, manifest, robots.txt) are served to anyone, without the page gate.
-  // feeds/ is a route handler with its own headers (Referrer-Policy: no-referrer), set by withErrors.
-  matcher: ['/((?!api/|feeds/|sandbox/|sandbox$|_next/static|_next/image|favicon\\.ico$|robots\\.txt$|manifest\\.webmanifest$|icon-\\d+\\.png$).*)'],
+  // feeds/ is a route handler with its own headers (Referrer-Policy: no-referrer), set by withErrors;
+  // so is display/ (a laundry-room display: its own CSP with a nonce, no-referrer, noindex).
+  matcher: ['/((?!api/|feeds/|display/|sandbox/|sandbox$|_next/static|_next/image|favicon\\.ico$|robots\\.txt$|manifest\\.webmanifest$|icon-\\d+\\.png$).*)'],
 };

@@ -30,3 +30,12 @@ export function decryptSecret(payload: string, key: Buffer, context: string): st
 export function sha256(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
+
+/** A secret for an address (a calendar feed's, a display's): 32 random bytes, base64url, 43 characters. */
+export const URL_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** A new address token and the SHA-256 the database keeps (a fast hash suffices for 256 random bits). */
+export function issueUrlToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: sha256(token) };
+}

@@ -62,7 +62,7 @@ const check = (ok: boolean, message: string) => {
 };
 const report: Record<string, unknown> = {};
 
-const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds', 'room_closures', 'mail_outbox'];
+const STORED_TABLES = ['reservation_requests', 'webhook_events', 'portal_events', 'users', 'systems', 'connections', 'manager_systems', 'app_settings', 'calendar_feeds', 'displays', 'room_closures', 'mail_outbox'];
 async function counts(db: pg.Client): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of STORED_TABLES) out[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n ?? -1;
@@ -207,6 +207,18 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/emails/[mailId]', name: 'invalid UUID', method: 'GET', path: `/api/emails/${enc(injection)}?file=eml`, expect: (s) => s === 404 },
     { route: 'api/emails/[mailId]', name: 'an e-mail that does not exist', method: 'GET', path: `/api/emails/${randomUUID()}?file=ics`, expect: (s) => s === 404 },
     { route: 'api/emails/[mailId]', name: 'retrying an e-mail that does not exist', method: 'POST', path: `/api/emails/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
+    { route: 'api/displays', name: 'no system named', method: 'GET', path: '/api/displays', expect: (s) => s === 400 },
+    { route: 'api/displays', name: 'wrong types', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: 7, name: ['x'], showApartments: 'yes' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/displays', name: 'a room the system does not have', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: d, name: 'Entré', resourceIds: [randomUUID()] }), headers: jsonHeaders, expect: (s) => s === 404 },
+    { route: 'api/displays', name: 'injection strings', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: injection, name: injection.repeat(20), locale: injection }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/displays', name: 'body over 1 MB', method: 'POST', path: '/api/displays', body: big, headers: jsonHeaders, expect: (s) => s === 413 },
+    { route: 'api/displays/[displayId]', name: 'invalid UUID', method: 'PATCH', path: `/api/displays/${enc(injection)}`, body: JSON.stringify({ name: 'x' }), headers: jsonHeaders, expect: (s) => s === 400 },
+    { route: 'api/displays/[displayId]', name: 'a display that does not exist', method: 'DELETE', path: `/api/displays/${randomUUID()}`, expect: (s) => s === 404 },
+    { route: 'api/displays/[displayId]/rotate', name: 'invalid UUID', method: 'POST', path: '/api/displays/not-a-uuid/rotate', expect: (s) => s === 400 },
+    { route: 'api/displays/[displayId]/rotate', name: 'a display that does not exist', method: 'POST', path: `/api/displays/${randomUUID()}/rotate`, expect: (s) => s === 404 },
+    { route: 'display/[token]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/display/${'A'.repeat(43)}`, expect: (s) => s === 404 },
+    { route: 'display/[token]', name: 'injection as the token', method: 'GET', path: `/display/${enc(injection)}`, expect: (s) => s === 404 },
+    { route: 'display/[token]/screen', name: 'an unknown token', method: 'GET', path: `/display/${'A'.repeat(43)}/screen`, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/feeds/${'A'.repeat(43)}.ics`, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'a malformed token', method: 'GET', path: '/feeds/short.ics', expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'injection as the token', method: 'GET', path: `/feeds/${enc(injection)}.ics`, expect: (s) => s === 404 },
@@ -226,6 +238,8 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
       .replace('[feedId]', randomUUID())
       .replace('[closureId]', randomUUID())
       .replace('[mailId]', randomUUID())
+      .replace('[displayId]', randomUUID())
+      .replace('[token]', 'A'.repeat(43))
       .replace('[file]', route.startsWith('feeds/') ? 'x.ics' : 'bookings.csv');
     probes.push({ route, name: 'oversized headers (64 KB)', method: 'GET', path: concrete, headers: { 'x-padding': 'p'.repeat(64 * 1024) }, expect: (s) => s === 431 });
   }

@@ -57,6 +57,12 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const change = detail.from ? (detail.to ? 'changed' : 'removed') : 'added';
       return t('bookingRules', { change, target, rooms: rooms(detail.to ?? detail.from) });
     }
+    case 'display.create':
+      return t('displayCreate', { target, system: text(detail.system) });
+    case 'display.rotate':
+      return t('displayRotate', { target });
+    case 'display.revoke':
+      return t('displayRevoke', { target });
     case 'account.create':
       return t('create', { account });
     case 'account.deactivate':

@@ -18,3 +18,12 @@ export function assertSameOrigin(request: Request): void {
     throw new ApiError('forbidden', origin === null ? msg('errors.crossSiteNoOrigin') : msg('errors.crossSite', { origin }));
   }
 }
+
+/**
+ * The address to put in a link the manager takes to another device (a display's): the one their
+ * browser used to reach the portal, which is how the portal is reached on their network; PORTAL_URL
+ * when the request names none.
+ */
+export function addressUsed(request: Request): string {
+  return allowedOrigins(request).at(-1) ?? env.PORTAL_URL;
+}

@@ -1,10 +1,8 @@
 import 'server-only';
-import { randomBytes } from 'node:crypto';
-import { sha256 } from '@/lib/crypto';
+import { issueUrlToken, sha256, URL_TOKEN_PATTERN } from '@/lib/crypto';
 
 /** 32 random bytes: 256 bits, beyond any guessing; base64url without padding is 43 characters. */
 export const FEED_TOKEN_BYTES = 32;
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** The feed's file name at /feeds/{token}.ics. */
 const FILE_PATTERN = /^([A-Za-z0-9_-]{43})\.ics$/;
 
@@ -16,8 +14,7 @@ export interface IssuedToken {
 }
 
 export function issueFeedToken(): IssuedToken {
-  const token = randomBytes(FEED_TOKEN_BYTES).toString('base64url');
-  return { token, hash: feedTokenHash(token) };
+  return issueUrlToken();
 }
 
 /** Hex SHA-256 of the token: a fast hash is enough for 256 random bits (nothing to brute-force). */
@@ -26,7 +23,7 @@ export function feedTokenHash(token: string): string {
 }
 
 export function isFeedToken(value: string): boolean {
-  return TOKEN_PATTERN.test(value);
+  return URL_TOKEN_PATTERN.test(value);
 }
 
 /** The token in a feed's file name ("{token}.ics"), or null for anything else (answered 404, like an unknown one). */

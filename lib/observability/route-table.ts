@@ -9,6 +9,9 @@ export const ROUTE_TEMPLATES = [
   // Route handlers (app/**/route.ts); route groups such as (portal) are not part of the path.
   '/api/admin/systems',
   '/api/auth/[...nextauth]',
+  '/api/displays',
+  '/api/displays/[displayId]',
+  '/api/displays/[displayId]/rotate',
   '/api/emails/[mailId]',
   '/api/events',
   '/api/feeds',
@@ -35,6 +38,8 @@ export const ROUTE_TEMPLATES = [
   '/api/systems/[deviceId]/reports',
   '/api/systems/[deviceId]/resources/[resourceId]/week',
   '/api/webhooks',
+  '/display/[token]',
+  '/display/[token]/screen',
   '/feeds/[file]',
   '/sandbox/[...path]',
   // Pages (app/**/page.tsx).

@@ -1,7 +1,7 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** What an audit entry is about (migration 0015; written by lib/admin/audit.ts only). */
-export const AUDIT_TARGET_TYPES = ['system', 'account'] as const;
+export const AUDIT_TARGET_TYPES = ['system', 'account', 'display'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const adminAudit = pgTable(

@@ -9,3 +9,4 @@ export * from './admin-audit';
 export * from './calendar-feeds';
 export * from './closures';
 export * from './mail';
+export * from './displays';

@@ -1,0 +1,127 @@
+import 'server-only';
+import type { DisplayLocale } from '@/lib/db/schema';
+import type { DisplayRoom, DisplayScreen, DisplaySlot } from './screen';
+
+/** The `display` catalogue's sentences, translated (lib/displays/serve.ts makes it). */
+export type DisplayTranslate = (key: string, values?: Record<string, string | number>) => string;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text for HTML, attributes included: every name, reason and sentence goes through here. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+const TAG: Record<DisplayLocale, string> = { sv: 'sv-SE', en: 'en-GB' };
+
+function timeOf(ms: number, timeZone: string, locale: DisplayLocale): string {
+  return new Intl.DateTimeFormat(TAG[locale], { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+}
+
+function dayName(date: string, locale: DisplayLocale): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Intl.DateTimeFormat(TAG[locale], { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(Date.UTC(y, m - 1, d));
+}
+
+function nowLine(room: DisplayRoom, screen: DisplayScreen, locale: DisplayLocale, t: DisplayTranslate): { kind: string; text: string } {
+  const now = room.now;
+  if (now.kind === 'free') return { kind: 'free', text: t('freeNow') };
+  const time = timeOf(now.untilMs, screen.timeZone, locale);
+  if (now.kind === 'closed') return { kind: 'closed', text: t('closedUntil', { time, reason: now.reason }) };
+  return { kind: now.kind, text: t(now.kind === 'in-use' ? 'inUseUntil' : 'maintenanceUntil', { time }) };
+}
+
+function nextFreeLine(room: DisplayRoom, screen: DisplayScreen, locale: DisplayLocale, t: DisplayTranslate): string {
+  if (!room.nextFree) return t('noFreeSlot');
+  const start = timeOf(room.nextFree.startMs, screen.timeZone, locale);
+  const end = timeOf(room.nextFree.endMs, screen.timeZone, locale);
+  const today = room.days[0]?.date;
+  const startDay = new Intl.DateTimeFormat('en-CA', { timeZone: screen.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(room.nextFree.startMs);
+  return t(startDay === today ? 'nextFreeToday' : 'nextFreeTomorrow', { start, end });
+}
+
+function slotHtml(slot: DisplaySlot, screen: DisplayScreen, locale: DisplayLocale, t: DisplayTranslate): string {
+  const time = `${timeOf(slot.startMs, screen.timeZone, locale)}–${timeOf(slot.endMs, screen.timeZone, locale)}`;
+  const state = t(`slot.${slot.state}`);
+  const extra = slot.apartment ? ` · ${escapeHtml(t('apartment', { apartment: slot.apartment }))}` : slot.reason ? ` · ${escapeHtml(slot.reason)}` : '';
+  return `<li class="slot s-${slot.state}"><span class="t">${escapeHtml(time)}</span> <span class="st">${escapeHtml(state)}${extra}</span></li>`;
+}
+
+/** The rooms part of the screen: what the script swaps in on every update. */
+export function renderRooms(screen: DisplayScreen, locale: DisplayLocale, t: DisplayTranslate): string {
+  if (screen.loading) return `<p class="note">${escapeHtml(t('loading'))}</p>`;
+  if (screen.rooms.length === 0) return `<p class="note">${escapeHtml(t('noRooms'))}</p>`;
+  const rooms = screen.rooms.map((room) => {
+    const now = nowLine(room, screen, locale, t);
+    const days = room.days
+      .map(
+        (day, i) =>
+          `<section class="day"><h3>${escapeHtml(i === 0 ? t('today') : t('tomorrow'))} <span class="date">${escapeHtml(dayName(day.date, locale))}</span></h3>` +
+          (day.slots.length ? `<ol class="strip">${day.slots.map((s) => slotHtml(s, screen, locale, t)).join('')}</ol>` : `<p class="note">${escapeHtml(t('noSlots'))}</p>`) +
+          '</section>',
+      )
+      .join('');
+    return `<article class="room"><h2>${escapeHtml(room.name.trim() || t('unnamedRoom'))}</h2><p class="now n-${now.kind}">${escapeHtml(now.text)}</p><p class="next">${escapeHtml(nextFreeLine(room, screen, locale, t))}</p>${days}</article>`;
+  });
+  return rooms.join('');
+}
+
+/** Sentences the script needs (it holds no catalogue): "#" stands for the number or the time. */
+export function scriptTexts(t: DisplayTranslate): Record<string, string> {
+  return {
+    updated: t('updatedAgo', { seconds: '#' }),
+    updatedMinutes: t('updatedMinutesAgo', { minutes: '#' }),
+    offline: t('offlineSince', { time: '#' }),
+    off: t('switchedOff'),
+  };
+}
+
+/** The tiny script of a display: the clock, "updated … ago", and an update every `everyS` seconds; no framework. */
+export const DISPLAY_SCRIPT = `(()=>{const b=document.body,d=b.dataset,T=JSON.parse(d.texts),z=d.tz,l=d.lang,u=location.pathname+'/screen';let at=Number(d.refreshed)||0,off=0,w=Number(d.every)*1000,timer=0;
+const f=(ms,o)=>new Intl.DateTimeFormat(l,Object.assign({timeZone:z},o)).format(ms),$=(i)=>document.getElementById(i);
+function tick(){const n=Date.now();$('clock').textContent=f(n,{hour:'2-digit',minute:'2-digit',hourCycle:'h23'});
+if(off){$('fresh').textContent=T.offline.replace('#',f(off,{hour:'2-digit',minute:'2-digit',hourCycle:'h23'}));$('fresh').className='offline';}
+else if(at){const s=Math.max(0,Math.round((n-at)/1000));$('fresh').textContent=s<120?T.updated.replace('#',s):T.updatedMinutes.replace('#',Math.round(s/60));$('fresh').className='';}}
+async function load(){clearTimeout(timer);let next=w;try{const r=await fetch(u,{cache:'no-store',headers:{accept:'application/json'}});
+if(r.status===404||r.status===410){b.innerHTML='<main class="gone"><p>'+T.off.replace(/[<&]/g,'')+'</p></main>';return;}
+if(r.status===429){next=Math.max(w,1000*(Number(r.headers.get('retry-after'))||60));throw 0;}
+if(!r.ok)throw 0;const j=await r.json();$('rooms').innerHTML=j.html;at=j.refreshedAt?Date.parse(j.refreshedAt):0;off=0;}
+catch{if(!off)off=Date.now();next=Math.min(next*2,120000);}tick();timer=setTimeout(load,next);}
+setInterval(tick,1000);tick();timer=setTimeout(load,w);document.addEventListener('visibilitychange',()=>{if(!document.hidden)load();});})();`;
+
+const STYLE = `:root{color-scheme:light dark;--bg:#fff;--fg:#111;--mut:#555;--free:#0a7d33;--busy:#b42318;--warn:#8a5a00;--line:#ddd}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#f0f3f6;--mut:#9aa4ae;--free:#4ade80;--busy:#f87171;--warn:#fbbf24;--line:#30363d}}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:400 clamp(16px,2.2vw,28px)/1.35 system-ui,sans-serif}
+header{display:flex;justify-content:space-between;align-items:baseline;gap:1em;padding:.6em 1em;border-bottom:2px solid var(--line)}
+h1{font-size:1.3em;margin:0}#clock{font-size:2.2em;font-weight:700;font-variant-numeric:tabular-nums}#fresh{color:var(--mut);font-size:.8em}#fresh.offline{color:var(--busy);font-weight:700}
+#rooms{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18em),1fr));gap:1em;padding:1em}
+.room{border:2px solid var(--line);border-radius:.5em;padding:.6em .8em}h2{margin:0 0 .2em;font-size:1.4em}
+.now{font-size:1.5em;font-weight:700;margin:.1em 0}.n-free{color:var(--free)}.n-in-use,.n-closed{color:var(--busy)}.n-maintenance{color:var(--warn)}
+.next{margin:.2em 0 .5em}h3{font-size:1em;margin:.5em 0 .2em}.date{color:var(--mut);font-weight:400}
+.strip{list-style:none;margin:0;padding:0;display:grid;gap:.15em}.slot{display:flex;gap:.6em;font-size:.85em}.t{font-variant-numeric:tabular-nums;min-width:7.5em}
+.s-free .st{color:var(--free);font-weight:700}.s-taken .st,.s-in-use .st{color:var(--busy)}.s-closed .st,.s-maintenance .st{color:var(--warn)}.s-past,.s-unavailable{color:var(--mut)}
+.note{color:var(--mut)}.gone{display:grid;place-items:center;min-height:90vh;font-size:2em;text-align:center;padding:1em}`;
+
+/** The whole page: server-rendered, readable without the script; the script keeps it current. */
+export function renderDisplayPage(args: { screen: DisplayScreen; locale: DisplayLocale; t: DisplayTranslate; nonce: string; everyS: number }): string {
+  const { screen, locale, t, nonce } = args;
+  const texts = escapeHtml(JSON.stringify(scriptTexts(t)));
+  const refreshed = screen.refreshedAt ? Date.parse(screen.refreshedAt) : 0;
+  return (
+    `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(screen.name)}</title>` +
+    `<style nonce="${nonce}">${STYLE}</style></head>` +
+    `<body data-tz="${escapeHtml(screen.timeZone)}" data-lang="${TAG[locale]}" data-refreshed="${refreshed}" data-every="${args.everyS}" data-texts="${texts}">` +
+    `<header><h1>${escapeHtml(screen.name)}</h1><div><div id="clock">${escapeHtml(timeOf(screen.nowMs, screen.timeZone, locale))}</div><div id="fresh" role="status"></div></div></header>` +
+    `<main id="rooms" aria-live="polite">${renderRooms(screen, locale, t)}</main>` +
+    `<script nonce="${nonce}">${DISPLAY_SCRIPT}</script></body></html>`
+  );
+}
+
+/** A display that was switched off (revoked, or its address rotated away), or never existed. */
+export function renderGonePage(args: { text: string; locale: DisplayLocale; nonce: string }): string {
+  return (
+    `<!doctype html><html lang="${args.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(args.text)}</title><style nonce="${args.nonce}">${STYLE}</style></head>` +
+    `<body><main class="gone"><p>${escapeHtml(args.text)}</p></main></body></html>`
+  );
+}

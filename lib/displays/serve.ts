@@ -1,0 +1,129 @@
+import 'server-only';
+import { createTranslator } from 'next-intl';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { sha256 } from '@/lib/crypto';
+import type { DisplayLocale } from '@/lib/db/schema';
+import { env } from '@/lib/env';
+import { ApiError } from '@/lib/errors/api-error';
+import { consumeAll } from '@/lib/http/rate-limit';
+import { msg } from '@/lib/i18n/message';
+import { loadMessages } from '@/lib/i18n/messages';
+import { createNonce } from '@/lib/security/headers';
+import { singleton } from '@/lib/singleton';
+import { getSystem } from '@/lib/systems/store';
+import type { ViewDeps } from '@/lib/views/freshness';
+import { displayOfToken, type ActiveDisplay } from './displays';
+import { renderDisplayPage, renderGonePage, renderRooms, type DisplayTranslate } from './render';
+import { loadDisplayScreen } from './screen';
+
+/** How often a display's script asks for an update, in seconds. */
+export const DISPLAY_UPDATE_S = 15;
+
+/**
+ * Reads per display token and address: a screen asks every 15 s (40 in 10 minutes), so 200 leaves
+ * room for several screens of one display behind one address and for reloads. Per address over all
+ * tokens (unknown ones included, which slows anyone trying tokens): 600 in 10 minutes.
+ */
+export const DISPLAY_LIMITS = {
+  perToken: { points: 200, duration: 600 },
+  perAddress: { points: 600, duration: 600 },
+} as const;
+
+export interface DisplayRateLimiter {
+  /** Counts a read; resolves with the seconds to wait when it is over a limit, else null. */
+  consume(tokenKey: string, address: string): Promise<number | null>;
+}
+
+/** In this process's memory, as for calendar feeds: public reads, a count lost on restart costs nothing. */
+export function createDisplayRateLimiter(limits: { perToken: { points: number; duration: number }; perAddress: { points: number; duration: number } } = DISPLAY_LIMITS): DisplayRateLimiter {
+  const perToken = new RateLimiterMemory({ keyPrefix: 'display-token', ...limits.perToken });
+  const perAddress = new RateLimiterMemory({ keyPrefix: 'display-address', ...limits.perAddress });
+  return {
+    async consume(tokenKey, address) {
+      return consumeAll([perToken, `${tokenKey}|${address}`], [perAddress, address]);
+    },
+  };
+}
+
+export function portalDisplayRateLimiter(): DisplayRateLimiter {
+  return singleton('display-rate-limiter', () => createDisplayRateLimiter());
+}
+
+export interface DisplayDeps extends ViewDeps {
+  limiter: DisplayRateLimiter;
+}
+
+async function translatorFor(locale: DisplayLocale): Promise<DisplayTranslate> {
+  const t = createTranslator({ locale, messages: await loadMessages(locale), namespace: 'display' });
+  return t as unknown as DisplayTranslate;
+}
+
+/**
+ * The address is the secret: no referrer carries it, no index keeps it, no frame holds it. The
+ * page's own style and script carry the nonce; it may fetch only from the portal itself.
+ */
+export function displayHeaders(nonce: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex, nofollow',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'no-store',
+  };
+}
+
+type Opened = { display: ActiveDisplay } | { gone: 'revoked' | 'unknown'; locale: DisplayLocale };
+
+async function open(deps: DisplayDeps, token: string, address: string): Promise<Opened> {
+  // Counted before the lookup, so unknown tokens are limited too; keyed on the hash, never the token.
+  const wait = await deps.limiter.consume(sha256(token), address);
+  if (wait !== null) throw new ApiError('rate_limited', msg('display.rateLimited', { seconds: wait }), { 'Retry-After': String(wait) });
+  const found = await displayOfToken(deps.db, token);
+  if (found === undefined) return { gone: 'unknown', locale: env.PORTAL_DEFAULT_LOCALE };
+  if ('revoked' in found) return { gone: 'revoked', locale: found.locale };
+  return { display: found };
+}
+
+async function screenOf(deps: DisplayDeps, display: ActiveDisplay) {
+  const system = await getSystem(deps.db, display.deviceId);
+  // A disconnected system's displays have nothing to show: as switched off.
+  if (!system) return null;
+  return loadDisplayScreen(deps, system, display);
+}
+
+/** GET /display/{token}: the screen as a page, or "switched off" (410) / "no display here" (404). */
+export async function displayPageResponse(deps: DisplayDeps, token: string, address: string): Promise<Response> {
+  const nonce = createNonce();
+  const opened = await open(deps, token, address);
+  const screen = 'display' in opened ? await screenOf(deps, opened.display) : null;
+  if (!('display' in opened) || !screen) {
+    const locale = 'display' in opened ? opened.display.locale : opened.locale;
+    const t = await translatorFor(locale);
+    const revoked = 'display' in opened || opened.gone === 'revoked';
+    return new Response(renderGonePage({ text: t(revoked ? 'switchedOff' : 'notFound'), locale, nonce }), {
+      status: revoked ? 410 : 404,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', ...displayHeaders(nonce) },
+    });
+  }
+  const t = await translatorFor(opened.display.locale);
+  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S });
+  return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...displayHeaders(nonce) } });
+}
+
+/** GET /display/{token}/screen: the rooms part, for the page's script; 410 once switched off. */
+export async function displayScreenResponse(deps: DisplayDeps, token: string, address: string): Promise<Response> {
+  const opened = await open(deps, token, address);
+  const screen = 'display' in opened ? await screenOf(deps, opened.display) : null;
+  if (!('display' in opened) || !screen) {
+    const gone = 'display' in opened || opened.gone === 'revoked';
+    const t = await translatorFor('display' in opened ? opened.display.locale : opened.locale);
+    const error = { code: gone ? 'gone' : 'not_found', message: t(gone ? 'switchedOff' : 'notFound') };
+    return Response.json({ error }, { status: gone ? 410 : 404, headers: displayHeaders(createNonce()) });
+  }
+  const t = await translatorFor(opened.display.locale);
+  return Response.json(
+    { html: renderRooms(screen, opened.display.locale, t), refreshedAt: screen.refreshedAt, nowMs: screen.nowMs },
+    { headers: displayHeaders(createNonce()) },
+  );
+}
