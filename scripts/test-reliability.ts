@@ -209,6 +209,7 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/emails/[mailId]', name: 'retrying an e-mail that does not exist', method: 'POST', path: `/api/emails/${randomUUID()}`, headers: { 'idempotency-key': `k-${randomUUID()}` }, expect: (s) => s === 404 },
     { route: 'api/displays', name: 'no system named', method: 'GET', path: '/api/displays', expect: (s) => s === 400 },
     { route: 'api/displays', name: 'wrong types', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: 7, name: ['x'], showApartments: 'yes' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/displays', name: 'no Idempotency-Key', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: d, name: 'Entré' }), headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
     { route: 'api/displays', name: 'a room the system does not have', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: d, name: 'Entré', resourceIds: [randomUUID()] }), headers: jsonHeaders, expect: (s) => s === 404 },
     { route: 'api/displays', name: 'injection strings', method: 'POST', path: '/api/displays', body: JSON.stringify({ deviceId: injection, name: injection.repeat(20), locale: injection }), headers: jsonHeaders, expect: (s) => s === 422 },
     { route: 'api/displays', name: 'body over 1 MB', method: 'POST', path: '/api/displays', body: big, headers: jsonHeaders, expect: (s) => s === 413 },

@@ -50,7 +50,7 @@ describeWithDb('laundry-room displays', (ctx) => {
   const screen = (url: string, d = deps()) => displayScreenResponse(d, tokenOf(url), '192.0.2.1').catch((e: unknown) => handleApiError(e, 'en'));
   const refused = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a refusal'); }, (e: unknown) => handleApiError(e, 'en'));
   const create = (input: Partial<Parameters<typeof createDisplay>[1]['input']> = {}, user = manager) =>
-    createDisplay(db(), { user, input: { deviceId: connected.deviceId, name: 'Entré Linnégatan 12', ...input }, portalUrl: PORTAL });
+    createDisplay(db(), { user, input: { deviceId: connected.deviceId, name: 'Entré Linnégatan 12', ...input }, idempotencyKey: randomUUID(), portalUrl: PORTAL });
 
   it('makes a display at the address the manager used, keeps only the hash of its token, and records it in the audit log', async () => {
     const { display, url } = await create();
@@ -107,6 +107,15 @@ describeWithDb('laundry-room displays', (ctx) => {
     expect(body.html).toMatch(/Free now|In use until|Maintenance until|Closed until/);
     // The demo data books this room today or tomorrow: a booked slot names its apartment.
     expect(body.html).toMatch(/Booked · apt \S+|In use · apt \S+|Past · apt \S+/);
+  });
+
+  it('makes no second display for a retried create (same Idempotency-Key), and says why', async () => {
+    const key = randomUUID();
+    const input = { deviceId: connected.deviceId, name: 'Retried' };
+    await createDisplay(db(), { user: manager, input, idempotencyKey: key, portalUrl: PORTAL });
+    const again = await refused(createDisplay(db(), { user: manager, input, idempotencyKey: key, portalUrl: PORTAL }));
+    expect(again.status).toBe(409);
+    expect((await listDisplays(db(), manager, connected.deviceId)).filter((d) => d.name === 'Retried')).toHaveLength(1);
   });
 
   it('refuses rooms the system does not have and systems the manager may not see, and a name that is empty', async () => {

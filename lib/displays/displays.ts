@@ -128,9 +128,10 @@ const actorOf = (user: SessionUser): Actor => ({ id: user.id, name: user.name })
 /**
  * Makes a display for a system the user may see (an admin, or a manager assigned to it). The token
  * goes back once, in the address; the row keeps its SHA-256. Recorded in the audit log in the same
- * transaction.
+ * transaction. A retry with the same Idempotency-Key makes no second display: it is refused with a
+ * sentence (the first answer's address cannot be given again).
  */
-export async function createDisplay(db: Database, args: { user: SessionUser; input: CreateDisplayInput; portalUrl: string }): Promise<IssuedDisplay> {
+export async function createDisplay(db: Database, args: { user: SessionUser; input: CreateDisplayInput; idempotencyKey: string; portalUrl: string }): Promise<IssuedDisplay> {
   const input = createDisplayInputSchema.parse(args.input);
   const system = await checkSystemAccess(db, args.user, input.deviceId);
   const resourceIds = input.resourceIds ? [...new Set(input.resourceIds)] : undefined;
@@ -139,16 +140,19 @@ export async function createDisplay(db: Database, args: { user: SessionUser; inp
   const displayId = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(displays)
-      .values({ deviceId: input.deviceId, name: input.name, resourceIds: resourceIds ?? null, locale: input.locale, showApartments: input.showApartments, tokenHash: hash, createdBy: args.user.id })
+      .values({ deviceId: input.deviceId, name: input.name, resourceIds: resourceIds ?? null, locale: input.locale, showApartments: input.showApartments, tokenHash: hash, idempotencyKey: args.idempotencyKey, createdBy: args.user.id })
+      .onConflictDoNothing({ target: [displays.createdBy, displays.idempotencyKey] })
       .returning({ id: displays.id });
+    // A retry of a create that went through: its address was shown then and is not stored.
+    if (!row) throw new ApiError('conflict', msg('displays.errors.alreadyCreated'));
     await recordAudit(tx, actorOf(args.user), {
       action: 'display.create',
       targetType: 'display',
-      targetId: row!.id,
+      targetId: row.id,
       targetName: input.name,
       detail: { system: system.name, rooms: resourceIds?.length ?? null, showApartments: input.showApartments },
     });
-    return row!.id;
+    return row.id;
   });
   log.info('display created', { displayId, deviceId: input.deviceId, userId: args.user.id });
   return { display: await summaryOf(db, displayId), url: displayUrl(args.portalUrl, token) };

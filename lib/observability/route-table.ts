@@ -59,6 +59,7 @@ export const ROUTE_TEMPLATES = [
   '/systems/[deviceId]/apartments/[groupId]',
   '/systems/[deviceId]/building',
   '/systems/[deviceId]/closures',
+  '/systems/[deviceId]/displays',
   '/systems/[deviceId]/reports',
   '/systems/[deviceId]/resources/[resourceId]',
   '/systems/[deviceId]/resources/[resourceId]/sheet',

@@ -4,6 +4,7 @@ import { addressUsed, assertSameOrigin } from '@/lib/api/origin';
 import { requireUser } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { createDisplay, createDisplayInputSchema, listDisplays } from '@/lib/displays/displays';
+import { parseIdempotencyKey } from '@/lib/reservations';
 import { parseIdParam } from '@/lib/views/params';
 
 export const dynamic = 'force-dynamic';
@@ -15,11 +16,12 @@ export const GET = withErrors(async (request: Request) => {
   return Response.json({ displays: await listDisplays((await getDb()).db, user, deviceId) });
 });
 
-// POST /api/displays — create a laundry-room display for a room, some rooms or a building; 201 { display, url }, the url shown only now
+// POST /api/displays — create a laundry-room display for a room, some rooms or a building (Idempotency-Key required); 201 { display, url }, the url shown only now
 export const POST = withErrors(async (request: Request) => {
   assertSameOrigin(request);
   const user = await requireUser();
+  const idempotencyKey = parseIdempotencyKey(request.headers.get('idempotency-key'));
   const input = createDisplayInputSchema.parse(await readJson(request));
-  const issued = await createDisplay((await getDb()).db, { user, input, portalUrl: addressUsed(request) });
+  const issued = await createDisplay((await getDb()).db, { user, input, idempotencyKey, portalUrl: addressUsed(request) });
   return Response.json(issued, { status: 201 });
 });

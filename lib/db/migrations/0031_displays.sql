@@ -10,10 +10,13 @@ CREATE TABLE IF NOT EXISTS displays (
   locale text NOT NULL CHECK (locale IN ('sv', 'en')),
   show_apartments boolean NOT NULL DEFAULT false,
   token_hash text NOT NULL UNIQUE CHECK (token_hash ~ '^[0-9a-f]{64}$'),
+  -- A retried create with the same key makes no second display (decision 013).
+  idempotency_key text,
   created_by uuid REFERENCES users (id) ON DELETE SET NULL,
   created_at timestamptz NOT NULL DEFAULT now(),
   rotated_at timestamptz,
-  revoked_at timestamptz
+  revoked_at timestamptz,
+  CONSTRAINT displays_idempotency UNIQUE (created_by, idempotency_key)
 );
 -- A system's active displays, for its page.
 CREATE INDEX IF NOT EXISTS displays_device ON displays (device_id) WHERE revoked_at IS NULL;

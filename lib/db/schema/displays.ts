@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { systems } from './systems';
 
@@ -21,10 +21,11 @@ export const displays = pgTable(
     locale: text('locale', { enum: DISPLAY_LOCALES }).notNull(),
     showApartments: boolean('show_apartments').notNull().default(false),
     tokenHash: text('token_hash').notNull().unique(),
+    idempotencyKey: text('idempotency_key'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('displays_device').on(t.deviceId).where(sql`revoked_at IS NULL`)],
+  (t) => [unique('displays_idempotency').on(t.createdBy, t.idempotencyKey), index('displays_device').on(t.deviceId).where(sql`revoked_at IS NULL`)],
 );

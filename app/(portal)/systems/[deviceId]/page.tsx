@@ -24,7 +24,7 @@ export default async function SystemPage({ params }: Props) {
   const system = await pageSystem(user, deviceId);
   // Admins also see what the service sent that the portal could not read; managers do not.
   const overview = await loadSystemOverview(await portalViewDeps(), system, { includeSkipped: user.role === 'admin' });
-  const [t, tr, tc, tb] = await Promise.all([getTranslations('systems'), getTranslations('reports'), getTranslations('closures'), getTranslations('building')]);
+  const [t, tr, tc, tb, td] = await Promise.all([getTranslations('systems'), getTranslations('reports'), getTranslations('closures'), getTranslations('building'), getTranslations('displays')]);
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumbs parents={[{ label: t('title'), href: '/systems' }]} current={system.name} />
@@ -43,6 +43,10 @@ export default async function SystemPage({ params }: Props) {
         <p className="text-sm">
           <Link href={`/systems/${system.deviceId}/building`} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
             {tb('openLink')}
+          </Link>
+          {' · '}
+          <Link href={`/systems/${system.deviceId}/displays`} className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+            {td('link')}
           </Link>
         </p>
       </header>
