@@ -1,5 +1,6 @@
 import 'server-only';
 import type { DisplayLocale } from '@/lib/db/schema';
+import { apartmentNumber } from '@/lib/i18n/format';
 import type { DisplayRoom, DisplayScreen, DisplaySlot } from './screen';
 
 /** The `display` catalogue's sentences, translated (lib/displays/serve.ts makes it). */
@@ -42,7 +43,7 @@ function nextFreeLine(room: DisplayRoom, screen: DisplayScreen, locale: DisplayL
 function slotHtml(slot: DisplaySlot, screen: DisplayScreen, locale: DisplayLocale, t: DisplayTranslate): string {
   const time = `${timeOf(slot.startMs, screen.timeZone, locale)}–${timeOf(slot.endMs, screen.timeZone, locale)}`;
   const state = t(`slot.${slot.state}`);
-  const extra = slot.apartment ? ` · ${escapeHtml(t('apartment', { apartment: slot.apartment }))}` : slot.reason ? ` · ${escapeHtml(slot.reason)}` : '';
+  const extra = slot.apartment ? ` · ${escapeHtml(t('apartment', { apartment: apartmentNumber(slot.apartment) }))}` : slot.reason ? ` · ${escapeHtml(slot.reason)}` : '';
   return `<li class="slot s-${slot.state}"><span class="t">${escapeHtml(time)}</span> <span class="st">${escapeHtml(state)}${extra}</span></li>`;
 }
 
