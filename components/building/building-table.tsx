@@ -132,6 +132,8 @@ function useTableWords() {
 interface Column {
   key: string;
   label: string;
+  /** The name of a free slot's link at this time, for a room ("16:00–19:00 free in {room} on …"). */
+  freeLink: (room: string) => string;
   startMinute: number;
   endMinute: number;
 }
@@ -139,12 +141,14 @@ interface Column {
 const columnKey = (slot: StatefulSlot) => `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
 
 /** The day's slot times of all rooms, earliest first: the day table's columns. */
-function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlot) => string): Column[] {
+function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlot) => string, freeLink: (time: string) => string): Column[] {
   const columns = new Map<string, Column>();
   for (const room of rooms) {
     for (const slot of room.slots) {
       const key = columnKey(slot);
-      if (!columns.has(key)) columns.set(key, { key, label: time(slot), startMinute: slot.startMinute, endMinute: slot.endMinute });
+      if (columns.has(key)) continue;
+      const label = time(slot);
+      columns.set(key, { key, label, freeLink: roomLabel(freeLink(label)), startMinute: slot.startMinute, endMinute: slot.endMinute });
     }
   }
   return [...columns.values()].sort((a, b) => a.startMinute - b.startMinute || a.endMinute - b.endMinute);
@@ -176,8 +180,8 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day, show = 'defaul
     if (show !== 'apartments' || !HELD.has(slot.state)) return words.state(slot);
     return slot.closed ? `${words.holder(slot)}; ${closedText(slot.closed.reason)}` : words.holder(slot);
   };
-  const columns = columnsOf(rooms, words.time);
   const date = dayName(day, timeZone, locale);
+  const columns = columnsOf(rooms, words.time, (time) => t('freeSlotLink', { room: ROOM_MARK, day: date, time }));
   const freeWord = t('free');
   return (
     <div className={SCROLL}>
@@ -218,7 +222,7 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day, show = 'defaul
                       {/* A room without a slot at this time: an empty cell. */}
                       {here?.map((slot) =>
                           slot.bookable ? (
-                            <a key={slot.startMs} href={href} data-state="free" aria-label={t('freeSlotLink', { room: room.name, day: date, time: c.label })}>
+                            <a key={slot.startMs} href={href} data-state="free" aria-label={c.freeLink(room.name)}>
                               {freeWord}
                             </a>
                           ) : (
@@ -301,13 +305,14 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, s
                 {names.map((d, i) => {
                   const { slots, taken, free, held, closedReason } = cells[i]!;
                   return (
-                    <td key={d.date}>
+                    <td key={i}>
                       <span className="counts">{slots === 0 ? noSlots : words.counts(free.length, taken)}</span>
                       {closedReason !== null ? <span className="closed">{closedText(closedReason)}</span> : null}
                       {free.length > 0 ? (
                         <ul aria-label={d.freeList(room.name)}>
-                          {free.map((slot) => (
-                            <li key={slot.startMs}>
+                          {/* Short keys: each is written into the page's RSC data, thousands of times. */}
+                          {free.map((slot, k) => (
+                            <li key={k}>
                               <a href={href}>{words.time(slot)}</a>
                             </li>
                           ))}
@@ -315,8 +320,8 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, s
                       ) : null}
                       {held.length > 0 && d.heldList ? (
                         <ul className="held" aria-label={d.heldList(room.name)}>
-                          {held.map((slot) => (
-                            <li key={slot.startMs}>{words.timedHolder(slot)}</li>
+                          {held.map((slot, k) => (
+                            <li key={k}>{words.timedHolder(slot)}</li>
                           ))}
                         </ul>
                       ) : null}
