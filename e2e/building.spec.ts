@@ -119,6 +119,8 @@ test('the day table fits a 1,366 px laptop without sideways scrolling, in every 
 });
 
 test('who booked: the apartments toggle by role shows each held slot with its apartment, never a name, kept across links; and back', async ({ page, signedInAs }) => {
+  // Seven page loads and an accessibility scan: more than the default minute on a shared machine.
+  test.setTimeout(150_000);
   await signedInAs('manager');
   const overview = await firstSystem(page);
   const deviceId = overview.system.deviceId;
