@@ -104,7 +104,7 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, c
       if (text === undefined) states.set(key, (text = slotStateText(slot, ts, closedText)));
       return text;
     },
-    /** "13:00–16:00 Lgh 1203": a held slot in the week's lists, one string (one text node). */
+    /** "13:00–16:00 Lgh 1203": a held slot's line in the week's cells. */
     timedHolder: (slot: StatefulSlot): string => `${time(slot)} ${holder(slot)}`,
   };
 }
@@ -246,7 +246,8 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day, show = 'defaul
 /**
  * One week: rooms as rows, days as columns; each cell counts the free and taken slots and lists the
  * free ones, each a link named by its time inside a list named by the room and the day. With
- * `show="apartments"`, a second list names each held slot's time and holder ("13:00–16:00 Lgh 1203").
+ * `show="apartments"`, a line per held slot under them names its time and holder ("13:00–16:00 Lgh 1203"),
+ * read in the cell's context (the room's row, the day's column).
  */
 export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, show = 'default' }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
   const { t, locale, closedText, words } = useTableWords();
@@ -259,7 +260,6 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, s
       short: formatShortDay(wallClock(d.startMs, timeZone), locale),
       long,
       freeList: roomLabel(t('freeList', { room: ROOM_MARK, day: long })),
-      heldList: apartments ? roomLabel(t('bookedList', { room: ROOM_MARK, day: long })) : null,
     };
   });
   const column = new Map(days.map((d, i) => [d.date, i]));
@@ -318,13 +318,8 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, s
                           ))}
                         </ul>
                       ) : null}
-                      {held.length > 0 && d.heldList ? (
-                        <ul className="held" aria-label={d.heldList(room.name)}>
-                          {held.map((slot, k) => (
-                            <li key={k}>{words.timedHolder(slot)}</li>
-                          ))}
-                        </ul>
-                      ) : null}
+                      {/* One text node for all of them, a line each (CSS pre-line): an element per slot would double the page. */}
+                      {held.length > 0 ? <span className="held">{held.map(words.timedHolder).join('\n')}</span> : null}
                     </td>
                   );
                 })}
