@@ -117,3 +117,55 @@ test('the day table fits a 1,366 px laptop without sideways scrolling, in every 
   await expect(legend.getByText(/^Free: can be booked/)).toBeVisible();
   await expect(legend.getByText(/^Grey: cannot be booked/)).toBeVisible();
 });
+
+test('who booked: the apartments toggle by role shows each held slot with its apartment, never a name, kept across links; and back', async ({ page, signedInAs }) => {
+  // Seven page loads and an accessibility scan: more than the default minute on a shared machine.
+  test.setTimeout(150_000);
+  await signedInAs('manager');
+  const overview = await firstSystem(page);
+  const deviceId = overview.system.deviceId;
+  const fixtures = await sandboxFixtures(page.request);
+  await page.goto(`/systems/${deviceId}/building?view=week`);
+  const toggle = page.getByRole('navigation', { name: 'What booked slots show' });
+  await expect(toggle.getByRole('link', { name: 'Counts' })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('table').getByText(/ Apt \S+/)).toHaveCount(0);
+
+  await toggle.getByRole('link', { name: 'Apartments' }).click();
+  await expect(page).toHaveURL(/[?&]show=apartments/);
+  await expect(toggle.getByRole('link', { name: 'Apartments' })).toHaveAttribute('aria-current', 'true');
+  // Last week: the demo's bookings lie mostly in the past. The mode is kept by the period links.
+  await page.getByRole('link', { name: 'Previous week' }).click();
+  await expect(page).toHaveURL(/[?&]show=apartments/);
+  const table = page.getByRole('table', { name: /^Free slots and the apartments that booked, every room in Week \d+/ });
+  await expect(table).toBeVisible();
+  // Each held slot a line of its day's cell: its time and its apartment ("Booked" without one).
+  const lines = (await table.getByRole('cell').allTextContents()).flatMap((cell) => cell.split('\n')).filter((line) => /^\d{2}:\d{2}–/.test(line));
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) expect(line).toMatch(/^\d{2}:\d{2}–\d{2}:\d{2}( next day)? (Apt \S+|Booked|Maintenance.*)( \(pending\))?$/);
+  expect(lines.some((line) => / Apt \S+$/.test(line))).toBe(true);
+  await expect(table.getByText(/^\d{2}:\d{2}–\d{2}:\d{2} Apt \S+/).first()).toBeVisible();
+  // Never a resident's name or e-mail anywhere in the table.
+  const text = (await table.textContent()) ?? '';
+  for (const resident of fixtures.residents.filter((r) => r.deviceId === deviceId)) {
+    expect(text).not.toContain(resident.name);
+    expect(text).not.toContain(resident.email);
+  }
+  await expectNoSeriousA11yViolations(page, 'the building view with apartments');
+
+  // The day view keeps the mode: a booked cell says only its apartment.
+  await page.getByRole('navigation', { name: 'Day or week' }).getByRole('link', { name: 'Day' }).click();
+  await expect(page).toHaveURL(/[?&]show=apartments/);
+  await expect(page.getByRole('navigation', { name: 'What booked slots show' }).getByRole('link', { name: 'Apartments' })).toHaveAttribute('aria-current', 'true');
+
+  // 375 px: the page does not overflow sideways in this mode either.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole('navigation', { name: 'Day or week' }).getByRole('link', { name: 'Week' }).click();
+  await expect(page.getByRole('table', { name: /^Free slots and the apartments that booked/ })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  // And back: the default counts, no held lists, the address without show.
+  await page.getByRole('navigation', { name: 'What booked slots show' }).getByRole('link', { name: 'Counts' }).click();
+  await expect(page).not.toHaveURL(/show=/);
+  await expect(page.getByRole('table', { name: /^Free slots of every room in Week \d+/ })).toBeVisible();
+  await expect(page.getByRole('table').getByText(/ Apt \S+/)).toHaveCount(0);
+});

@@ -638,12 +638,14 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
   if (lastPhase('j')) return finish(rss, portal);
 
   // ---- (k) the building view (lib/views/building.ts): every room's day and week as page HTML, warm,
+  // in both modes (counts and free slots; with ?show=apartments each held slot's apartment too),
   // beside one room's week page; and the building page's first-load JS
   rss.phase('(k)');
-  step(`(k) building view: ${BUILDING_REQUESTS} warm page loads each of all rooms' week, all rooms' day, one room's week`);
+  step(`(k) building view: ${BUILDING_REQUESTS} warm page loads each of all rooms' week (both modes), all rooms' day, one room's week`);
   try {
     if (weekRouteWorks) await waitIdle(session, gridPath);
     const buildingWeek = `/systems/${deviceId}/building?view=week`;
+    const buildingWeekApartments = `${buildingWeek}&show=apartments`;
     const buildingDay = `/systems/${deviceId}/building?view=day`;
     // A room as managers see it. The grid room holds the bench's own 1,000 pending requests (for
     // (d)), about a hundred of them in this week: a page no real room shows; measured beside it.
@@ -666,6 +668,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
       return { p50: percentile(ms, 50), p95: percentile(ms, 95), n: ms.length, bytes };
     };
     const weekRun = await warmRuns(buildingWeek);
+    const weekApartmentsRun = await warmRuns(buildingWeekApartments);
     const dayRun = await warmRuns(buildingDay);
     const roomRun = await warmRuns(roomWeek);
     const gridRoomRun = await warmRuns(gridRoomWeek);
@@ -674,17 +677,20 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     details.building = {
       rooms,
       week: { p50: round(weekRun.p50, 1), p95: round(weekRun.p95, 1), n: weekRun.n, htmlKb: round(weekRun.bytes / 1024) },
+      weekApartments: { p50: round(weekApartmentsRun.p50, 1), p95: round(weekApartmentsRun.p95, 1), n: weekApartmentsRun.n, htmlKb: round(weekApartmentsRun.bytes / 1024) },
       day: { p50: round(dayRun.p50, 1), p95: round(dayRun.p95, 1), n: dayRun.n, htmlKb: round(dayRun.bytes / 1024) },
       roomWeek: { p50: round(roomRun.p50, 1), p95: round(roomRun.p95, 1), n: roomRun.n, htmlKb: round(roomRun.bytes / 1024) },
       roomWeekWithBenchRequests: { p50: round(gridRoomRun.p50, 1), p95: round(gridRoomRun.p95, 1), n: gridRoomRun.n, htmlKb: round(gridRoomRun.bytes / 1024) },
       firstLoadJs: js,
     };
-    figure({ key: 'buildingWeekHtmlP50Ms', label: "(k) building view: all rooms' week, page HTML p50", value: round(weekRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: weekRun.p50 <= 150, note: `${rooms} rooms, ${round(weekRun.bytes / 1024)} kB HTML, p95 ${round(weekRun.p95, 1)} ms, n=${weekRun.n}` });
+    figure({ key: 'buildingWeekHtmlP50Ms', label: "(k) building view: all rooms' week, page HTML p50", value: round(weekRun.p50, 1), unit: 'ms', target: '≤ 50 ms', met: weekRun.p50 <= 50, note: `${rooms} rooms, ${round(weekRun.bytes / 1024)} kB HTML, p95 ${round(weekRun.p95, 1)} ms, n=${weekRun.n}` });
+    // The apartments mode adds a list of held slots to each cell: measured and sized, without a target of its own.
+    figure({ key: 'buildingWeekApartmentsHtmlP50Ms', label: "    building view: all rooms' week with apartments, page HTML p50", value: round(weekApartmentsRun.p50, 1), unit: 'ms', target: '—', met: null, note: `${round(weekApartmentsRun.bytes / 1024)} kB HTML (${round(weekApartmentsRun.bytes / Math.max(1, weekRun.bytes), 2)} × the default), p95 ${round(weekApartmentsRun.p95, 1)} ms, n=${weekApartmentsRun.n}` });
     figure({ key: 'buildingDayHtmlP50Ms', label: "    building view: all rooms' day, page HTML p50", value: round(dayRun.p50, 1), unit: 'ms', target: '≤ 150 ms', met: dayRun.p50 <= 150, note: `${round(dayRun.bytes / 1024)} kB HTML, p95 ${round(dayRun.p95, 1)} ms` });
     figure({ key: 'roomWeekHtmlP50Ms', label: "    one room's week page HTML p50", value: round(roomRun.p50, 1), unit: 'ms', target: '≤ 30 ms', met: roomRun.p50 <= 30, note: `${round(roomRun.bytes / 1024)} kB HTML, p95 ${round(roomRun.p95, 1)} ms; the room with the bench's pending requests ${round(gridRoomRun.p50, 1)} ms, ${round(gridRoomRun.bytes / 1024)} kB` });
     figure({ key: 'buildingFirstLoadJsKb', label: '    building page first-load JS (gzip)', value: round(js.gzipBytes / 1024), unit: 'kB', target: '≤ 170 kB', met: js.gzipBytes / 1024 <= 170, note: `${js.scripts} scripts, ${round(js.rawBytes / 1024)} kB raw` });
   } catch (e) {
-    notMeasured('buildingWeekHtmlP50Ms', "(k) building view: all rooms' week, page HTML p50", '≤ 150 ms; day ≤ 150 ms; one room ≤ 30 ms; JS ≤ 170 kB', errorText(e));
+    notMeasured('buildingWeekHtmlP50Ms', "(k) building view: all rooms' week, page HTML p50", '≤ 50 ms; day ≤ 150 ms; one room ≤ 30 ms; JS ≤ 170 kB', errorText(e));
   }
 
   if (lastPhase('k')) return finish(rss, portal);

@@ -2,14 +2,15 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey, type StatefulSlot } from '@/lib/schedule';
 import { withIntl } from '@/tests/intl';
-import { daily, laundry, reservation } from '@/tests/schedule-fixtures';
+import { daily, laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { BuildingDayLegend, BuildingDayTable, BuildingWeekTable, type BuildingTableRoom } from './building-table';
 
 const SE = 'Europe/Stockholm';
 const now = Date.parse('2026-11-25T10:00:00Z'); // Wednesday 11:00 local
 const week = weekFromKey('2026-W48', SE);
 const wednesday = week.days[2]!;
-const ownerLabel = createOwnerLabeler({ groups: [{ id: 'g1203', apartmentId: '1203' }] });
+// 'LGH 1203' as the service sometimes spells it; a group with only a name (a person's, here).
+const ownerLabel = createOwnerLabeler({ groups: [{ id: 'g1203', apartmentId: 'LGH 1203' }, { id: 'gNamed', name: 'Anna Svensson' }] });
 
 function room(id: string, name: string, schedule: number[][][], reservations: Parameters<typeof overlayReservations>[1], onlyDay = false): BuildingTableRoom {
   let slots: StatefulSlot[] = overlayReservations(expandWeek(schedule, week, SE), reservations, { now, ownerLabel, resourceId: 'R1' });
@@ -89,5 +90,59 @@ describe('the building tables', () => {
     const sv = renderToStaticMarkup(withIntl(<BuildingDayLegend />, 'sv'));
     expect(sv).toContain('Ledigt: kan bokas');
     expect(sv).toContain('Grått: kan inte bokas');
+  });
+
+  describe('with the apartments shown', () => {
+    // Thursday 26 November: 07–10 booked by LGH 1203, 10–13 by a group known only by a person's name,
+    // 13–16 maintenance 14:00–15:00 (part of the slot), 16–19 and 19–22 free.
+    const thursday = [
+      reservation('2026-11-26T06:00:00Z', '2026-11-26T09:00:00Z'),
+      reservation('2026-11-26T09:00:00Z', '2026-11-26T12:00:00Z', { ownerId: 'gNamed', userId: 'u2' }),
+      serviceWindow('2026-11-26T13:00:00Z', '2026-11-26T14:00:00Z'),
+    ];
+    const full = room('b0000000-0000-4000-8000-000000000001', 'Laundry room A', laundry, thursday);
+
+    it('the week names each held slot with its apartment, never a name; free slots and counts as before', () => {
+      const html = renderToStaticMarkup(withIntl(<BuildingWeekTable weekKey={week.key} timeZone={SE} rooms={[full]} days={week.days} weekLabel="Week 48" show="apartments" />));
+      expect(html).toContain('<caption class="sr-only">Free slots and the apartments that booked, every room in Week 48</caption>');
+      // One line per held slot, in the Thursday cell only (the week holds nothing else).
+      const held = tags(html, 'span').filter((s) => s.attrs.class === 'held');
+      expect(held.map((s) => s.text)).toEqual(['07:00–10:00 Apt 1203\n10:00–13:00 Booked\n13:00–16:00 Maintenance 14:00–15:00']);
+      expect(html).not.toContain('Anna');
+      // Thursday's two free slots are still links in their named list, counted as before.
+      expect(html).toContain('<ul aria-label="Free slots in Laundry room A on Thursday 26 November">');
+      expect(tags(html, 'span').filter((s) => s.attrs.class === 'counts').map((s) => s.text)[4]).toBe('2 free, 3 booked');
+      const sv = renderToStaticMarkup(withIntl(<BuildingWeekTable weekKey={week.key} timeZone={SE} rooms={[full]} days={week.days} weekLabel="Vecka 48" show="apartments" />, 'sv'));
+      expect(sv).toContain('<span class="held">07:00–10:00 Lgh 1203\n10:00–13:00 Bokat\n13:00–16:00 Underhåll 14:00–15:00</span>');
+    });
+
+    it('the default week is unchanged: no held list, the same HTML with show="default" as without', () => {
+      const without = renderToStaticMarkup(withIntl(<BuildingWeekTable weekKey={week.key} timeZone={SE} rooms={[full]} days={week.days} weekLabel="Week 48" />));
+      const byDefault = renderToStaticMarkup(withIntl(<BuildingWeekTable weekKey={week.key} timeZone={SE} rooms={[full]} days={week.days} weekLabel="Week 48" show="default" />));
+      expect(byDefault).toBe(without);
+      expect(without).not.toContain('class="held"');
+      expect(without).not.toContain('1203');
+      expect(without).toContain('<caption class="sr-only">Free slots of every room in Week 48</caption>');
+    });
+
+    it('the day says only who holds each slot ("Apt 1203", "Booked", "Maintenance"), a pending request without its name; the default words stay', () => {
+      const thursdayOnly = { ...full, slots: full.slots.filter((s) => s.date === week.days[3]!.date) };
+      // A request for a resident without an apartment carries their name (lib/views/building.ts ownerOfRequest).
+      const slots = thursdayOnly.slots.map((s, i) => (i === 3 ? { ...s, state: 'pending' as const, bookable: false, ownerLabel: { kind: 'name' as const, name: 'Anna Svensson' } } : s));
+      const pending = { ...thursdayOnly, slots };
+      const html = renderToStaticMarkup(withIntl(<BuildingDayTable weekKey={week.key} timeZone={SE} rooms={[pending]} day={week.days[3]!} show="apartments" />));
+      const spans = tags(html, 'span').filter((s) => s.attrs['data-state']);
+      expect(spans.map((s) => [s.attrs['data-state'], s.text])).toEqual([
+        ['booked', 'Apt 1203'],
+        ['booked', 'Booked'],
+        ['maintenance', 'Maintenance 14:00–15:00'],
+        ['pending', 'Booked (pending)'],
+      ]);
+      expect(html).not.toContain('Anna');
+      // The default words are the grid's, unchanged: whatever owner the labeler gives (the mirror's
+      // labeler gives no group names, lib/views/owner-labels.ts; this test's does, to show the mode above never says one).
+      const plain = renderToStaticMarkup(withIntl(<BuildingDayTable weekKey={week.key} timeZone={SE} rooms={[thursdayOnly]} day={week.days[3]!} />));
+      expect(tags(plain, 'span').filter((s) => s.attrs['data-state']).map((s) => s.text)).toEqual(['booked by apartment 1203', 'booked by Anna Svensson', 'maintenance 14:00–15:00']);
+    });
   });
 });

@@ -1,10 +1,12 @@
 // The building view's tables: every room of a system for one day (rooms × slot times) or one week
-// (rooms × days, with counts and the free slots). Server-rendered, no client code: each free slot is
-// a plain link to its room's week grid, where booking happens. A week of 100 rooms has thousands of
-// cells and slots, so words that repeat (times, counts, day names) are formatted once per table.
+// (rooms × days, with counts and the free slots; with `show="apartments"` also each booked slot's
+// apartment). Server-rendered, no client code: each free slot is a plain link to its room's week
+// grid, where booking happens. A week of 100 rooms has thousands of cells and slots, so words that
+// repeat (times, counts, day names, who holds a slot) are formatted once per table, and the labels
+// naming a room and a day are filled into a template formatted once per day.
 import { useLocale, useTranslations } from 'next-intl';
 import type { Locale } from '@/lib/i18n/config';
-import { formatDayLabel, formatShortDay } from '@/lib/i18n/format';
+import { apartmentNumber, formatDayLabel, formatShortDay } from '@/lib/i18n/format';
 import type { LocalDay, StatefulSlot } from '@/lib/schedule';
 import { wallClock } from '@/lib/schedule/zoned';
 import { slotStateText, slotTimeRange, type ClosedText, type SlotT } from '@/components/resource-week/slot-words';
@@ -18,12 +20,20 @@ export interface BuildingTableRoom {
   taken: number;
 }
 
+/** What a booked slot shows (lib/views/building.ts BuildingShow): the default words, or its apartment. */
+export type BuildingTableShow = 'default' | 'apartments';
+
 interface TableProps {
   /** The ISO week key of the shown day or week (the free slots' links open the room's grid there). */
   weekKey: string;
   timeZone: string;
   rooms: readonly BuildingTableRoom[];
+  /** Default 'default'. */
+  show?: BuildingTableShow;
 }
+
+/** The states that hold a slot (booked, used, requested, maintenance): what the apartments mode names. */
+const HELD = new Set<StatefulSlot['state']>(['booked', 'used', 'pending', 'maintenance']);
 
 /**
  * The room's week grid, relative to the building page (`/systems/{id}/building` → `/systems/{id}/resources/…`):
@@ -43,13 +53,37 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, c
   const times = new Map<string, string>();
   const counts = new Map<string, string>();
   const states = new Map<string, string>();
+  const holders = new Map<string, string>();
+  const time = (slot: StatefulSlot): string => {
+    const key = `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
+    let text = times.get(key);
+    if (text === undefined) times.set(key, (text = slotTimeRange(slot, ts)));
+    return text;
+  };
+  /**
+   * Who holds a held slot, as on the door sheet: "Lgh 1203", "Underhåll 08:00–09:00", "Bokat"
+   * for any holder without an apartment number. Never a resident's name: an owner named by a name
+   * (a request for a resident without an apartment) reads "Booked" like any other.
+   */
+  const holder = (slot: StatefulSlot): string => {
+    const r = slot.reservation;
+    const partial = r?.coverage === 'partial' ? `${r.startLabel}|${r.endLabel}` : '';
+    const apartment = slot.ownerLabel?.kind === 'apartment' ? slot.ownerLabel.apartment : '';
+    const key = `${slot.state}|${partial}|${apartment}`;
+    let text = holders.get(key);
+    if (text === undefined) {
+      if (slot.state === 'maintenance') text = r && partial ? t('whoMaintenancePartial', { start: r.startLabel, end: r.endLabel }) : t('whoMaintenance');
+      else {
+        text = apartment ? t('whoApartment', { apartment: apartmentNumber(apartment) }) : t('whoBooked');
+        if (slot.state === 'pending') text = t('whoPending', { who: text });
+      }
+      holders.set(key, text);
+    }
+    return text;
+  };
   return {
-    time: (slot: StatefulSlot): string => {
-      const key = `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
-      let text = times.get(key);
-      if (text === undefined) times.set(key, (text = slotTimeRange(slot, ts)));
-      return text;
-    },
+    time,
+    holder,
     counts: (free: number, taken: number): string => {
       const key = `${free}|${taken}`;
       let text = counts.get(key);
@@ -70,7 +104,19 @@ function wordsOf(t: ReturnType<typeof useTranslations<'building'>>, ts: SlotT, c
       if (text === undefined) states.set(key, (text = slotStateText(slot, ts, closedText)));
       return text;
     },
+    /** "13:00–16:00 Lgh 1203": a held slot's line in the week's cells. */
+    timedHolder: (slot: StatefulSlot): string => `${time(slot)} ${holder(slot)}`,
   };
+}
+
+/** A label naming a room, formatted once with a marker and filled per room ("Free slots in {room} on Monday …"). */
+const ROOM_MARK = '\u0000room\u0000';
+function roomLabel(template: string): (room: string) => string {
+  const at = template.indexOf(ROOM_MARK);
+  if (at < 0) return () => template;
+  const before = template.slice(0, at);
+  const after = template.slice(at + ROOM_MARK.length);
+  return (room) => before + room + after;
 }
 
 /** What both tables say with: their translators, the locale and the memoised words. */
@@ -86,6 +132,8 @@ function useTableWords() {
 interface Column {
   key: string;
   label: string;
+  /** The name of a free slot's link at this time, for a room ("16:00–19:00 free in {room} on …"). */
+  freeLink: (room: string) => string;
   startMinute: number;
   endMinute: number;
 }
@@ -93,12 +141,14 @@ interface Column {
 const columnKey = (slot: StatefulSlot) => `${slot.startLabel}|${slot.endLabel}|${slot.endsNextDay}`;
 
 /** The day's slot times of all rooms, earliest first: the day table's columns. */
-function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlot) => string): Column[] {
+function columnsOf(rooms: readonly BuildingTableRoom[], time: (slot: StatefulSlot) => string, freeLink: (time: string) => string): Column[] {
   const columns = new Map<string, Column>();
   for (const room of rooms) {
     for (const slot of room.slots) {
       const key = columnKey(slot);
-      if (!columns.has(key)) columns.set(key, { key, label: time(slot), startMinute: slot.startMinute, endMinute: slot.endMinute });
+      if (columns.has(key)) continue;
+      const label = time(slot);
+      columns.set(key, { key, label, freeLink: roomLabel(freeLink(label)), startMinute: slot.startMinute, endMinute: slot.endMinute });
     }
   }
   return [...columns.values()].sort((a, b) => a.startMinute - b.startMinute || a.endMinute - b.endMinute);
@@ -123,10 +173,15 @@ export function BuildingDayLegend() {
 }
 
 /** One day: rooms as rows, the day's slot times as columns; free slots link to the room's week. */
-export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps & { day: LocalDay }) {
-  const { t, locale, words } = useTableWords();
-  const columns = columnsOf(rooms, words.time);
+export function BuildingDayTable({ weekKey, timeZone, rooms, day, show = 'default' }: TableProps & { day: LocalDay }) {
+  const { t, locale, closedText, words } = useTableWords();
+  // The apartments mode: a held slot says only who holds it (a closure still says so after it).
+  const heldText = (slot: StatefulSlot) => {
+    if (show !== 'apartments' || !HELD.has(slot.state)) return words.state(slot);
+    return slot.closed ? `${words.holder(slot)}; ${closedText(slot.closed.reason)}` : words.holder(slot);
+  };
   const date = dayName(day, timeZone, locale);
+  const columns = columnsOf(rooms, words.time, (time) => t('freeSlotLink', { room: ROOM_MARK, day: date, time }));
   const freeWord = t('free');
   return (
     <div className={SCROLL}>
@@ -167,12 +222,12 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
                       {/* A room without a slot at this time: an empty cell. */}
                       {here?.map((slot) =>
                           slot.bookable ? (
-                            <a key={slot.startMs} href={href} data-state="free" aria-label={t('freeSlotLink', { room: room.name, day: date, time: c.label })}>
+                            <a key={slot.startMs} href={href} data-state="free" aria-label={c.freeLink(room.name)}>
                               {freeWord}
                             </a>
                           ) : (
                             <span key={slot.startMs} data-state={slot.state}>
-                              {words.state(slot)}
+                              {heldText(slot)}
                             </span>
                           ),
                       )}
@@ -190,16 +245,29 @@ export function BuildingDayTable({ weekKey, timeZone, rooms, day }: TableProps &
 
 /**
  * One week: rooms as rows, days as columns; each cell counts the free and taken slots and lists the
- * free ones, each a link named by its time inside a list named by the room and the day.
+ * free ones, each a link named by its time inside a list named by the room and the day. With
+ * `show="apartments"`, a line per held slot under them names its time and holder ("13:00–16:00 Lgh 1203"),
+ * read in the cell's context (the room's row, the day's column).
  */
-export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
+export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel, show = 'default' }: TableProps & { days: readonly LocalDay[]; weekLabel: string }) {
   const { t, locale, closedText, words } = useTableWords();
-  const names = days.map((d) => ({ date: d.date, short: formatShortDay(wallClock(d.startMs, timeZone), locale), long: dayName(d, timeZone, locale) }));
+  const apartments = show === 'apartments';
+  // 700 cells name their room and day: one formatted template per day, the room filled in per cell.
+  const names = days.map((d) => {
+    const long = dayName(d, timeZone, locale);
+    return {
+      date: d.date,
+      short: formatShortDay(wallClock(d.startMs, timeZone), locale),
+      long,
+      freeList: roomLabel(t('freeList', { room: ROOM_MARK, day: long })),
+    };
+  });
+  const column = new Map(days.map((d, i) => [d.date, i]));
   const noSlots = t('noSlots');
   return (
     <div className={SCROLL}>
       <table className={TABLE} data-building="">
-        <caption className="sr-only">{t('weekCaption', { week: weekLabel })}</caption>
+        <caption className="sr-only">{apartments ? t('weekCaptionApartments', { week: weekLabel }) : t('weekCaption', { week: weekLabel })}</caption>
         <thead>
           <tr className="border-b border-slate-200 dark:border-slate-700">
             <th scope="col">{t('roomColumn')}</th>
@@ -214,6 +282,18 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }:
         <tbody>
           {rooms.map((room) => {
             const href = roomHref(room.id, weekKey);
+            // The room's slots by day, in one pass (the slots come earliest first).
+            const cells = names.map(() => ({ slots: 0, taken: 0, free: [] as StatefulSlot[], held: [] as StatefulSlot[], closedReason: null as string | null }));
+            for (const s of room.slots) {
+              const index = column.get(s.date);
+              if (index === undefined) continue;
+              const cell = cells[index]!;
+              cell.slots += 1;
+              if (s.closed && cell.closedReason === null) cell.closedReason = s.closed.reason;
+              if (s.bookable) cell.free.push(s);
+              else if (s.state !== 'free' && s.state !== 'past') cell.taken += 1;
+              if (apartments && HELD.has(s.state)) cell.held.push(s);
+            }
             return (
               <tr key={room.id}>
                 <th scope="row">
@@ -222,31 +302,24 @@ export function BuildingWeekTable({ weekKey, timeZone, rooms, days, weekLabel }:
                   </a>
                   <span className="counts">{words.counts(room.free, room.taken)}</span>
                 </th>
-                {names.map((d) => {
-                  let slots = 0;
-                  let taken = 0;
-                  const free: StatefulSlot[] = [];
-                  let closedReason: string | null = null;
-                  for (const s of room.slots) {
-                    if (s.date !== d.date) continue;
-                    slots += 1;
-                    if (s.closed && closedReason === null) closedReason = s.closed.reason;
-                    if (s.bookable) free.push(s);
-                    else if (s.state !== 'free' && s.state !== 'past') taken += 1;
-                  }
+                {names.map((d, i) => {
+                  const { slots, taken, free, held, closedReason } = cells[i]!;
                   return (
-                    <td key={d.date}>
+                    <td key={i}>
                       <span className="counts">{slots === 0 ? noSlots : words.counts(free.length, taken)}</span>
                       {closedReason !== null ? <span className="closed">{closedText(closedReason)}</span> : null}
                       {free.length > 0 ? (
-                        <ul aria-label={t('freeList', { room: room.name, day: d.long })}>
-                          {free.map((slot) => (
-                            <li key={slot.startMs}>
+                        <ul aria-label={d.freeList(room.name)}>
+                          {/* Short keys: each is written into the page's RSC data, thousands of times. */}
+                          {free.map((slot, k) => (
+                            <li key={k}>
                               <a href={href}>{words.time(slot)}</a>
                             </li>
                           ))}
                         </ul>
                       ) : null}
+                      {/* One text node for all of them, a line each (CSS pre-line): an element per slot would double the page. */}
+                      {held.length > 0 ? <span className="held">{held.map(words.timedHolder).join('\n')}</span> : null}
                     </td>
                   );
                 })}

@@ -235,12 +235,23 @@ it('reads the page parameters, naming what it could not use', () => {
   expect(parseDay('2028-02-29')).toBe('2028-02-29');
   expect(parseDay('1969-12-31')).toBeNull();
   expect(parseDay('2026-3-1')).toBeNull();
-  expect(buildingParams({})).toEqual({ day: undefined, mode: 'day', onlyFree: false, roomId: undefined, problems: [] });
-  expect(buildingParams({ day: '2026-11-24', view: 'week', free: '1', room: ROOM_A.toUpperCase() })).toEqual({ day: '2026-11-24', mode: 'week', onlyFree: true, roomId: ROOM_A, problems: [] });
-  expect(buildingParams({ day: 'tomorrow', view: 'month', room: 'x' }).problems).toEqual([
-    { kind: 'day', input: 'tomorrow' },
-    { kind: 'view', input: 'month' },
-    { kind: 'room', input: 'x' },
-  ]);
+  expect(buildingParams({})).toEqual({ day: undefined, mode: 'day', onlyFree: false, roomId: undefined, show: 'default', problems: [] });
+  expect(buildingParams({ day: '2026-11-24', view: 'week', free: '1', room: ROOM_A.toUpperCase(), show: 'apartments' })).toEqual({
+    day: '2026-11-24',
+    mode: 'week',
+    onlyFree: true,
+    roomId: ROOM_A,
+    show: 'apartments',
+    problems: [],
+  });
+  expect(buildingParams({ day: 'tomorrow', view: 'month', room: 'x', show: 'names' })).toMatchObject({
+    show: 'default',
+    problems: [
+      { kind: 'day', input: 'tomorrow' },
+      { kind: 'view', input: 'month' },
+      { kind: 'room', input: 'x' },
+      { kind: 'show', input: 'names' },
+    ],
+  });
   expect(buildingParams({ day: ['2026-11-24', 'x'] }).day).toBe('2026-11-24');
 });

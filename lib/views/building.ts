@@ -31,8 +31,11 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export type BuildingMode = 'day' | 'week';
 
+/** What a booked slot shows: the default words and counts, or the apartment that holds it (`?show=apartments`). */
+export type BuildingShow = 'default' | 'apartments';
+
 /** Why the address's day or view was refused (the page says so and shows today instead). */
-export type BuildingParamProblem = { kind: 'day'; input: string } | { kind: 'view'; input: string } | { kind: 'room'; input: string };
+export type BuildingParamProblem = { kind: 'day'; input: string } | { kind: 'view'; input: string } | { kind: 'room'; input: string } | { kind: 'show'; input: string };
 
 export interface BuildingParams {
   /** Local calendar date `yyyy-MM-dd`; undefined = today in the system's zone. */
@@ -41,6 +44,7 @@ export interface BuildingParams {
   onlyFree: boolean;
   /** One room only (the phone's room switcher); undefined = every room. */
   roomId: string | undefined;
+  show: BuildingShow;
   problems: BuildingParamProblem[];
 }
 
@@ -60,7 +64,8 @@ export function parseDay(input: string): string | null {
 }
 
 /**
- * The page's search parameters: `?day=yyyy-MM-dd`, `?view=day|week`, `?free=1`, `?room=<id>`.
+ * The page's search parameters: `?day=yyyy-MM-dd`, `?view=day|week`, `?free=1`, `?room=<id>`,
+ * `?show=apartments`.
  * Anything mistyped falls back to its default and is named in `problems` (never silently).
  */
 export function buildingParams(query: Record<string, string | string[] | undefined>): BuildingParams {
@@ -81,8 +86,12 @@ export function buildingParams(query: Record<string, string | string[] | undefin
     if (UUID.test(roomAsked)) roomId = roomAsked.toLowerCase();
     else problems.push({ kind: 'room', input: truncate(roomAsked) });
   }
+  const showAsked = first(query.show);
+  let show: BuildingShow = 'default';
+  if (showAsked === 'apartments') show = 'apartments';
+  else if (showAsked) problems.push({ kind: 'show', input: truncate(showAsked) });
   const free = first(query.free);
-  return { day, mode, onlyFree: free === '1' || free === 'true' || free === 'on', roomId, problems };
+  return { day, mode, onlyFree: free === '1' || free === 'true' || free === 'on', roomId, show, problems };
 }
 
 export interface BuildingRoom {

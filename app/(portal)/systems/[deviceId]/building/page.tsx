@@ -51,6 +51,7 @@ export default async function BuildingPage({ params, searchParams }: Props) {
         loading={view.freshness.status === 'loading'}
         onlyFree={asked.onlyFree}
         roomId={view.unknownRoom ? undefined : asked.roomId}
+        show={asked.show}
         problems={problems}
       />
     </div>
