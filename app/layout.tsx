@@ -1,9 +1,10 @@
 import type { Metadata, Viewport } from 'next';
 import { NextIntlClientProvider } from 'next-intl';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getLocale, getMessages, getTranslations } from 'next-intl/server';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
+import { clientMessages } from '@/lib/i18n/client-messages';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -32,12 +33,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Every page renders per request, so that Next can put proxy.ts's CSP nonce on its scripts.
   await connection();
   // The reader's language (lib/api/request-locale.ts): <html lang> follows it on every page, and
-  // the client components get its catalogue from the provider.
-  const locale = await getLocale();
+  // the client components get its catalogue from the provider, without the namespaces only the
+  // server reads (lib/i18n/client-messages.ts): every page's HTML carries it.
+  const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
   return (
     <html lang={locale}>
       <body className="min-h-screen">
-        <NextIntlClientProvider>
+        <NextIntlClientProvider messages={clientMessages(messages)}>
           <Providers>{children}</Providers>
         </NextIntlClientProvider>
       </body>

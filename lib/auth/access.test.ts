@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
+import { managerSystems } from '@/lib/db/schema';
 import { storeConnection } from '@/lib/systems/store';
 import { countingDb, describeWithDb } from '@/tests/db';
 import { systemsWithKeysRead } from '@/lib/systems/store';
-import { checkSystemAccess, readAsViewer, readSystemViewer, visibleTo } from './access';
+import { checkSystemAccess, forgetHeldViewers, readAsViewer, readHeldSystemViewer, readSystemViewer, VIEWER_HOLD_MS, visibleTo } from './access';
 import { bumpSessionVersion, createUser, findUserById, setManagerSystems } from './users';
 
 describeWithDb('the signed-in user and their system in one statement', (ctx) => {
@@ -59,3 +61,50 @@ describeWithDb('the signed-in user and their system in one statement', (ctx) => 
     await expect(readSystemViewer(db, await tokenOf(ids.manager), mine)).rejects.toMatchObject({ code: 'forbidden' });
   });
 });
+
+describeWithDb('a viewer held for VIEWER_HOLD_MS (the grid week route)', (ctx) => {
+  const mine = randomUUID();
+  let manager = '';
+  beforeAll(async () => {
+    const db = ctx().handle.db;
+    await storeConnection(db, { approvalId: randomUUID(), apiKey: 'k', deviceIds: [mine], encryptionKey: randomBytes(32) });
+    manager = (await createUser(db, { email: 'hold@example.com', name: 'Hilda', role: 'manager' })).id;
+    await setManagerSystems(db, manager, [mine]);
+  });
+  const tokenOf = async (uid: string) => ({ uid, sv: (await findUserById(ctx().handle.db, uid))?.sessionVersion });
+
+  it('reuses a decided viewer, and refuses a removed assignment once the hold has passed', async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const token = await tokenOf(manager);
+    const first = await readHeldSystemViewer(db, token, mine);
+    expect(first.system.deviceId).toBe(mine);
+    const before = queries();
+    // Held: no statement at all without reads of the caller's own.
+    expect((await readHeldSystemViewer(db, token, mine)).user.id).toBe(manager);
+    expect(queries()).toBe(before);
+    // The assignment goes on another instance (no notice reaches this handle's hold): refused
+    // at the latest when the hold ends.
+    await ctx().handle.db.delete(managerSystems).where(eq(managerSystems.userId, manager));
+    await new Promise((resolve) => setTimeout(resolve, VIEWER_HOLD_MS + 50));
+    await expect(readHeldSystemViewer(db, token, mine)).rejects.toMatchObject({ code: 'forbidden' });
+    await setManagerSystems(ctx().handle.db, manager, [mine]);
+  });
+
+  it("runs the caller's reads when held, and forgets on an access notice at once", async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const reads = (userId: string) => ({ systems: systemsWithKeysRead(visibleTo(userId), randomBytes(32)) });
+    const token = await tokenOf(manager);
+    await readHeldSystemViewer(db, token, mine, reads);
+    const before = queries();
+    const held = await readHeldSystemViewer(db, token, mine, reads);
+    expect(queries()).toBe(before + 1);
+    expect(held.systems.systems.map((s) => s.deviceId)).toEqual([mine]);
+    // Signed out everywhere: what the access notice's listener does (lib/api/viewer.ts) refuses at once.
+    await bumpSessionVersion(ctx().handle.db, manager);
+    forgetHeldViewers(db);
+    await expect(readHeldSystemViewer(db, token, mine, reads)).rejects.toMatchObject({ code: 'unauthorized' });
+    // A refusal is never held: the new session is let in.
+    expect((await readHeldSystemViewer(db, await tokenOf(manager), mine, reads)).user.id).toBe(manager);
+  });
+});
+

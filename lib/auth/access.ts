@@ -1,4 +1,5 @@
 import 'server-only';
+import { cachePerOwner } from '@/lib/cache';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { getDb, type Database } from '@/lib/db';
@@ -53,6 +54,54 @@ export async function readSystemViewer<R extends Record<string, JsonRead<unknown
   }))) as unknown as { user: SessionUser; viewerSystem: SystemPublic | undefined; viewerAssigned: boolean } & ReadResults<R>;
   const { user, viewerSystem, viewerAssigned, ...rest } = read;
   return { ...(rest as unknown as ReadResults<R>), user, system: decideSystemAccess(user, deviceId, viewerSystem, viewerAssigned) };
+}
+
+/**
+ * How long a decided viewer (the account holds the session and may see the system) is reused by
+ * readHeldSystemViewer, per process: the grid's warm read then skips the account, system and
+ * assignment reads (issue 34). A revoked session, deactivated account or removed assignment is
+ * refused within this long on every instance, and at once on an instance that hears the access
+ * notice (forgetHeldViewers; lib/api/viewer.ts listens). A refusal is never held.
+ */
+export const VIEWER_HOLD_MS = 1_000;
+
+interface HeldViewer {
+  user: SessionUser;
+  system: SystemPublic;
+}
+const heldViewers = cachePerOwner<Database, HeldViewer>('held-system-viewers', { max: 5_000, ttlMs: VIEWER_HOLD_MS });
+/** Moves on with each forgetHeldViewers: a decision read before it is not kept after it. */
+const heldGeneration = new WeakMap<Database, number>();
+
+/** Drops every held viewer of `db` (an access notice: a session, role or assignment changed). */
+export function forgetHeldViewers(db: Database): void {
+  heldViewers(db).clear();
+  heldGeneration.set(db, (heldGeneration.get(db) ?? 0) + 1);
+}
+
+/**
+ * readSystemViewer, reusing a viewer decided within VIEWER_HOLD_MS for the same account, session
+ * version and system (then only the caller's reads run). For reads only: the grid's week route.
+ */
+export async function readHeldSystemViewer<R extends Record<string, JsonRead<unknown>> = Record<never, never>>(
+  db: Database,
+  token: SessionToken | null,
+  deviceId: string,
+  reads?: (userId: string) => R,
+): Promise<{ user: SessionUser; system: SystemPublic } & ReadResults<R>> {
+  if (!token?.uid) throw new ApiError('unauthorized', msg('errors.signIn'));
+  const key = `${token.uid}|${String(token.sv)}|${deviceId}`;
+  const cache = heldViewers(db);
+  const held = cache.get(key);
+  if (held) {
+    const own = reads?.(held.user.id);
+    const rest = own && Object.keys(own).length > 0 ? await readTogether(db, own) : ({} as ReadResults<R>);
+    return { ...rest, user: held.user, system: held.system };
+  }
+  const generation = heldGeneration.get(db) ?? 0;
+  const viewer = await readSystemViewer(db, token, deviceId, reads);
+  if ((heldGeneration.get(db) ?? 0) === generation) cache.set(key, { user: viewer.user, system: viewer.system });
+  return viewer;
 }
 
 export type SessionToken = Pick<JWT, 'uid' | 'sv'>;

@@ -1,4 +1,5 @@
-import { bookingHorizonEnd, isBeyondHorizon, isBookable } from '@/lib/booking-rules';
+import { bookingHorizonEnd, isBeyondHorizon } from '@/lib/booking-rules/within-booking-horizon';
+import { isBookable } from '@/lib/booking-rules/slot-rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
 import { type InstantInput, type OwnerType, type ReservationStatus, type Owner, type ScheduleReservation, requireMs, toMs } from './types';

@@ -1,4 +1,4 @@
-import { isBookable } from '@/lib/booking-rules';
+import { isBookable } from '@/lib/booking-rules/slot-rules';
 import type { StatefulSlot } from './overlay';
 import type { Owner } from './types';
 
