@@ -10,7 +10,6 @@ import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { formatDayTime } from '@/lib/i18n/format';
 import type { ApartmentView } from '@/lib/views/apartment-types';
 import { roomList } from '@/lib/booking-rules/describe';
-import type { Locale } from '@/lib/i18n/config';
 
 export interface ApartmentQuotaNoteProps {
   deviceId: string;
@@ -55,7 +54,7 @@ export function QuotaNoteText({ view, resourceId, slotStartMs }: { view: Apartme
   if (!view || !room) return null;
   // A room sharing its group's bookings at a time: the group's count, and the group's rooms named.
   const usage = room.groupRooms
-    ? t('quota.groupUsage', { held: room.held, quota: room.quota, rooms: roomList(room.groupRooms, locale as Locale) })
+    ? t('quota.groupUsage', { held: room.held, quota: room.quota, rooms: roomList(room.groupRooms, locale) })
     : t('quota.usage', { held: room.held, quota: room.quota, room: room.name, roomKnown: room.name ? 'yes' : 'no' });
   const line = t('quota.line', { title: apartmentTitleText(view.title, t), usage });
   if (!room.atQuota) return <p className={mutedTextClass}>{line}</p>;

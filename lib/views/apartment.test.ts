@@ -194,8 +194,8 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
       expect(full.atQuota).toEqual(expect.arrayContaining(names));
       // The apartment page counts the group: the free room is at the group's quota too (its dialog warns).
       const shared = (await loadApartment(deps(), system, chosen.groupId)).rooms.find((r) => r.resourceId === chosen.other);
-      expect(shared).toMatchObject({ quota: 1, atQuota: true, groupRooms: expect.arrayContaining(names) });
-      expect(shared?.groupRooms).toHaveLength(2);
+      expect(shared).toMatchObject({ quota: 1, atQuota: true });
+      expect([...(shared?.groupRooms ?? [])].sort()).toEqual([...names].sort());
       expect(shared?.held).toBeGreaterThanOrEqual(1);
     } finally {
       await writeBookingRules(db, system.deviceId, null);
