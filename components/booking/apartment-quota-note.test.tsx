@@ -52,6 +52,15 @@ describe('the apartment quota note', () => {
     expect(render(2, 'R1', 'sv')).toMatch(/en bokning av torsdag 26 november kl\. 07:00 skulle avvisas/);
   });
 
+  it('names the rule group when the room shares its quota with other rooms (issue 35)', () => {
+    const grouped = view(2);
+    grouped.rooms = [{ resourceId: 'R4', name: 'Tvättstuga 4', kind: 'laundry', allowed: true, held: 2, quota: 2, atQuota: true, groupRooms: ['Tvättstuga 1', 'Tvättstuga 4', 'Tvättstuga 5'] }];
+    const html = (locale: Locale) => renderToStaticMarkup(withIntl(<QuotaNoteText view={grouped} resourceId="R4" slotStartMs={Date.UTC(2026, 10, 26, 6)} />, locale));
+    expect(html('en')).toContain('Apartment 1203: 2 of 2 future bookings in Tvättstuga 1, 4, and 5 together.');
+    expect(html('en')).toContain('role="alert"');
+    expect(html('sv')).toContain('Lägenhet 1203: 2 av 2 kommande bokningar i Tvättstuga 1, 4 och 5 tillsammans.');
+  });
+
   it('says nothing about a room it does not know', () => {
     expect(render(2, 'R2')).toBe('');
   });

@@ -9,6 +9,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { apartmentTitleText } from '@/components/apartment/apartment-title';
 import { formatDayTime } from '@/lib/i18n/format';
 import type { ApartmentView } from '@/lib/views/apartment-types';
+import { roomList } from '@/lib/booking-rules/describe';
 
 export interface ApartmentQuotaNoteProps {
   deviceId: string;
@@ -51,7 +52,10 @@ export function QuotaNoteText({ view, resourceId, slotStartMs }: { view: Apartme
   const locale = useLocale();
   const room = view?.rooms.find((r) => r.resourceId === resourceId);
   if (!view || !room) return null;
-  const usage = t('quota.usage', { held: room.held, quota: room.quota, room: room.name, roomKnown: room.name ? 'yes' : 'no' });
+  // A room sharing its group's bookings at a time: the group's count, and the group's rooms named.
+  const usage = room.groupRooms
+    ? t('quota.groupUsage', { held: room.held, quota: room.quota, rooms: roomList(room.groupRooms, locale) })
+    : t('quota.usage', { held: room.held, quota: room.quota, room: room.name, roomKnown: room.name ? 'yes' : 'no' });
   const line = t('quota.line', { title: apartmentTitleText(view.title, t), usage });
   if (!room.atQuota) return <p className={mutedTextClass}>{line}</p>;
   const slot = slotStartMs === undefined ? t('quota.anotherSlot') : formatDayTime(slotStartMs, view.system.timeZone, locale);

@@ -90,13 +90,15 @@ export function slotGridLayout(
 }
 
 /** Keys of the `slot.state` catalogue entries a slot can show as its visible state word. */
-export type VisibleStateKey = 'free' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past' | 'loading';
+export type VisibleStateKey = 'free' | 'freeReleased' | 'notYetBookable' | 'cancelling' | 'wasBooked' | 'booked' | 'pendingNow' | 'used' | 'maintenance' | 'past' | 'loading';
 
 /** What a slot shows: its state word (a catalogue key under `slot.state`) and, when booked or used, who holds it. */
 export function slotVisibleState(slot: StatefulSlot): { title: VisibleStateKey; detail: Owner | string | null } {
   switch (slot.state) {
     case 'free':
-      return slot.beyondHorizon && !slot.isPast ? { title: 'notYetBookable', detail: null } : { title: 'free', detail: null };
+      if (slot.beyondHorizon && !slot.isPast) return { title: 'notYetBookable', detail: null };
+      // A booking the service released (not activated in time): free again, and said so.
+      return { title: slot.released ? 'freeReleased' : 'free', detail: null };
     case 'booked':
       if (slot.pending?.kind === 'cancel') return { title: 'cancelling', detail: slot.ownerLabel };
       // An ended booking is history, not a booking to act on: say so in words, not only colour.

@@ -55,7 +55,8 @@ function stateText(slot: StatefulSlot, t: SlotT): string {
   const partial = slot.reservation?.coverage === 'partial' ? ` ${slot.reservation.startLabel}–${slot.reservation.endLabel}` : '';
   switch (slot.state) {
     case 'free':
-      return slot.beyondHorizon && !slot.isPast ? t('words.freeBeyondHorizon') : t('words.free');
+      if (slot.beyondHorizon && !slot.isPast) return t('words.freeBeyondHorizon');
+      return slot.released ? t('words.freeReleased') : t('words.free');
     case 'booked': {
       const owner = slot.ownerLabel ? ownerText(slot.ownerLabel, t) : t('words.aResident');
       const text = `${slot.isPast ? t('words.wasBookedBy', { owner }) : t('words.bookedBy', { owner })}${partial}`;

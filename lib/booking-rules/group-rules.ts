@@ -40,6 +40,33 @@ export function localDay(ms: number, timeZone: string): number {
   return Date.UTC(w.year, w.month - 1, w.day) / DAY_MS;
 }
 
+/**
+ * When the service releases an unused booking because nobody activated it: its start plus the
+ * group's activation window, an absolute span (30 minutes are 30 minutes across midnight and a
+ * DST change). Null when the group has no window, the booking is not `Unused` (a Service window,
+ * a used booking, an open request) or the window outlasts the booking (it ends unreleased).
+ */
+export function releaseAtMs(booking: Pick<HeldBooking, 'startMs' | 'endMs' | 'status'>, activationMinutes: number | null): number | null {
+  if (activationMinutes === null || booking.status !== 'Unused') return null;
+  const at = booking.startMs + activationMinutes * 60_000;
+  return at < booking.endMs ? at : null;
+}
+
+/** The activation window of a room (its rule group's), or null: a room in no group, or a group without one. */
+export function activationWindowOf(resourceId: string, rules: { groups: readonly Pick<RuleGroup, 'resourceIds' | 'activationMinutes'>[] } | null): number | null {
+  return rules?.groups.find((g) => g.resourceIds.includes(resourceId))?.activationMinutes ?? null;
+}
+
+/**
+ * A booking the service has released by `nowMs` (the grid shows its slot free again, reports keep
+ * it as a no-show): released once its release instant has passed, also after the booking's end,
+ * since by then the service has deleted it.
+ */
+export function wasReleased(booking: Pick<HeldBooking, 'startMs' | 'endMs' | 'status'>, activationMinutes: number | null, nowMs: number): boolean {
+  const at = releaseAtMs(booking, activationMinutes);
+  return at !== null && nowMs >= at;
+}
+
 /** An unused booking whose activation window has passed: the service releases it, so it holds nothing. */
 export function isReleased(booking: HeldBooking, group: Pick<RuleGroup, 'activationMinutes'>, nowMs: number): boolean {
   if (group.activationMinutes === null || booking.status !== 'Unused') return false;

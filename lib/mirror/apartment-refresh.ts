@@ -4,6 +4,7 @@ import { log } from '@/lib/log';
 import { isMissingEndpoint } from '@/lib/service/errors';
 import type { ServiceClient } from '@/lib/service';
 import { singleton } from '@/lib/singleton';
+import { releaseWindowsOf } from './released';
 import { applyUserReservations, takeBudget } from './store';
 
 /**
@@ -75,7 +76,7 @@ async function run(deps: ApartmentRefreshDeps, deviceId: string, userIds: readon
     let changed = 0;
     for (const userId of userIds) {
       const reservations = await deps.client.reservations.forUser(deps.apiKey, userId);
-      changed += await applyUserReservations(deps.db, deviceId, userId, reservations);
+      changed += await applyUserReservations(deps.db, deviceId, userId, reservations, await releaseWindowsOf(deps.db, deviceId, new Date(Math.max(Date.now(), at.getTime()))));
     }
     return { status: 'refreshed', requests: userIds.length, changed };
   } catch (error) {

@@ -8,6 +8,7 @@ import { carryStructure, claimRefreshWith, completeRefresh, failRefresh, isLease
 import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorReservation, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
+import { releaseWindowsOf } from './released';
 import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, structureDue, type RefreshDecision } from './policy';
 
 export { REFRESH_LEASE_SECONDS } from './policy';
@@ -221,7 +222,9 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     const usersStatus = users.status === 'fulfilled' ? users.value : 'failed';
     const cost = charge();
     const incomplete = { lists: incompleteLists, retryAfterMs: refreshBackoffMs(claim.consecutiveFailures + 1, options.freshnessMs ?? 0) };
-    await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost, incomplete);
+    // Unused bookings the service released since the last read: remembered as no-shows (decision 025).
+    const released = await releaseWindowsOf(db, deviceId, new Date(Math.max(Date.now(), options.at?.getTime() ?? 0)));
+    await completeRefresh(db, deviceId, claim.refreshId, generation, startedAt, pages, skipped, usersStatus, cost, incomplete, released);
     if (incompleteLists.length > 0) log.warn('mirror: refreshed with lists the service did not end; kept what was read', { deviceId, lists: incompleteLists });
     if (skipped.total > 0) log.warn('mirror: refreshed without items the service sent unreadable', { deviceId, counts: skipped.counts });
     return { status: 'refreshed', pages, requests: cost.requests, structure: readStructure ? 'read' : 'carried' };

@@ -5,7 +5,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
-import { mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
+import { mirrorReleasedNoShows, mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
 import type {
   MirrorCollection,
   MirrorErrorKind,
@@ -171,7 +171,7 @@ export async function takeBudget(db: Database, deviceId: string, requests: numbe
  * being written as well, so a refresh in flight keeps them), the user's others deleted. Bumps the
  * reservations version when anything changed; answers how many rows did.
  */
-export async function applyUserReservations(db: Database, deviceId: string, userId: string, items: readonly MirrorReservation[]): Promise<number> {
+export async function applyUserReservations(db: Database, deviceId: string, userId: string, items: readonly MirrorReservation[], released?: ReleaseWindows): Promise<number> {
   return db.transaction(async (tx) => {
     const [state] = await tx
       .select({ generation: mirrorState.generation, refreshing: sql<boolean>`${mirrorState.refreshStartedAt} IS NOT NULL`, loaded: sql<boolean>`${mirrorState.refreshedAt} IS NOT NULL` })
@@ -183,6 +183,14 @@ export async function applyUserReservations(db: Database, deviceId: string, user
     let changed = await upsertLiveReservations(tx, deviceId, state.generation, own, false);
     if (state.refreshing) await insertPage(tx, 'reservations', deviceId, state.generation + 1, own);
     const keep = own.map((r) => r.id);
+    if (released) {
+      await rememberReleased(
+        tx,
+        deviceId,
+        released,
+        sql`o.generation = ${state.generation} AND o.user_id = ${userId}${keep.length > 0 ? sql` AND NOT (o.id = ANY(${array(keep)}::uuid[]))` : sql``}`,
+      );
+    }
     const removed = await tx
       .delete(mirrorReservations)
       .where(
@@ -202,6 +210,78 @@ export async function applyUserReservations(db: Database, deviceId: string, user
   });
 }
 
+/**
+ * The rooms whose rule group releases unused bookings (resource id → the activation window in
+ * minutes, lib/booking-rules activationWindowOf) and the instant the list that no longer has them
+ * was read by (a released booking's release instant is at or before it).
+ */
+export interface ReleaseWindows {
+  minutesByResource: ReadonlyMap<string, number>;
+  readBy: Date;
+}
+
+/**
+ * Remembers, as released no-shows, the bookings the re-read found gone (`gone`, over
+ * mirror_reservations `o`) that the service released: `Unused`, not a Service window, in a room
+ * whose group has an activation window that ended before the booking and before the read. The
+ * service cancels only bookings that have not started (sandbox/processor.ts), so a booking gone
+ * after its release instant was released, not cancelled — unless it was cancelled before its start
+ * and no read saw that in between (decision 025).
+ */
+async function rememberReleased(tx: Database, deviceId: string, windows: ReleaseWindows, gone: SQL): Promise<number> {
+  if (windows.minutesByResource.size === 0) return 0;
+  const rooms = [...windows.minutesByResource.keys()];
+  const minutes = rooms.map((r) => windows.minutesByResource.get(r)!);
+  const rows = await rawRows<{ one: number }>(
+    tx,
+    sql`INSERT INTO mirror_released_no_shows AS k (device_id, id, resource_id, user_id, owner_id, owner_type, start_time, end_time, released_at)
+        SELECT DISTINCT ON (o.id) o.device_id, o.id, o.resource_id, o.user_id, o.owner_id, o.owner_type, o.start_time, o.end_time,
+               o.start_time + make_interval(mins => w.minutes)
+          FROM mirror_reservations o
+          JOIN unnest(${array(rooms)}::uuid[], ${array(minutes)}::int[]) AS w(resource_id, minutes) ON w.resource_id = o.resource_id
+         WHERE o.device_id = ${deviceId} AND o.status = 'Unused' AND o.owner_type <> 'Service'
+           AND o.start_time + make_interval(mins => w.minutes) < o.end_time
+           AND o.start_time + make_interval(mins => w.minutes) <= ${windows.readBy.toISOString()}::timestamptz
+           AND ${gone}
+         ORDER BY o.id, o.generation DESC
+        ON CONFLICT (device_id, id) DO NOTHING
+        RETURNING 1 AS one`,
+  );
+  return rows.length;
+}
+
+/** The released no-shows the mirror remembers (rememberReleased) whose booking overlaps [from, to). */
+export async function readReleasedNoShows(db: Database, deviceId: string, range: { from: Date; to: Date }): Promise<ReleasedNoShow[]> {
+  const k = mirrorReleasedNoShows;
+  const rows = await db
+    .select()
+    .from(k)
+    // A booking lasts at most a day: the start bound keeps the index range tight (as the report's read).
+    .where(and(eq(k.deviceId, deviceId), lt(k.startTime, range.to), gt(k.endTime, range.from), gt(k.startTime, new Date(range.from.getTime() - 86_400_000))));
+  return rows.map((r) => ({
+    id: r.id,
+    resourceId: r.resourceId,
+    userId: r.userId,
+    ownerId: r.ownerId,
+    ownerType: r.ownerType,
+    startMs: r.startTime.getTime(),
+    endMs: r.endTime.getTime(),
+    releasedAtMs: r.releasedAt.getTime(),
+  }));
+}
+
+/** A booking the service released because nobody activated it: a no-show the upstream no longer lists. */
+export interface ReleasedNoShow {
+  id: string;
+  resourceId: string;
+  userId: string | null;
+  ownerId: string | null;
+  ownerType: 'User' | 'Group' | 'Service' | 'Unknown';
+  startMs: number;
+  endMs: number;
+  releasedAtMs: number;
+}
+
 const MIRROR_TABLES = [mirrorReservations, mirrorResources, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers] as const;
 
 export async function deleteGeneration(db: Database, deviceId: string, generation: number): Promise<void> {
@@ -218,6 +298,7 @@ export async function deleteGeneration(db: Database, deviceId: string, generatio
 export async function deleteMirrorOf(db: Database, deviceId: string): Promise<void> {
   for (const table of MIRROR_TABLES) await db.delete(table).where(eq(table.deviceId, deviceId));
   await db.delete(mirrorState).where(eq(mirrorState.deviceId, deviceId));
+  await db.delete(mirrorReleasedNoShows).where(eq(mirrorReleasedNoShows.deviceId, deviceId));
 }
 
 /** The request budget of refreshes (lib/mirror/policy.ts): checked at the claim when `enforce`, always charged. */
@@ -417,6 +498,7 @@ export async function completeRefresh(
   users: MirrorUsersStatus | 'failed' = 'unavailable',
   charge?: RefreshCharge,
   incomplete?: { lists: MirrorCollection[]; retryAfterMs: number },
+  released?: ReleaseWindows,
 ): Promise<void> {
   // A list that did not end: the copy switches to what was read (usable), marked incomplete, and
   // the next refresh waits a backoff as after a failure, so a broken list is not re-read at once.
@@ -463,6 +545,15 @@ export async function completeRefresh(
       .returning({ generation: mirrorState.generation });
     // Taken over meanwhile: the successor owns the generation; nothing here is switched or dropped.
     if (switched.length === 0) throw leaseLostError(deviceId);
+    // Only a list read to its end says what is gone.
+    if (released && !unfinished?.lists.includes('reservations')) {
+      await rememberReleased(tx, deviceId, released, sql`o.generation < ${generation} AND NOT EXISTS (SELECT 1 FROM mirror_reservations n WHERE n.device_id = o.device_id AND n.generation = ${generation} AND n.id = o.id)`);
+      // One the service lists again was not released after all (a clock that disagreed): forgotten.
+      await tx.execute(
+        sql`DELETE FROM mirror_released_no_shows k WHERE k.device_id = ${deviceId}
+              AND EXISTS (SELECT 1 FROM mirror_reservations n WHERE n.device_id = k.device_id AND n.generation = ${generation} AND n.id = k.id)`,
+      );
+    }
     for (const table of MIRROR_TABLES) {
       await tx.delete(table).where(and(eq(table.deviceId, deviceId), lt(table.generation, generation)));
     }

@@ -12,7 +12,8 @@ import { wallClock } from '@/lib/schedule/zoned';
  * - Booked share: booked minutes inside slots ÷ bookable slot minutes (null without slot time).
  * - Bookings: reservations by users, groups or unknown owners overlapping the period (a booking
  *   partly outside counts once, its minutes clipped). No-shows: `Unused` bookings by users or
- *   groups that had ended by `nowMs`; a future `Unused` booking has simply not happened yet.
+ *   groups that had ended by `nowMs`, or that the service released (not activated in time); a
+ *   future `Unused` booking has simply not happened yet.
  * - Weekday × hour: each booking counts once in every local (weekday, hour) it touches, read off
  *   the wall clock, so 23:00–02:00 counts in Mon 23, Tue 00 and Tue 01, and DST days have 23 or 25
  *   hours as their clocks do.
@@ -38,6 +39,11 @@ export interface ReportReservationInput {
   status: string;
   startMs: number;
   endMs: number;
+  /**
+   * The service released it: `Unused` and not activated within its room group's window (issue 35).
+   * A no-show from then on, ended or not; the upstream may no longer list it (mirror_released_no_shows).
+   */
+  released?: boolean;
 }
 
 export interface ReportApartmentInput {
@@ -259,7 +265,8 @@ function countBooking(counts: ReportCounts, r: ReportReservationInput, nowMs: nu
   if (r.status === 'Used') counts.used++;
   else if (r.status === 'Unused') counts.unused++;
   else counts.unknownStatus++;
-  const ended = r.endMs <= nowMs;
+  // A released booking is over: nobody came, and the service freed the slot.
+  const ended = r.endMs <= nowMs || r.released === true;
   if (!ended) counts.upcoming++;
   if (ended && isPersonal(r.ownerType)) {
     counts.pastBookings++;
@@ -387,7 +394,7 @@ export function computeReport(input: ReportInput): ReportData {
         apartmentTallies.set(group.groupId, entry);
       }
       entry.bookings++;
-      if (r.endMs <= nowMs) {
+      if (r.endMs <= nowMs || r.released === true) {
         entry.pastBookings++;
         if (r.status === 'Unused') entry.noShows++;
       }

@@ -6,7 +6,9 @@ import { rawRows } from '@/lib/db/raw';
 import { reservationRequests } from '@/lib/db/schema/events';
 import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readUsers } from '@/lib/mirror/store';
+import { readReleasedNoShows, readUsers } from '@/lib/mirror/store';
+import { activationWindowOf, wasReleased } from '@/lib/booking-rules/group-rules';
+import { readBookingRules } from '@/lib/systems/booking-rules';
 import { log } from '@/lib/log';
 import { cachePerOwner } from '@/lib/cache';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -98,12 +100,15 @@ async function computeSystemReport(
   nowMs: number,
 ): Promise<ReportData> {
   const { deviceId } = system;
-  const [snapshot, reservations, users, portalBookings] = await Promise.all([
+  const [snapshot, listed, users, portalBookings, gone, rules] = await Promise.all([
     mirrorSnapshot(db, deviceId, state),
     readPeriodReservations(db, deviceId, period),
     readUsers(db, deviceId),
     readPortalBookings(db, deviceId, period),
+    readReleasedNoShows(db, deviceId, { from: new Date(period.startMs), to: new Date(period.endMs) }),
+    readBookingRules(db, deviceId),
   ]);
+  const reservations = withReleased(listed, gone, rules, nowMs);
   if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
   const userGroup = new Map<string, string>();
   for (const u of users) if (u.userGroupId) userGroup.set(u.id, u.userGroupId);
@@ -119,6 +124,23 @@ async function computeSystemReport(
     userGroup,
     portalBookings,
   });
+}
+
+/**
+ * The period's bookings with the released no-shows (issue 35, decision 025): a listed `Unused`
+ * booking past its room group's activation window is released (the service frees it), and those
+ * the upstream no longer lists, remembered by the mirror, come back as the no-shows they were.
+ */
+export function withReleased(
+  listed: readonly ReportReservationInput[],
+  gone: readonly { id: string; resourceId: string; ownerType: string; ownerId: string | null; userId: string | null; startMs: number; endMs: number }[],
+  rules: Parameters<typeof activationWindowOf>[1],
+  nowMs: number,
+): ReportReservationInput[] {
+  const out = listed.map((r) => (r.ownerType !== 'Service' && wasReleased(r, activationWindowOf(r.resourceId.toLowerCase(), rules), nowMs) ? { ...r, released: true } : r));
+  const known = new Set(listed.map((r) => r.id));
+  for (const g of gone) if (!known.has(g.id)) out.push({ ...g, status: 'Unused', released: true });
+  return out;
 }
 
 /** As the driver gives it: one row holding every reservation as [id, resource, ownerType, owner, user, status, startMs, endMs]. */

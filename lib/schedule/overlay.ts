@@ -1,4 +1,5 @@
 import { bookingHorizonEnd, isBeyondHorizon } from '@/lib/booking-rules/within-booking-horizon';
+import { wasReleased } from '@/lib/booking-rules/group-rules';
 import { isBookable } from '@/lib/booking-rules/slot-rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
@@ -60,6 +61,12 @@ export interface StatefulSlot extends ScheduleSlot {
   pending?: { requestId: string; kind: 'create' | 'cancel' } | null;
   /** A room closure over the slot (lib/closures; see markClosedSlots): never bookable, shown "Closed: reason". */
   closed?: ClosedMark | null;
+  /**
+   * An unused booking over the slot that the service released when nobody activated it within its
+   * room group's window (OverlayOptions.activationMinutes): it holds nothing, so the slot is free
+   * again ("Released – not activated"). Set only when there is one.
+   */
+  released?: SlotReservation;
 }
 
 /** The closure that closes a slot, as the grid shows it. */
@@ -86,6 +93,12 @@ export interface OverlayOptions {
    * reservations-known). Default true.
    */
   reservationsComplete?: boolean;
+  /**
+   * The room group's activation window in minutes (lib/booking-rules activationWindowOf): an
+   * `Unused` booking is released that long after its start, as the service does, and no longer
+   * occupies its slot. Null or absent: no release.
+   */
+  activationMinutes?: number | null;
 }
 
 /** Marks slots that end after now + horizonDays as not bookable (the rules in lib/booking-rules). */
@@ -116,7 +129,11 @@ export function overlayReservations(
   const horizonMs =
     options.horizonEnd !== undefined ? requireMs(options.horizonEnd, 'horizonEnd') : bookingHorizonEnd(nowMs, options.horizonDays);
   const checking = options.reservationsComplete === false;
-  const relevant = normalise(reservations, options.resourceId);
+  const all = normalise(reservations, options.resourceId);
+  const window = options.activationMinutes ?? null;
+  // Released bookings are set aside: they occupy nothing, and only name their slot.
+  const releasedList = window === null ? [] : all.filter((r) => wasReleased({ startMs: r.startMs, endMs: r.endMs, status: r.source.status }, window, nowMs));
+  const relevant = releasedList.length === 0 ? all : all.filter((r) => !releasedList.includes(r));
   const maxLength = relevant.reduce((max, r) => Math.max(max, r.endMs - r.startMs), 0);
   const result: StatefulSlot[] = [];
   for (const slot of slots) {
@@ -173,6 +190,10 @@ export function overlayReservations(
       bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon, reservationsKnown: !checking }, nowMs),
       checking,
     });
+    if (releasedList.length > 0) {
+      const released = releasedList.find((r) => r.startMs < slot.endMs && r.endMs > slot.startMs);
+      if (released) result[result.length - 1]!.released = toSlotReservation(released, slot, options);
+    }
   }
   return result;
 }

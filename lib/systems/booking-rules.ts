@@ -2,6 +2,7 @@ import 'server-only';
 import { eq, inArray } from 'drizzle-orm';
 import { ruleSetSchema, type RuleSet } from '@/lib/booking-rules/rule-set';
 import type { Database } from '@/lib/db';
+import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { systemBookingRules } from '@/lib/db/schema';
 import { log } from '@/lib/log';
 
@@ -22,6 +23,18 @@ function parseStored(deviceId: string, stored: unknown): RuleSet | null {
 export async function readBookingRules(db: Database, deviceId: string): Promise<RuleSet | null> {
   const [row] = await db.select({ rules: systemBookingRules.rules }).from(systemBookingRules).where(eq(systemBookingRules.deviceId, deviceId)).limit(1);
   return row ? parseStored(deviceId, row.rules) : null;
+}
+
+/** readBookingRules as one read of a `readTogether` (lib/db/read-together.ts): the week grid reads it with its other inputs. */
+export function bookingRulesRead(deviceId: string): JsonRead<RuleSet | null> {
+  const rows = selectRows(queryBuilder.select({ rules: systemBookingRules.rules }).from(systemBookingRules).where(eq(systemBookingRules.deviceId, deviceId)));
+  return {
+    query: rows.query,
+    parse: (json) => {
+      const [row] = rows.parse(json);
+      return row ? parseStored(deviceId, row.rules) : null;
+    },
+  };
 }
 
 /** Several systems' rules at once (pages listing systems). */

@@ -25,6 +25,11 @@ export interface ApartmentRoom {
   held: number;
   quota: number;
   atQuota: boolean;
+  /**
+   * The rooms of its rule group, named, when the room shares its bookings at a time with others
+   * (issue 35): `held` and `quota` are the group's, and the note says "in Tvättstuga 1, 4 and 5 together".
+   */
+  groupRooms?: string[];
   /** Room closures of this room in force or to come (lib/closures), earliest first. */
   closures?: RoomClosureNote[];
 }

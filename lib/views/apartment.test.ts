@@ -195,6 +195,7 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
       // The apartment page counts the group: the free room is at the group's quota too (its dialog warns).
       const shared = (await loadApartment(deps(), system, chosen.groupId)).rooms.find((r) => r.resourceId === chosen.other);
       expect(shared).toMatchObject({ quota: 1, atQuota: true });
+      expect([...(shared?.groupRooms ?? [])].sort()).toEqual([...names].sort());
       expect(shared?.held).toBeGreaterThanOrEqual(1);
     } finally {
       await writeBookingRules(db, system.deviceId, null);

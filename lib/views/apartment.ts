@@ -155,7 +155,10 @@ async function apartmentView(deps: ApartmentDeps, system: SystemPublic, apartmen
     const group = apartment.rules?.groups.find((g) => g.resourceIds.includes(r.id));
     if (group) {
       const n = futureCount(group, apartment.history, nowMs);
-      return group.maxFuture === null ? { ...base, held: held.get(r.id) ?? 0, quota, atQuota: false } : { ...base, held: n, quota: group.maxFuture, atQuota: n >= group.maxFuture };
+      if (group.maxFuture === null) return { ...base, held: held.get(r.id) ?? 0, quota, atQuota: false };
+      // The same count the booking check uses (futureCount, as groupBreach's max-future rule), over the group's rooms.
+      const shared = group.resourceIds.length > 1 ? { groupRooms: group.resourceIds.map((id) => snapshot.resourceById.get(id.toLowerCase())?.name || id) } : {};
+      return { ...base, held: n, quota: group.maxFuture, atQuota: n >= group.maxFuture, ...shared };
     }
     const n = held.get(r.id) ?? 0;
     return { ...base, held: n, quota, atQuota: n >= quota };

@@ -1,6 +1,8 @@
 import 'server-only';
-import { bookingHorizonEnd, withClosedSlots } from '@/lib/booking-rules';
-import { readClosureWindows } from '@/lib/closures/read';
+import { activationWindowOf, bookingHorizonEnd, releaseAtMs, withClosedSlots, type RuleSet } from '@/lib/booking-rules';
+import { bookingRulesRead } from '@/lib/systems/booking-rules';
+import { readTogether } from '@/lib/db/read-together';
+import { closureWindowsRead } from '@/lib/closures/read';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readReservations } from '@/lib/mirror/store';
 import type { MirrorReservation } from '@/lib/mirror/types';
@@ -149,6 +151,8 @@ interface HeldOverlay {
   nowMs: number;
   horizonDays: number;
   basis: string;
+  /** The booking rules it was overlaid with (their activation windows release unused bookings). */
+  rules: RuleSet | null;
   changes: Float64Array;
   byResource: Map<string, StatefulSlot[]>;
 }
@@ -197,9 +201,9 @@ function firstAfter(sorted: Float64Array, ms: number): number {
  * change). The slot objects are shared by every read that finds them held: never change them in
  * place (closures are marked on copies by withClosedSlots).
  */
-function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, system: SystemPublic, nowMs: number, horizonEnd: number): Map<string, StatefulSlot[]> {
+function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, system: SystemPublic, nowMs: number, horizonEnd: number, rules: RuleSet | null): Map<string, StatefulSlot[]> {
   const prior = held.overlay;
-  if (prior && prior.horizonDays === system.bookingHorizonDays && prior.basis === system.scheduleBasis && prior.nowMs <= nowMs) {
+  if (prior && JSON.stringify(prior.rules) === JSON.stringify(rules) && prior.horizonDays === system.bookingHorizonDays && prior.basis === system.scheduleBasis && prior.nowMs <= nowMs) {
     // Unchanged while no slot boundary (nor a slot end shifted by the horizon) lies in (then, now].
     const next = firstAfter(prior.changes, prior.nowMs);
     if (next >= prior.changes.length || prior.changes[next]! > nowMs) return prior.byResource;
@@ -210,9 +214,16 @@ function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, 
   for (const resource of snapshot.resources) {
     const expanded = weekSlotsOf(snapshot, resource, week, system.timeZone, system.scheduleBasis);
     for (const slot of expanded) changes.push(slot.startMs, slot.endMs, slot.endMs - horizonMs);
-    byResource.set(resource.id, overlayReservations(expanded, held.byResource.get(resource.id) ?? [], { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel }));
+    const list = held.byResource.get(resource.id) ?? [];
+    // An unused booking not activated within its group's window is released then (as the service does).
+    const activationMinutes = activationWindowOf(resource.id, rules);
+    for (const r of activationMinutes === null ? [] : list) {
+      const at = releaseAtMs({ startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }, activationMinutes);
+      if (at !== null) changes.push(at);
+    }
+    byResource.set(resource.id, overlayReservations(expanded, list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel, activationMinutes }));
   }
-  held.overlay = { nowMs, horizonDays: system.bookingHorizonDays, basis: system.scheduleBasis, changes: Float64Array.from(changes).sort(), byResource };
+  held.overlay = { nowMs, horizonDays: system.bookingHorizonDays, basis: system.scheduleBasis, rules, changes: Float64Array.from(changes).sort(), byResource };
   return byResource;
 }
 
@@ -264,11 +275,12 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
   if (!snapshot) return { ...base, allRooms: [], rooms: [], unknownRoom: false };
 
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
-  const [held, open, closures] = await Promise.all([
+  const [held, open, { closures, rules }] = await Promise.all([
     weekReservations(deps, snapshot, week, state.reservationsVersion, sameGeneration),
     listOpenBookingsInWindow(deps.db, system.deviceId, new Date(from - DAY_MS), new Date(to + DAY_MS)),
-    // Room closures (lib/closures): one range scan of their partial index.
-    readClosureWindows(deps.db, system.deviceId, new Date(from - DAY_MS)),
+    // Room closures (lib/closures: one range scan of their partial index) and the booking rules
+    // (their activation windows release unused bookings), in one statement.
+    readTogether(deps.db, { closures: closureWindowsRead(system.deviceId, new Date(from - DAY_MS)), rules: bookingRulesRead(system.deviceId) }),
   ]);
   const openByResource = new Map<string, SlotRequest[]>();
   for (const r of open) {
@@ -278,7 +290,7 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
     of.push({ ...r, label: ownerOfRequest(r) });
   }
 
-  const overlaid = overlaidWeek(snapshot, held, week, system, nowMs, horizonEnd);
+  const overlaid = overlaidWeek(snapshot, held, week, system, nowMs, horizonEnd, rules);
   const unknownRoom = params.roomId !== undefined && !snapshot.resourceById.has(params.roomId);
   const rooms: BuildingRoom[] = [];
   for (const resource of snapshot.resources) {

@@ -8,7 +8,8 @@ import { readReservations, stateRead } from '@/lib/mirror/store';
 import { readTogether, type ReadResults } from '@/lib/db/read-together';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { weekRequestsOf, weekRequestsRead, type RequestRow } from '@/lib/reservations/lifecycle';
-import { bookingHorizonEnd, markClosedSlots, type ClosureWindow } from '@/lib/booking-rules';
+import { activationWindowOf, bookingHorizonEnd, markClosedSlots, releaseAtMs, type ClosureWindow } from '@/lib/booking-rules';
+import { bookingRulesRead } from '@/lib/systems/booking-rules';
 import { closureWindowsRead } from '@/lib/closures/read';
 import {
   overlayReservations,
@@ -71,6 +72,7 @@ export function weekInputReads(deviceId: string, resourceId: string, range: { fr
     state: stateRead(deviceId),
     requests: weekRequestsRead(deviceId, resourceId.toLowerCase(), range.from, range.to),
     closures: closureWindowsRead(deviceId, range.from),
+    rules: bookingRulesRead(deviceId),
   };
 }
 export type WeekInputs = ReadResults<ReturnType<typeof weekInputReads>>;
@@ -97,6 +99,7 @@ function within(inputs: WeekInputs, around: { from: Date; to: Date }): WeekInput
     // As the statement's comparisons: a request without times matches none of them.
     requests: inputs.requests.filter((r) => r.startTime !== null && r.endTime !== null && r.startTime.getTime() < to && r.startTime.getTime() > from - DAY_MS && r.endTime.getTime() > from),
     closures: inputs.closures.filter((c) => c.endMs > from),
+    rules: inputs.rules,
   };
 }
 
@@ -138,7 +141,9 @@ export async function resourceWeekJson(deps: ViewDeps, system: SystemPublic, res
   if (entry && entry.key === computed.key && computed.nowMs >= entry.computedAtMs && computed.nowMs < entry.validUntilMs) return entry.json;
   const view = computed.compute();
   const json = JSON.stringify(view);
-  const validUntilMs = Math.min(computed.nowMs + WEEK_JSON_HOLD_MS, nextSlotChange(view.slots, computed.nowMs, view.horizonEnd - computed.nowMs));
+  // A booking released (not activated in time) frees its slot at its release instant too.
+  const nextRelease = computed.releases.reduce((next, at) => (at > computed.nowMs && at < next ? at : next), Number.POSITIVE_INFINITY);
+  const validUntilMs = Math.min(computed.nowMs + WEEK_JSON_HOLD_MS, nextSlotChange(view.slots, computed.nowMs, view.horizonEnd - computed.nowMs), nextRelease);
   if (held.size >= WEEKS_PER_SNAPSHOT) held.clear();
   held.set(computed.place, { key: computed.key, json, computedAtMs: computed.nowMs, validUntilMs });
   return json;
@@ -167,7 +172,7 @@ async function computeResourceWeek(
   resourceId: string,
   weekKey: string | undefined,
   given: WeekInputs | undefined,
-): Promise<{ kind: 'view'; view: ResourceWeekView } | { kind: 'warm'; place: string; key: string; nowMs: number; compute: () => ResourceWeekView }> {
+): Promise<{ kind: 'view'; view: ResourceWeekView } | { kind: 'warm'; place: string; key: string; nowMs: number; compute: () => ResourceWeekView; releases: readonly number[] }> {
   const now = deps.now?.() ?? new Date();
   const nowMs = now.getTime();
   const timeZone = system.timeZone;
@@ -183,6 +188,8 @@ async function computeResourceWeek(
   const read = given ? within(given, around) : await readTogether(deps.db, weekInputReads(system.deviceId, resourceId, around));
   const { freshness, state } = await systemMirror(deps, system.deviceId, read.state);
   const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
+  // The room group's activation window: an unused booking past it is released, as the service does.
+  const activationMinutes = activationWindowOf(resourceId.toLowerCase(), read.rules);
   if (freshness.status === 'loading' || !state) {
     // A first load whose rooms and schedules are in: the week at once, its bookings as read so far.
     const partial = partialLoadOf(state);
@@ -202,6 +209,7 @@ async function computeResourceWeek(
         horizonEnd,
         ownerLabel,
         reservationsComplete: false,
+        activationMinutes,
       });
       return withRequestsAndClosures(resource, slots, read);
     });
@@ -223,14 +231,15 @@ async function computeResourceWeek(
   }
   const reservations = held;
   const compute = (): ResourceWeekView => {
-    const slots = overlayReservations(entry.slots, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel });
+    const slots = overlayReservations(entry.slots, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel, activationMinutes });
     return { ...base, ...withRequestsAndClosures(resource, slots, read) };
   };
   // Everything the answer depends on besides the clock: the system's settings, the room and week,
   // the freshness (from the state row and the policy), the reservations' generation and version,
   // the requests and closures read.
-  const key = JSON.stringify([system, resource.id, week.key, nav.current, freshness, state.generation, state.refreshedAt, state.reservationsVersion, read.requests, read.closures]);
-  return { kind: 'warm', place: `${system.deviceId}|${resource.id}|${week.key}`, key, nowMs, compute };
+  const key = JSON.stringify([system, resource.id, week.key, nav.current, freshness, state.generation, state.refreshedAt, state.reservationsVersion, read.requests, read.closures, activationMinutes]);
+  const releases = activationMinutes === null ? [] : reservations.list.map((r) => releaseAtMs({ startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }, activationMinutes)).filter((at): at is number => at !== null);
+  return { kind: 'warm', place: `${system.deviceId}|${resource.id}|${week.key}`, key, nowMs, compute, releases };
 }
 
 /**

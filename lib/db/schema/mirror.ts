@@ -91,6 +91,27 @@ export const mirrorReservations = pgTable(
   ],
 );
 
+/**
+ * Unused bookings the service released (not activated within their room group's window; migration
+ * 0030): gone upstream, kept here so that reports still count them as no-shows. Not per generation.
+ */
+export const mirrorReleasedNoShows = pgTable(
+  'mirror_released_no_shows',
+  {
+    deviceId: uuid('device_id').notNull(),
+    id: uuid('id').notNull(),
+    resourceId: uuid('resource_id').notNull(),
+    userId: uuid('user_id'),
+    ownerId: uuid('owner_id'),
+    ownerType: text('owner_type').$type<StoredOwnerType>().notNull(),
+    startTime: timestamp('start_time', { withTimezone: true }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true }).notNull(),
+    releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
+    seenGoneAt: timestamp('seen_gone_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.id] }), index('mirror_released_no_shows_time').on(t.deviceId, t.startTime)],
+);
+
 export const mirrorResources = pgTable(
   'mirror_resources',
   {

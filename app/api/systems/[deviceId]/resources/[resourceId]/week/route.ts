@@ -16,7 +16,7 @@ export const GET = withErrors(async (request: Request, context: Context) => {
   const resourceId = parseIdParam(params.resourceId, 'resource');
   const week = parseWeekParam(new URL(request.url).searchParams.get('week'));
   // The system, the access and the week's inputs (state row, requests, closures) in one statement.
-  const { system, state, requests, closures } = await requireSystemViewer(deviceId, () => weekInputReads(deviceId, resourceId, anyZoneWeekRange(week, Date.now())));
-  const json = await measure('view', async () => resourceWeekJson(await portalViewDeps(), system, resourceId, week, { state, requests, closures }));
+  const { system, state, requests, closures, rules } = await requireSystemViewer(deviceId, () => weekInputReads(deviceId, resourceId, anyZoneWeekRange(week, Date.now())));
+  const json = await measure('view', async () => resourceWeekJson(await portalViewDeps(), system, resourceId, week, { state, requests, closures, rules }));
   return new Response(json, { headers: { 'Content-Type': 'application/json' } });
 });
