@@ -15,7 +15,10 @@ interface Resident {
   resourceIds: string[];
 }
 
-/** A resident of the manager's first system with no future booking on one of their rooms, and a week with free slots. */
+/** Weeks looked at for a resident's future bookings: the demo books up to its 28-day horizon, so five ISO weeks cover it. */
+const HORIZON_WEEKS = 5;
+
+/** A resident of the manager's first system with no future booking on one of their rooms (up to the horizon), and a week with free slots. */
 async function pickScenario(request: APIRequestContext, skip: number) {
   const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
@@ -26,7 +29,10 @@ async function pickScenario(request: APIRequestContext, skip: number) {
     for (const resourceId of resident.resourceIds) {
       const now = await weekView(request, resident.deviceId, resourceId);
       const next = await weekView(request, resident.deviceId, resourceId, now.nav.next);
-      const held = [...now.slots, ...next.slots].filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
+      // The quota counts every future booking of the room, not only this week's and the next.
+      const weeks = [now, next];
+      while (weeks.length < HORIZON_WEEKS) weeks.push(await weekView(request, resident.deviceId, resourceId, weeks.at(-1)!.nav.next));
+      const held = weeks.flatMap((w) => w.slots).filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
       if (held === 0 && next.slots.filter((s) => s.bookable).length >= 2) return { resident, resourceId, week: next.week.key };
     }
   }
