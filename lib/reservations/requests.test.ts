@@ -102,7 +102,10 @@ describeWithDb('booking and cancelling on behalf of residents', (ctx) => {
     for (const resident of residents.slice(skip)) {
       for (const resource of resources.filter((r) => resident.resourceIds.includes(r.id))) {
         const booked = await readReservations(db, deviceId, { from: new Date(Date.now()), to: new Date(Date.now() + 60 * DAY), resourceId: resource.id });
-        if (booked.filter((r) => r.ownerId === resident.userGroupId || r.userId === resident.userId).length > maxHeld) continue;
+        // The quota counts the apartment's bookings: its group's and those of every resident in it.
+        const members = new Set(residents.filter((r) => r.userGroupId === resident.userGroupId).map((r) => r.userId));
+        const held = booked.filter((r) => r.ownerId === resident.userGroupId || (r.ownerId !== null && members.has(r.ownerId)) || (r.userId !== null && members.has(r.userId)));
+        if (held.length > maxHeld) continue;
         const schedule = schedules.find((s) => s.id === resource.timeScheduleId);
         if (!schedule) continue;
         const { open } = await listWeekRequests(db, deviceId, resource.id, new Date(from), new Date(to), []);
