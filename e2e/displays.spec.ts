@@ -56,7 +56,9 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
     if (booked) break;
   }
   expect(booked, 'a bookable slot today or tomorrow with a resident who may book it').not.toBeNull();
-  const time = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Stockholm', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+  // The system's own zone: another spec may have changed it from the demo's Europe/Stockholm.
+  const timeZone = (system as { timeZone?: string }).timeZone ?? 'Europe/Stockholm';
+  const time = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
   const label = `${time(booked!.slot.startMs)}–${time(booked!.slot.endMs)}`;
   const number = booked!.apartment.replace(/^\s*(lgh|apt|apartment|lägenhet)\.?\s*/i, '');
   await screen.clock.runFor(16_000);
