@@ -108,7 +108,8 @@ it('works as a command on a fresh embedded database, and will not open one a run
   }
   const listed = await run(process.execPath, [...tsx, 'list'], { env });
   expect(listed.stdout).toMatch(/^admin +first@example\.se +First Admin$/m);
-}, 60_000);
+  // Three cold tsx starts and two fresh embedded databases: on a busy 2-core machine over a minute.
+}, 180_000);
 
 it('takes over the lock of a process that is gone', async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'admin-lock-'));
@@ -117,4 +118,5 @@ it('takes over the lock of a process that is gone', async () => {
   expect(readFileSync(path.join(dataDir, 'pglite.lock'), 'utf8').trim()).toBe(String(process.pid));
   await handle.close();
   expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
-});
+  // A fresh embedded database with every migration: ~25 s on a busy 2-core machine.
+}, 120_000);
