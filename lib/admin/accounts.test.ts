@@ -93,7 +93,7 @@ describeWithDb('admin account actions', (ctx) => {
     } finally {
       await solo.dispose();
     }
-  });
+  }, 120_000); // a fresh embedded database of its own: over 20 s on a busy machine
 
   it('deletes a manager: the account and assignments go, their booking requests keep who asked', async () => {
     const root = await createUser(db(), { email: 'r3@example.com', name: 'R3', role: 'admin', passwordHash: await hash() });

@@ -168,4 +168,4 @@ it('answers 503 when the database fails, so that the sender retries', async () =
     { db: broken.handle.db, bus: new InProcessEventBus(), secret, applyOutcome: applyWebhookOutcome },
   );
   expect(response.status).toBe(503);
-});
+}, 120_000); // a fresh embedded database of its own: over 20 s on a busy machine
