@@ -3,6 +3,10 @@ import type { SqlRunner } from '@/shared/sql-runner';
 /** Deterministic data presets: the same preset, seed and day give the same data. */
 export type Preset = 'demo' | 'large' | 'tiny';
 export const PRESETS: readonly Preset[] = ['demo', 'large', 'tiny'];
+/** What a sandbox started without options holds (the demo, the e2e run): scripts/e2e-log-scan.ts derives its people from these. */
+export const DEFAULT_PRESET: Preset = 'demo';
+export const DEFAULT_SEED = 1;
+export const DEFAULT_QUOTA_PER_GROUP = 2;
 
 export type WeekSchedule = [number, number][][];
 
