@@ -53,6 +53,8 @@ type ScheduleKind = keyof typeof SCHEDULES;
 const FIRST = ['Anna', 'Erik', 'Maria', 'Lars', 'Karin', 'Johan', 'Sara', 'Anders', 'Elin', 'Per', 'Ingrid', 'Mikael', 'Eva', 'Oskar', 'Lena', 'Ahmed', 'Fatima', 'Nils', 'Sofia', 'Björn', 'Maja', 'Hassan', 'Linnea', 'Gustav', 'Emma', 'Olof', 'Yasmin', 'Jonas', 'Astrid', 'Mehmet'];
 const LAST = ['Andersson', 'Johansson', 'Karlsson', 'Nilsson', 'Eriksson', 'Larsson', 'Olsson', 'Persson', 'Svensson', 'Gustafsson', 'Pettersson', 'Jonsson', 'Lindberg', 'Lindqvist', 'Åberg', 'Holm', 'Berg', 'Sandberg', 'Ali', 'Yilmaz', 'Nyström', 'Lund', 'Ekström', 'Hedlund', 'Öberg'];
 const DOMAINS = ['example.com', 'example.org', 'example.net'];
+/** The parts demo people are made of (scripts/e2e-log-scan.ts looks for any of them in logs). */
+export const NAME_PARTS = { first: FIRST, last: LAST, domains: DOMAINS } as const;
 
 export interface SeedData {
   systems: { id: string; name: string }[];

@@ -4,14 +4,15 @@
 //
 //   npx tsx scripts/e2e-log-scan.ts [log folder]     (default: .data/e2e-${E2E_PORT:-3100}/logs)
 //
-// The people come from the sandbox's own generator (sandbox/seed.ts) with the preset and seed a
-// sandbox starts with, for every UTC day the run spans (the generated data depends on the day).
+// The people come from the sandbox's own generator (sandbox/seed.ts): its users with the preset and
+// seed a sandbox starts with, for every UTC day the run spans, and — since which users a system gets
+// depends on the moment it was seeded — every full name and address shape the generator can make.
 // Matched: full names (case as written, not inside a longer word; a genitive "s" counts) and
 // e-mail addresses (any case, not inside a longer address) — so "Anna" in some text or
 // "Per Holmberg" beside a resident "Per Holm" are not reported.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { demoPeople, firstLogTime, personalDataMatcher, scanText } from './harness/personal-data-scan';
+import { demoPeople, demoVocabulary, firstLogTime, personalDataMatcher, scanText } from './harness/personal-data-scan';
 
 const DAY_MS = 86_400_000;
 
@@ -28,7 +29,7 @@ function main(): number {
   // The sandbox was seeded at the server's first start: the earliest line, or a day back at most.
   const from = starts.length > 0 ? new Date(Math.min(...starts.map((t) => t.getTime()))) : new Date(now.getTime() - DAY_MS);
   const people = demoPeople(from, now);
-  const match = personalDataMatcher(people);
+  const match = personalDataMatcher(people, demoVocabulary());
   const findings = texts.flatMap((t) => scanText(path.relative(process.cwd(), t.file), t.text, match));
   const lines = texts.reduce((sum, t) => sum + t.text.split('\n').length, 0);
   const written = files.map((f) => statSync(f).mtime.toISOString()).sort().at(-1);
@@ -38,7 +39,7 @@ function main(): number {
     if (findings.length > 50) console.error(`  … and ${findings.length - 50} more`);
     return 1;
   }
-  console.log(`e2e log scan: ${lines} lines in ${files.length} file(s) under ${path.relative(process.cwd(), dir)} (last written ${written}), ${people.length} demo residents' names and addresses: none found`);
+  console.log(`e2e log scan: ${lines} lines in ${files.length} file(s) under ${path.relative(process.cwd(), dir)} (last written ${written}), ${people.length} demo residents and every name the generator can make: none found`);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { README_EXAMPLES } from '@/sandbox/seed';
-import { demoPeople, firstLogTime, personalDataMatcher, scanText } from './personal-data-scan';
+import { demoPeople, demoVocabulary, firstLogTime, personalDataMatcher, scanText } from './personal-data-scan';
 
 const people = [
   { name: 'Anna Andersson', email: 'anna.andersson1@example.com' },
@@ -37,6 +37,25 @@ describe('the e2e log scan', () => {
     ]) {
       expect(match(clean), clean).toEqual([]);
     }
+  });
+
+  it('with the generator’s vocabulary, finds a demo person whatever moment the sandbox was seeded at', () => {
+    const any = personalDataMatcher([], demoVocabulary());
+    expect(any('booked for Hassan Ekström')).toEqual(['Hassan Ekström']);
+    expect(any('550 <Hassan.Ekstrom412+tvatt@EXAMPLE.NET> rejected')).toEqual(['hassan.ekstrom412+tvatt@example.net']);
+    expect(any('to maja.oberg7@example.org')).toEqual(['maja.oberg7@example.org']);
+    for (const clean of ['Hassan signed in', 'Maja Öbergs'.slice(0, 4), 'maja.oberg7@example.organic', 'xmaja.oberg7@example.org', 'admin@example.com', 'Demo Manager']) {
+      expect(any(clean), clean).toEqual([]);
+    }
+    // Every user the generator makes, at any moment, is one of these (the caretakers, one-word names, come from demoPeople).
+    const seededAt = new Date('2026-11-27T09:41:13.250Z');
+    const people = demoPeople(seededAt, seededAt);
+    const vocabularyOnly = personalDataMatcher([], demoVocabulary());
+    const missed = people.filter((p) => {
+      const found = vocabularyOnly(`${p.name} <${p.email}>`);
+      return /\s/.test(p.name) && !(found.includes(p.name) && found.includes(p.email.toLowerCase()));
+    });
+    expect(missed).toEqual([]);
   });
 
   it('gives each finding its file, line and the line itself', () => {

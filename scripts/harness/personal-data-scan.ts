@@ -1,6 +1,6 @@
 // What scripts/e2e-log-scan.ts looks for: the demo residents (from the sandbox's own generator)
 // and a matcher for their full names and e-mail addresses in log text.
-import { DEFAULT_PRESET, DEFAULT_QUOTA_PER_GROUP, DEFAULT_SEED, generate } from '@/sandbox/seed';
+import { DEFAULT_PRESET, DEFAULT_QUOTA_PER_GROUP, DEFAULT_SEED, generate, NAME_PARTS } from '@/sandbox/seed';
 
 export interface Person {
   name: string;
@@ -16,7 +16,11 @@ export interface Finding {
 
 const DAY_MS = 86_400_000;
 
-/** The users of the sandbox's default data on each UTC day from `from` to `to` (both included). */
+/**
+ * The users of the sandbox's default data on each UTC day from `from` to `to`, sampled at midday.
+ * Which users a system gets depends on the exact time it was seeded (the draws before them depend
+ * on which bookings are future), so these alone would miss some: `demoVocabulary` covers the rest.
+ */
 export function demoPeople(from: Date, to: Date): Person[] {
   const people = new Map<string, Person>();
   const first = Math.floor(from.getTime() / DAY_MS);
@@ -28,14 +32,32 @@ export function demoPeople(from: Date, to: Date): Person[] {
   return [...people.values()];
 }
 
+/** Whatever the seeding time: every full name the generator can make, and the shape of its addresses. */
+export interface Vocabulary {
+  names: string[];
+  /** A regular expression's source for the generator's e-mail addresses (matched case-insensitively). */
+  emailPattern: string;
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+const fold = (v: string) => v.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
+export function demoVocabulary(): Vocabulary {
+  const names = NAME_PARTS.first.flatMap((f) => NAME_PARTS.last.map((l) => `${f} ${l}`));
+  const alternatives = (parts: readonly string[]) => [...new Set(parts.map((p) => escape(fold(p))))].join('|');
+  // sandbox/seed.ts emailFor: first.last<n>[+tvatt]@domain, folded to ASCII (any case).
+  const emailPattern = `(?:${alternatives(NAME_PARTS.first)})\\.(?:${alternatives(NAME_PARTS.last)})\\d*(?:\\+[a-z0-9]+)?@(?:${alternatives(NAME_PARTS.domains)})`;
+  return { names, emailPattern };
+}
+
 /** A matcher for the people's full names (at least two words) and e-mail addresses. */
-export function personalDataMatcher(people: readonly Person[]): (text: string) => string[] {
-  const names = [...new Set(people.map((p) => p.name.normalize('NFC').trim()).filter((n) => /\s/.test(n)))].sort((a, b) => b.length - a.length);
-  const emails = [...new Set(people.map((p) => p.email.normalize('NFC').toLowerCase()))].sort((a, b) => b.length - a.length);
+export function personalDataMatcher(people: readonly Person[], vocabulary?: Vocabulary): (text: string) => string[] {
+  const names = [...new Set([...people.map((p) => p.name), ...(vocabulary?.names ?? [])].map((n) => n.normalize('NFC').trim()).filter((n) => /\s/.test(n)))].sort((a, b) => b.length - a.length);
+  const emails = [...new Set(people.map((p) => escape(p.email.normalize('NFC').toLowerCase())))].sort((a, b) => b.length - a.length);
+  if (vocabulary) emails.push(vocabulary.emailPattern);
   const nameRe = names.length > 0 ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map((n) => escape(n).replace(/\s+/g, '\\s+')).join('|')})(?=s?(?![\\p{L}\\p{N}]))`, 'gu') : null;
-  const emailRe = emails.length > 0 ? new RegExp(`(?<![\\w.%+-])(?:${emails.map(escape).join('|')})(?![\\w.-]*\\w)`, 'giu') : null;
+  const emailRe = emails.length > 0 ? new RegExp(`(?<![\\w.%+-])(?:${emails.join('|')})(?![\\w.-]*\\w)`, 'giu') : null;
   return (text) => {
     const found = new Set<string>();
     for (const variant of variantsOf(text.normalize('NFC'))) {
