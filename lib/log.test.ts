@@ -54,7 +54,7 @@ describe('log lines', () => {
       client_secret: 'cs',
       headers: { authorization: 'Bearer abc.def', cookie: 'session=1', 'set-cookie': 'a=b', accept: 'application/json' },
       deep: { deeper: { deepest: { access_token: 'tok', password: 'pw' } } },
-      note: `configured with ${webhookSecret}`,
+      detail: `configured with ${webhookSecret}`,
       sent: 'Authorization: Bearer eyJhbGciOi.xyz',
       error: Object.assign(new Error(`bad secret ${webhookSecret}`), { token: 'on-the-error' }),
     });
@@ -68,7 +68,7 @@ describe('log lines', () => {
       client_secret: '[redacted]',
       headers: { authorization: '[redacted]', cookie: '[redacted]', 'set-cookie': '[redacted]', accept: 'application/json' },
       deep: { deeper: { deepest: { access_token: '[redacted]', password: '[redacted]' } } },
-      note: 'configured with [redacted]',
+      detail: 'configured with [redacted]',
       sent: 'Authorization: Bearer [redacted]',
       error: { name: 'Error', message: 'bad secret [redacted]' },
     });
@@ -81,6 +81,44 @@ describe('log lines', () => {
     const text = JSON.stringify(destination.lines);
     for (const secret of ['t-1', 'c-1', 'x-1', 's-1']) expect(text).not.toContain(secret);
     expect(destination.lines[0]).toMatchObject({ message: 'bound', token: '[redacted]', a: { b: { secret: '[redacted]' } } });
+  });
+
+  it('redact personal data: names, e-mail addresses and notes by key at any depth, and e-mail addresses inside any value', () => {
+    const lines = capture();
+    log.warn('mail will be retried', {
+      mailId: 'm-1',
+      recipient: 'anna.andersson1@example.com',
+      recipientName: 'Anna Andersson',
+      request: { residentName: 'Erik Nilsson', requestedByName: 'Demo Manager', note: 'Ring Eriks dörr', residentApartment: '1203' },
+      audit: { actorName: 'Admin Adminsson', targetName: 'Karin Holm', detail: { email: 'karin@example.org', role: 'manager' } },
+      error: new Error('550 5.1.1 <Maria.Berg7+tvatt@example.net>: Recipient address rejected'),
+      resourceName: 'Tvättstuga 1',
+      systemName: 'Brf Linnégatan 12, Uppsala',
+    });
+    const text = JSON.stringify(lines);
+    for (const personal of ['anna.andersson1@example.com', 'Anna Andersson', 'Erik Nilsson', 'Demo Manager', 'Ring Eriks', 'Admin Adminsson', 'Karin Holm', 'karin@example.org', 'Maria.Berg7']) {
+      expect(text).not.toContain(personal);
+    }
+    expect(lines[0]).toMatchObject({
+      mailId: 'm-1',
+      recipient: '[redacted]',
+      recipientName: '[redacted]',
+      request: { residentName: '[redacted]', requestedByName: '[redacted]', note: '[redacted]', residentApartment: '1203' },
+      audit: { actorName: '[redacted]', targetName: '[redacted]', detail: { email: '[redacted]', role: 'manager' } },
+      error: { name: 'Error', message: '550 5.1.1 <[email]>: Recipient address rejected' },
+      // Rooms and systems are not people: their names stay readable.
+      resourceName: 'Tvättstuga 1',
+      systemName: 'Brf Linnégatan 12, Uppsala',
+    });
+  });
+
+  it('redact personal keys in pino itself too (a child logger’s bindings bypass redact())', () => {
+    const destination = memoryDestination();
+    const logger = createLogger('info', destination);
+    logger.child({ email: 'sara@example.com', mail: { recipientName: 'Sara Lund', recipient: 'sara@example.com' } }).info({ row: { note: 'n-1', residentName: 'Per Berg' } }, 'bound');
+    const text = JSON.stringify(destination.lines);
+    for (const personal of ['sara@example.com', 'Sara Lund', 'n-1', 'Per Berg']) expect(text).not.toContain(personal);
+    expect(destination.lines[0]).toMatchObject({ email: '[redacted]', mail: { recipientName: '[redacted]' }, row: { note: '[redacted]', residentName: '[redacted]' } });
   });
 
   it('redact() keeps what it did before pino: keys by pattern, errors reduced, depth capped', () => {

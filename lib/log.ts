@@ -11,19 +11,26 @@ type LevelSetting = Level | 'silent';
 const SECRET_KEY = /secret|password|token|api[-_]?key|authorization|cookie|credential/i;
 // Values that are secrets whatever their key: webhook signing secrets and bearer credentials.
 const SECRET_VALUE = /\bwhsec_[A-Za-z0-9+/=_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+// Personal data is never logged (docs/personal-data.md): keys that carry names, e-mail addresses
+// or notes, whatever the caller passes, and any e-mail address inside a value (an SMTP refusal
+// quoting its recipient, an error message).
+const PERSONAL_KEY = /e-?mail|^recipients?$|^notes?$|^(resident|recipient|requested_?by|actor|target|created_?by|user|full|first|last|person|holder)_?names?$/i;
+const EMAIL_VALUE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 
 function scrubValue(text: string): string {
-  return text.replace(SECRET_VALUE, (match) => (match.startsWith('whsec_') ? '[redacted]' : `${match.split(/\s+/)[0]} [redacted]`));
+  return text
+    .replace(SECRET_VALUE, (match) => (match.startsWith('whsec_') ? '[redacted]' : `${match.split(/\s+/)[0]} [redacted]`))
+    .replace(EMAIL_VALUE, '[email]');
 }
 
-/** Fields as they may be written: secret-looking keys and values replaced, errors reduced to name and message. */
+/** Fields as they may be written: secret-looking and personal keys and values replaced, errors reduced to name and message. */
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubValue(value);
   if (depth > 5 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return { name: value.name, message: scrubValue(value.message) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1)]),
+    Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) || PERSONAL_KEY.test(k) ? '[redacted]' : redact(v, depth + 1)]),
   );
 }
 
@@ -32,7 +39,7 @@ export function redact(value: unknown, depth = 0): unknown {
  * down (`*` matches one level; pino has no "any depth"), so a field that reaches pino some other
  * way (a child logger's bindings) is covered as well.
  */
-const SECRET_KEYS = [
+const REDACTED_KEYS = [
   'authorization',
   '["set-cookie"]',
   'cookie',
@@ -51,9 +58,20 @@ const SECRET_KEYS = [
   'AUTH_SECRET',
   'ENCRYPTION_KEY',
   'METRICS_TOKEN',
+  // Personal data (PERSONAL_KEY above).
+  'email',
+  'recipient',
+  'note',
+  'residentName',
+  'recipientName',
+  'requestedByName',
+  'actorName',
+  'targetName',
+  'createdByName',
+  'userName',
 ];
 const join = (prefix: string, key: string) => (key.startsWith('[') ? `${prefix}${key}` : `${prefix}.${key}`);
-export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, join('*', key), join('*.*', key)]);
+export const REDACT_PATHS = REDACTED_KEYS.flatMap((key) => [key, join('*', key), join('*.*', key)]);
 
 /** A pino logger writing one JSON line per call: `{"level":"info","time":"…","message":"…",…}`. */
 export function createLogger(level: LevelSetting, destination: DestinationStream): Logger {
@@ -107,7 +125,7 @@ function write(level: Level, message: string, fields?: Record<string, unknown>) 
   else logger[level](redact(fields) as object, message);
 }
 
-/** Structured JSON logging (pino) with secret-looking fields redacted and the request id added. */
+/** Structured JSON logging (pino) with secret-looking and personal fields redacted and the request id added. */
 export const log = {
   debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
   info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),

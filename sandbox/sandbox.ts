@@ -19,7 +19,7 @@ import {
   usersByReference,
 } from './routes/reservations';
 import { generateApiKey, issueToken } from './routes/token';
-import type { Preset } from './seed';
+import { DEFAULT_QUOTA_PER_GROUP, type Preset } from './seed';
 import { initSandbox, readFixtures, type SandboxFixtures } from './setup';
 import { backgroundLoop, workOnce } from './worker';
 
@@ -151,7 +151,7 @@ async function dispatch(ctx: SandboxContext, request: Request, url: URL, seg: st
 export function createSandbox(options: SandboxOptions): Sandbox {
   const { sql } = options;
   const now = options.now ?? (() => new Date());
-  const quotaPerGroup = options.quotaPerGroup ?? 2;
+  const quotaPerGroup = options.quotaPerGroup ?? DEFAULT_QUOTA_PER_GROUP;
   const faults = new FaultState();
   const stats = new RequestStats(now);
   const delivery = { sql, now, retrySchedule: options.webhookRetryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS, faults };

@@ -3,6 +3,10 @@ import type { SqlRunner } from '@/shared/sql-runner';
 /** Deterministic data presets: the same preset, seed and day give the same data. */
 export type Preset = 'demo' | 'large' | 'tiny';
 export const PRESETS: readonly Preset[] = ['demo', 'large', 'tiny'];
+/** What a sandbox started without options holds (the demo, the e2e run): scripts/e2e-log-scan.ts derives its people from these. */
+export const DEFAULT_PRESET: Preset = 'demo';
+export const DEFAULT_SEED = 1;
+export const DEFAULT_QUOTA_PER_GROUP = 2;
 
 export type WeekSchedule = [number, number][][];
 
@@ -49,6 +53,8 @@ type ScheduleKind = keyof typeof SCHEDULES;
 const FIRST = ['Anna', 'Erik', 'Maria', 'Lars', 'Karin', 'Johan', 'Sara', 'Anders', 'Elin', 'Per', 'Ingrid', 'Mikael', 'Eva', 'Oskar', 'Lena', 'Ahmed', 'Fatima', 'Nils', 'Sofia', 'Björn', 'Maja', 'Hassan', 'Linnea', 'Gustav', 'Emma', 'Olof', 'Yasmin', 'Jonas', 'Astrid', 'Mehmet'];
 const LAST = ['Andersson', 'Johansson', 'Karlsson', 'Nilsson', 'Eriksson', 'Larsson', 'Olsson', 'Persson', 'Svensson', 'Gustafsson', 'Pettersson', 'Jonsson', 'Lindberg', 'Lindqvist', 'Åberg', 'Holm', 'Berg', 'Sandberg', 'Ali', 'Yilmaz', 'Nyström', 'Lund', 'Ekström', 'Hedlund', 'Öberg'];
 const DOMAINS = ['example.com', 'example.org', 'example.net'];
+/** The parts demo people are made of (scripts/e2e-log-scan.ts looks for any of them in logs). */
+export const NAME_PARTS = { first: FIRST, last: LAST, domains: DOMAINS } as const;
 
 export interface SeedData {
   systems: { id: string; name: string }[];

@@ -3,7 +3,7 @@ import type { SqlRunner } from '@/shared/sql-runner';
 import type { Credentials } from './context';
 import { b64url } from './encoding';
 import { DATA_TABLES, migrateSandbox } from './schema';
-import { generate, loadSeed, rng, uuidFrom, type Preset, type SeedData } from './seed';
+import { DEFAULT_PRESET, DEFAULT_SEED, generate, loadSeed, rng, uuidFrom, type Preset, type SeedData } from './seed';
 
 /** What GET /_sandbox/fixtures answers: everything an integrator needs to connect. */
 export interface SandboxFixtures {
@@ -72,7 +72,7 @@ export async function seedData(settings: Pick<SetupSettings, 'sql' | 'now' | 'qu
 export async function initSandbox(settings: SetupSettings): Promise<Credentials> {
   const { sql } = settings;
   await migrateSandbox(sql);
-  const credentials = await loadCredentials(sql, settings.seed ?? 1);
+  const credentials = await loadCredentials(sql, settings.seed ?? DEFAULT_SEED);
   const { rows } = await sql.query<{ key: string; value: string }>(
     `SELECT key, value FROM sandbox.meta WHERE key IN ('preset', 'seed') AND EXISTS (SELECT 1 FROM sandbox.systems)`,
   );
@@ -82,7 +82,7 @@ export async function initSandbox(settings: SetupSettings): Promise<Credentials>
   const mismatch =
     (settings.preset !== undefined && stored.get('preset') !== settings.preset) ||
     (settings.seed !== undefined && stored.get('seed') !== String(settings.seed));
-  if (stored.size === 0 || mismatch) await seedData(settings, settings.preset ?? 'demo', settings.seed ?? 1);
+  if (stored.size === 0 || mismatch) await seedData(settings, settings.preset ?? DEFAULT_PRESET, settings.seed ?? DEFAULT_SEED);
   for (const hook of settings.webhooks ?? []) {
     await sql.query(
       `INSERT INTO sandbox.webhooks (id, url, secret, created_at)

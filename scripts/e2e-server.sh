@@ -20,4 +20,8 @@ export DEMO_MODE=1
 # Short enough that e2e/booking.spec.ts can watch a booking whose answer timed out be settled.
 export SERVICE_TIMEOUT_MS="${SERVICE_TIMEOUT_MS:-4000}"
 export RECONCILE_UNKNOWN_AFTER_S="${RECONCILE_UNKNOWN_AFTER_S:-5}"
-exec npx next start --port "$port"
+# The server's output is kept as well as shown: scripts/e2e-log-scan.ts (after the e2e step of
+# `npm test`) fails when a demo resident's name or e-mail address appears in it.
+log_dir="${data_dir}/logs"
+mkdir -p "$log_dir"
+exec npx next start --port "$port" > >(tee "${log_dir}/server.out.log") 2> >(tee "${log_dir}/server.err.log" >&2)

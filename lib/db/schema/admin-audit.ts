@@ -1,4 +1,5 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** What an audit entry is about (migration 0015; written by lib/admin/audit.ts only). */
 export const AUDIT_TARGET_TYPES = ['system', 'account', 'display'] as const;
@@ -20,3 +21,14 @@ export const adminAudit = pgTable(
   },
   (t) => [index('admin_audit_created').on(t.createdAt.desc(), t.id.desc())],
 );
+
+/** Personal data in admin_audit (decision 032): who did what to whom, kept as accountability. */
+export const adminAuditData = dataInventory(adminAudit, {
+  actorId: personal('person-id', 'audit-24m', 'who did it: the admin’s account'),
+  actorName: personal('name', 'audit-24m', 'who did it, readable after their account is gone'),
+  action: notPersonal('what was done, a fixed action name'),
+  targetType: notPersonal('what kind of thing it was done to'),
+  targetId: personal('person-id', 'audit-24m', 'what it was done to: an account’s id when the target is an account'),
+  targetName: personal('name', 'audit-24m', 'what it was done to, readable: an account holder’s name when the target is an account'),
+  detail: personal('record', 'audit-24m', 'the change itself: an account’s e-mail address and role, the names of systems added or removed'),
+});

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { dataInventory, personal } from '../personal-marks';
 
 export const USER_ROLES = ['admin', 'manager'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
@@ -28,3 +29,18 @@ export const authRateLimits = pgTable(
   },
   (t) => [index('auth_rate_limits_expire_idx').on(t.expire)],
 );
+
+/** Personal data in users (decision 032): the portal's own accounts (admins and managers, not residents). */
+export const usersData = dataInventory(users, {
+  id: personal('person-id', 'account-lifetime', 'the account'),
+  email: personal('email', 'account-lifetime', 'sign-in name and the account’s contact address'),
+  name: personal('name', 'account-lifetime', 'shown in the portal and written into what the account does (requests, closures, audit)'),
+  role: personal('account-detail', 'account-lifetime', 'what the account may do'),
+  passwordHash: personal('access-token', 'account-lifetime', 'signing in (bcrypt hash only)'),
+  locale: personal('account-detail', 'account-lifetime', 'the language the holder chose'),
+});
+
+/** Personal data in auth_rate_limits (decision 032): counters of sign-in attempts. */
+export const authRateLimitsData = dataInventory(authRateLimits, {
+  key: personal('account-detail', 'throttle-window', 'limits sign-in attempts: keyed by the account’s e-mail address and the client address'),
+});

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { systems } from './systems';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** What a calendar feed covers (migration 0020): one room's bookings, or one apartment's in every room. */
 export const FEED_SCOPES = ['room', 'apartment'] as const;
@@ -33,3 +34,13 @@ export const calendarFeeds = pgTable(
     index('calendar_feeds_group').on(t.deviceId, t.groupId).where(sql`revoked_at IS NULL`),
   ],
 );
+
+/** Personal data in calendar_feeds (decision 032): an apartment's feed names the apartment and works by its token. */
+export const calendarFeedsData = dataInventory(calendarFeeds, {
+  scope: notPersonal('a room’s or an apartment’s feed'),
+  groupId: personal('apartment', 'feed-until-revoked', 'the apartment whose bookings an apartment feed shows'),
+  tokenHash: personal('access-token', 'feed-until-revoked', 'opens the feed (an apartment’s feed shows its bookings); SHA-256 only'),
+  locale: notPersonal('the language of the events’ titles'),
+  idempotencyKey: notPersonal('a random key against double creation'),
+  createdBy: personal('person-id', 'account-lifetime', 'the manager who made the feed (emptied when the account is deleted)'),
+});

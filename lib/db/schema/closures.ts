@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { systems } from './systems';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** A booking found in a closure when it was confirmed: the closure cancels it on the resident's behalf. */
 export interface ClosureTarget {
@@ -52,3 +53,14 @@ export const roomClosures = pgTable(
     index('room_closures_cancelling').on(t.createdAt).where(sql`status = 'cancelling'`),
   ],
 );
+
+/** Personal data in room_closures (decision 032): the bookings a closure cancelled name their holders. */
+export const roomClosuresData = dataInventory(roomClosures, {
+  reason: personal('free-text', 'request-13m', 'the reason residents are told (a manager may name someone in it)'),
+  createdBy: personal('person-id', 'account-lifetime', 'the manager who closed the rooms (emptied when the account is deleted)'),
+  createdByName: personal('name', 'request-13m', 'who closed the rooms, readable after their account is gone'),
+  idempotencyKey: notPersonal('a random key against double creation'),
+  targets: personal('record', 'request-13m', 'the bookings the closure cancelled: each one’s apartment and resident’s name, as the preview showed'),
+  status: notPersonal('the closure job’s state'),
+  liftedBy: personal('person-id', 'account-lifetime', 'the manager who lifted the closure (emptied when the account is deleted)'),
+});

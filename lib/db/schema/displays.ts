@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { systems } from './systems';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** The languages a display can speak (its own, not a viewer's: nobody signs in at a display). */
 export const DISPLAY_LOCALES = ['sv', 'en'] as const;
@@ -29,3 +30,12 @@ export const displays = pgTable(
   },
   (t) => [unique('displays_idempotency').on(t.createdBy, t.idempotencyKey), index('displays_device').on(t.deviceId).where(sql`revoked_at IS NULL`)],
 );
+
+/** Personal data in displays (decision 032): a display shows a room, not a person; only its maker is one. */
+export const displaysData = dataInventory(displays, {
+  name: notPersonal('the display’s place, named by a manager (a room, an entrance)'),
+  locale: notPersonal('the display’s language'),
+  tokenHash: notPersonal('opens a room’s display, not a person’s data; SHA-256 only'),
+  idempotencyKey: notPersonal('a random key against double creation'),
+  createdBy: personal('person-id', 'account-lifetime', 'the manager who set the display up (emptied when the account is deleted)'),
+});

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { roomClosures } from './closures';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /**
  * A request's first answer when it was an error, as stored: its HTTP status, the error map's code
@@ -98,3 +99,36 @@ export const portalEvents = pgTable(
   },
   (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],
 );
+
+/** Personal data in reservation_requests (decision 032): who asked for which booking on whose behalf, and the manager's note. */
+export const reservationRequestsData = dataInventory(reservationRequests, {
+  kind: notPersonal('booking or cancellation'),
+  residentUserId: personal('person-id', 'request-13m', 'the resident the booking is for (the booking system’s user id)'),
+  requestedBy: personal('person-id', 'request-13m', 'the manager’s account who asked (also the idempotency scope)'),
+  idempotencyKey: notPersonal('a random key against double sending'),
+  status: notPersonal('the request’s state'),
+  errorCode: notPersonal('the booking system’s error code'),
+  errorDescription: notPersonal('the booking system’s refusal, in its words (about the slot and the rules, not the person)'),
+  residentName: personal('name', 'request-13m', 'the resident’s name as shown when the request was made (requests list, e-mail, reports)'),
+  residentApartment: personal('apartment', 'request-13m', 'the resident’s apartment as shown (requests list, building view, quota)'),
+  residentGroupId: personal('apartment', 'request-13m', 'the apartment’s group in the booking system (its history, its quota)'),
+  resourceName: notPersonal('the room’s name'),
+  requestedByName: personal('name', 'request-13m', 'who asked, readable after their account is gone'),
+  firstAnswer: personal('record', 'request-13m', 'the first answer to the request when it was an error, answered again to a repeat (its sentence may carry the resident’s name or apartment)'),
+  note: personal('free-text', 'request-13m', 'the manager’s note on a booking made on a resident’s behalf'),
+});
+
+/** Personal data in webhook_events (decision 032): the booking system's deliveries, as received. */
+export const webhookEventsData = dataInventory(webhookEvents, {
+  webhookId: notPersonal('the delivery’s id'),
+  eventType: notPersonal('the event’s type'),
+  errorCode: notPersonal('the booking system’s error code'),
+  errorDescription: notPersonal('the booking system’s refusal, in its words'),
+  payload: personal('record', 'request-13m', 'the delivery as received: a booking’s outcome, with the user and apartment it was for'),
+});
+
+/** Personal data in portal_events (decision 032): a request as browsers see it, for live updates and reconnects. */
+export const portalEventsData = dataInventory(portalEvents, {
+  type: notPersonal('the event’s type'),
+  data: personal('record', 'request-13m', 'the request as a browser may see it: the resident’s name and apartment, who asked'),
+});

@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'd
 import { roomClosures } from './closures';
 import { reservationRequests } from './events';
 import { systems } from './systems';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** What an e-mail tells a resident: a booking made, cancelled, or cancelled by a room closure. */
 export const MAIL_KINDS = ['booked', 'cancelled', 'closed'] as const;
@@ -64,3 +65,18 @@ export const mailOutbox = pgTable(
     index('mail_outbox_device_created').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
   ],
 );
+
+/** Personal data in mail_outbox (decision 032): e-mails to residents about bookings made or cancelled for them. */
+export const mailOutboxData = dataInventory(mailOutbox, {
+  kind: notPersonal('what the e-mail tells'),
+  recipient: personal('email', 'email-meta-13m', 'where the e-mail goes: the resident’s address in the booking system'),
+  recipientName: personal('name', 'email-meta-13m', 'the resident’s name in the greeting and the list of sent e-mails'),
+  locale: notPersonal('the e-mail’s language'),
+  facts: personal('record', 'email-meta-13m', 'what the e-mail is rendered from: the apartment, who arranged it, a closure’s reason'),
+  status: notPersonal('the delivery’s state'),
+  skipReason: notPersonal('why nothing was sent'),
+  lastError: personal('free-text', 'email-body-90d', 'the mail server’s last refusal, which may quote the address'),
+  subject: personal('message', 'email-body-90d', 'the subject as sent'),
+  messageId: notPersonal('the message’s id, for tracing a delivery'),
+  raw: personal('message', 'email-body-90d', 'the message as sent (body and calendar attachment), shown to managers and resent as is'),
+});

@@ -1,4 +1,5 @@
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 // The shapes stored here are defined here (the schema imports nothing of the domain);
 // lib/mirror/types.ts uses them and fails to compile where the service's types differ.
@@ -163,3 +164,52 @@ export const mirrorUsers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.generation, t.id] }), index('mirror_users_group').on(t.deviceId, t.generation, t.userGroupId)],
 );
+
+// Personal data in the mirror (decision 032): the booking system's data, copied; each refresh
+// replaces it, and the booking system is where it is corrected or erased.
+
+export const mirrorStateData = dataInventory(mirrorState, {
+  lastError: notPersonal('why the last refresh failed, in the portal’s words'),
+  skippedItems: personal('person-id', 'mirror-service-owned', 'items the booking system sent unreadable, for the admin’s “why”: a user’s id among them'),
+  lastErrorKind: notPersonal('a fixed kind of failure'),
+  usersStatus: notPersonal('whether the user list was read'),
+  incompleteLists: notPersonal('which lists the service did not end'),
+});
+
+export const mirrorReservationsData = dataInventory(mirrorReservations, {
+  userId: personal('person-id', 'mirror-service-owned', 'who holds the booking'),
+  ownerId: personal('person-id', 'mirror-service-owned', 'the booking’s owner: a user or an apartment’s group'),
+  ownerType: notPersonal('what kind of owner'),
+  status: notPersonal('used or not'),
+});
+
+export const mirrorReleasedNoShowsData = dataInventory(mirrorReleasedNoShows, {
+  userId: personal('person-id', 'request-13m', 'who held the released booking: kept after the booking system dropped it, for no-show reports'),
+  ownerId: personal('person-id', 'request-13m', 'the released booking’s owner: a user or an apartment’s group'),
+  ownerType: notPersonal('what kind of owner'),
+});
+
+export const mirrorResourcesData = dataInventory(mirrorResources, {
+  name: notPersonal('a room’s name'),
+  description: notPersonal('a room’s description'),
+  timeScheduleId: notPersonal('its schedule'),
+});
+
+export const mirrorTimeSchedulesData = dataInventory(mirrorTimeSchedules, {
+  scheduleType: notPersonal('a schedule’s type'),
+  schedule: notPersonal('a schedule’s slots'),
+});
+
+export const mirrorUserGroupsData = dataInventory(mirrorUserGroups, {
+  id: personal('apartment', 'mirror-service-owned', 'the apartment’s group'),
+  name: personal('apartment', 'mirror-service-owned', 'the apartment’s name (“Lägenhet 1203”)'),
+  apartmentId: personal('apartment', 'mirror-service-owned', 'the apartment’s number, to find and show it'),
+  referenceId: personal('apartment', 'mirror-service-owned', 'the housing company’s reference for the apartment, to find it'),
+});
+
+export const mirrorUsersData = dataInventory(mirrorUsers, {
+  id: personal('person-id', 'mirror-service-owned', 'the resident in the booking system'),
+  name: personal('name', 'mirror-service-owned', 'to find and show the resident'),
+  email: personal('email', 'mirror-service-owned', 'to find the resident and to e-mail them about bookings made on their behalf'),
+  userGroupId: personal('apartment', 'mirror-service-owned', 'the resident’s apartment'),
+});

@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
+import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 export const SYSTEM_STATUSES = ['active', 'error', 'disconnected'] as const;
 export type SystemStatus = (typeof SYSTEM_STATUSES)[number];
@@ -84,4 +85,36 @@ export const systemBookingRules = pgTable('system_booking_rules', {
     .references(() => systems.deviceId, { onDelete: 'cascade' }),
   rules: jsonb('rules').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Personal data in connections (decision 032): none but the account that connected it. */
+export const connectionsData = dataInventory(connections, {
+  approvalFingerprint: notPersonal('which approval of the booking system this is'),
+  apiKeyCiphertext: notPersonal('the system’s API key, encrypted: a secret, not personal'),
+  createdBy: personal('person-id', 'account-lifetime', 'the admin who connected it (emptied when the account is deleted)'),
+});
+
+/** Personal data in systems (decision 032): none; a housing company's system and its settings. */
+export const systemsData = dataInventory(systems, {
+  name: notPersonal('the system’s name (a property, a co-op)'),
+  timeZone: notPersonal('a setting'),
+  scheduleBasis: notPersonal('a setting'),
+  mailLocale: notPersonal('a setting'),
+  status: notPersonal('the connection’s state'),
+  statusDetail: notPersonal('why the connection is in that state, in the portal’s words'),
+});
+
+/** Personal data in manager_systems (decision 032): which manager may see which system. */
+export const managerSystemsData = dataInventory(managerSystems, {
+  userId: personal('person-id', 'account-lifetime', 'the manager’s account'),
+});
+
+/** Personal data in resource_kinds (decision 032): none. */
+export const resourceKindsData = dataInventory(resourceKinds, {
+  kind: notPersonal('a room’s kind'),
+});
+
+/** Personal data in system_booking_rules (decision 032): none. */
+export const systemBookingRulesData = dataInventory(systemBookingRules, {
+  rules: notPersonal('a system’s booking rules'),
 });
