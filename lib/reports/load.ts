@@ -149,7 +149,7 @@ type PeriodRow = { list: [string, string, string, string | null, string | null, 
 /**
  * Reservations read per statement. A whole year as one aggregate (50k rows on the `large` system)
  * grew PGlite's WASM heap by over 200 MB for good (decision 027); pages of this size keep each
- * statement's aggregate small (decision 033).
+ * statement's aggregate small (issue 34: peak RSS).
  */
 export const REPORT_PAGE_ROWS = 5_000;
 
