@@ -41,4 +41,11 @@ describe('next.config', () => {
       vi.unstubAllEnvs();
     }
   });
+  it('bundles precompiled catalogues and use-intl\'s format-only runtime, not the ICU parser (issue 34, first-load JS)', () => {
+    type Turbo = { turbopack?: { resolveAlias?: Record<string, string>; rules?: Record<string, unknown> } };
+    const turbopack = (config as Turbo).turbopack;
+    expect(turbopack?.resolveAlias?.['use-intl/format-message']).toMatch(/format-only/);
+    // The catalogues go through next-intl's loader, which compiles each message.
+    expect(JSON.stringify(turbopack?.rules?.['*.json'] ?? null)).toMatch(/catalogLoader.*"precompile":true.*\/messages\}/s);
+  });
 });

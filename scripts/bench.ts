@@ -68,6 +68,8 @@ const { values: args } = parseArgs({
     'fresh-port': { type: 'string', default: '3203' },
     'fresh-sandbox-port': { type: 'string', default: '4031' },
     'fresh-viewed-minutes': { type: 'string', default: '20' },
+    // The PGlite portal's JavaScript heap limit (MB); unset: Node's default (docs/benchmark.md, (f)).
+    'portal-heap-mb': { type: 'string' },
   },
 });
 const int = (name: keyof typeof args) => {
@@ -86,6 +88,7 @@ const LOOKUPS = int('lookups');
 const SEARCHES = Math.max(1, int('searches'));
 const NEXT_FREE_REQUESTS = Math.max(1, int('next-free-requests'));
 const REPORT_REQUESTS = Math.max(1, int('report-requests'));
+const PORTAL_HEAP_MB = args['portal-heap-mb'] === undefined ? null : Math.max(64, int('portal-heap-mb'));
 const BUILDING_REQUESTS = Math.max(1, int('building-requests'));
 const CHROME = String(args.chrome);
 // The portal's phases (one PGlite portal) in the order they run, then (l) steady use on two
@@ -240,7 +243,7 @@ async function main(): Promise<void> {
   await rm(TMP, { recursive: true, force: true });
   await mkdir(TMP, { recursive: true });
   details.machine = { loadAverageAtStart: loadavg().map((v) => round(v, 2)), cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: round(totalmem() / 2 ** 30), node: process.version };
-  details.config = { phases: [...PHASES, ...(STEADY ? ['l'] : [])], latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET };
+  details.config = { phases: [...PHASES, ...(STEADY ? ['l'] : [])], latencyMs: LATENCY_MS, preset: 'large', sseClients: SSE_CLIENTS, outcomes: OUTCOMES, naiveRuns: NAIVE_RUNS, warmRequests: WARM_REQUESTS, lookups: LOOKUPS, nextFreeRequests: NEXT_FREE_REQUESTS, freshnessS: FRESHNESS_S, database: 'pglite', steadyMinutes: STEADY_MINUTES, steadyManagers: STEADY_MANAGERS, steadyBudgetPerHour: STEADY_BUDGET, portalHeapMb: PORTAL_HEAP_MB };
 
   if (!args['skip-build']) {
     step('building the portal (next build)');
@@ -361,6 +364,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     SERVER_TIMING: '1',
     // The pending requests are the benchmark's own; no reconciliation while it runs.
     RECONCILE_AFTER_S: '86400',
+    ...(PORTAL_HEAP_MB ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${PORTAL_HEAP_MB}`.trim() } : {}),
   };
   await runToEnd('portal database setup', NODE, ['node_modules/tsx/dist/cli.mjs', '--conditions=react-server', 'scripts/bench/setup-db.ts'], {
     cwd: ROOT,

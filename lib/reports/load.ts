@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '@/lib/errors/api-error';
 import type { Database } from '@/lib/db';
 import { rawRows } from '@/lib/db/raw';
@@ -143,40 +143,59 @@ export function withReleased(
   return out;
 }
 
-/** As the driver gives it: one row holding every reservation as [id, resource, ownerType, owner, user, status, startMs, endMs]. */
-type PeriodRow = { list: [string, string, string, string | null, string | null, string, number, number][] | string | null };
+/** As the driver gives it: one row holding a page of reservations as [id, resource, ownerType, owner, user, status, startMs, endMs, startText]. */
+type PeriodRow = { list: [string, string, string, string | null, string | null, string, number, number, string][] | string | null };
+
+/**
+ * Reservations read per statement. A whole year as one aggregate (50k rows on the `large` system)
+ * grew PGlite's WASM heap by over 200 MB for good (decision 027); pages of this size keep each
+ * statement's aggregate small (issue 34: peak RSS).
+ */
+export const REPORT_PAGE_ROWS = 5_000;
 
 /**
  * The current generation's reservations overlapping the period, only the columns a report reads.
- * Hand-written: aggregated into one JSON value with epoch milliseconds, a year of 50k rows arrives
- * in one parse instead of 50k row objects with timestamp strings (three times faster on PGlite).
+ * Hand-written: each page aggregated into one JSON value with epoch milliseconds arrives in one
+ * parse instead of row objects with timestamp strings (three times faster on PGlite). Paged by
+ * (start_time, id) as the bookings export is; should a refresh switch generations between pages,
+ * the next page reads the new one from the same position (ids are the upstream's and stable).
  */
-async function readPeriodReservations(db: Database, deviceId: string, period: Period): Promise<ReportReservationInput[]> {
+export async function readPeriodReservations(db: Database, deviceId: string, period: Period, pageRows = REPORT_PAGE_ROWS): Promise<ReportReservationInput[]> {
   const from = new Date(period.startMs).toISOString();
   const to = new Date(period.endMs).toISOString();
-  // A reservation lasts at most a day: the start bound keeps the index range tight.
-  const [row] = await rawRows<PeriodRow>(
-    db,
-    sql`SELECT json_agg(json_build_array(r.id, r.resource_id, r.owner_type, r.owner_id, r.user_id, r.status,
-                                         (extract(epoch FROM r.start_time) * 1000)::bigint, (extract(epoch FROM r.end_time) * 1000)::bigint)) AS list
-          FROM mirror_reservations r
-          JOIN mirror_state s ON s.device_id = r.device_id AND s.generation = r.generation
-         WHERE r.device_id = ${deviceId}
-           AND r.start_time < ${to}::timestamptz AND r.end_time > ${from}::timestamptz
-           AND r.start_time > ${from}::timestamptz - interval '1 day'`,
-  );
-  const raw = row?.list ?? [];
-  const list = typeof raw === 'string' ? (JSON.parse(raw) as Exclude<PeriodRow['list'], string | null>) : raw;
-  return list.map(([id, resourceId, ownerType, ownerId, userId, status, startMs, endMs]) => ({
-    id,
-    resourceId,
-    ownerType,
-    ownerId,
-    userId,
-    status,
-    startMs: Number(startMs),
-    endMs: Number(endMs),
-  }));
+  const out: ReportReservationInput[] = [];
+  let after: { start: string; id: string } | null = null;
+  for (;;) {
+    // Written so the planner sees a range on start_time (the index's last column), as the export's pages.
+    const past: SQL = after ? sql`AND r.start_time >= ${after.start}::timestamptz AND (r.start_time > ${after.start}::timestamptz OR r.id > ${after.id}::uuid)` : sql``;
+    // A reservation lasts at most a day: the start bound keeps the index range tight.
+    const [row] = await rawRows<PeriodRow>(
+      db,
+      sql`SELECT json_agg(json_build_array(p.id, p.resource_id, p.owner_type, p.owner_id, p.user_id, p.status, p.start_ms, p.end_ms, p.start_text)
+                          ORDER BY p.start_time, p.id) AS list
+            FROM (SELECT r.id, r.resource_id, r.owner_type, r.owner_id, r.user_id, r.status, r.start_time,
+                         (extract(epoch FROM r.start_time) * 1000)::bigint AS start_ms,
+                         (extract(epoch FROM r.end_time) * 1000)::bigint AS end_ms,
+                         -- the cursor at full precision (epoch milliseconds would round microseconds)
+                         r.start_time::text AS start_text
+                    FROM mirror_reservations r
+                   WHERE r.device_id = ${deviceId}
+                     AND r.generation = (SELECT s.generation FROM mirror_state s WHERE s.device_id = ${deviceId})
+                     AND r.start_time < ${to}::timestamptz AND r.end_time > ${from}::timestamptz
+                     AND r.start_time > ${from}::timestamptz - interval '1 day'
+                     ${past}
+                   ORDER BY r.start_time, r.id
+                   LIMIT ${pageRows}) p`,
+    );
+    const raw = row?.list ?? [];
+    const list = typeof raw === 'string' ? (JSON.parse(raw) as Exclude<PeriodRow['list'], string | null>) : raw;
+    for (const [id, resourceId, ownerType, ownerId, userId, status, startMs, endMs] of list) {
+      out.push({ id, resourceId, ownerType, ownerId, userId, status, startMs: Number(startMs), endMs: Number(endMs) });
+    }
+    if (list.length < pageRows) return out;
+    const last = list[list.length - 1]!;
+    after = { start: last[8], id: last[0] };
+  }
 }
 
 /** Booking requests the portal sent that succeeded, for slots starting in the period. */
