@@ -11,8 +11,7 @@ import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { vkey } from '@/lib/i18n/validation-key';
 import { log } from '@/lib/log';
-import { mirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readState } from '@/lib/mirror/store';
+import { loadedSnapshot } from '@/lib/mirror/snapshot';
 
 // Ids are compared with what the database returns: lower case.
 const id = z.uuid(vkey('validation.uuid')).transform((v) => v.toLowerCase());
@@ -97,9 +96,7 @@ async function summaryOf(db: Database, displayId: string): Promise<DisplaySummar
 /** The rooms must be ones the system has now (tampered ids → 404, a system still loading → 503). */
 async function assertRoomsExist(db: Database, deviceId: string, resourceIds: readonly string[] | undefined): Promise<void> {
   if (!resourceIds) return;
-  const state = await readState(db, deviceId);
-  const snapshot = state?.refreshedAt ? await mirrorSnapshot(db, deviceId, state) : null;
-  if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+  const snapshot = await loadedSnapshot(db, deviceId);
   if (resourceIds.some((r) => !snapshot.resourceById.has(r))) throw new ApiError('not_found', msg('errors.noSuchResource'));
 }
 
