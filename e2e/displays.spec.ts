@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { BASE_URL, expect, firstSystem, sandboxFixtures, test, weekView, type WeekSlot } from './utils';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { BASE_URL, DEMO, expect, firstSystem, sandboxControl, sandboxFixtures, signInWithApi, test, weekView, type WeekSlot } from './utils';
 
 type Slot = WeekSlot & { startMs: number; endMs: number; date: string };
 
@@ -80,4 +81,138 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
   await screen.clock.runFor(16_000);
   await expect(screen.getByText('Den här skärmen har stängts av.')).toBeVisible();
   await screenContext.close();
+});
+
+/** yyyy-MM-dd of an instant in a zone. */
+const localDate = (ms: number, timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(ms);
+/** The calendar day `delta` days after `date` (yyyy-MM-dd): a 23- or 25-hour day is still one. */
+const shiftDate = (date: string, delta: number) => {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + delta)).toISOString().slice(0, 10);
+};
+const hhmm = (ms: number, timeZone: string) => new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
+
+test('a manager renames a display in its row, and the page and the screen read well at 375 px in English and Swedish', async ({ page, browser, signedInAs }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signedInAs('manager');
+  const { system } = await firstSystem(page);
+  const first = `Entré ${randomUUID().slice(0, 6)}`;
+  const renamed = `Tvättstugan ${randomUUID().slice(0, 6)}`;
+
+  await page.goto(`/systems/${system.deviceId}/displays`);
+  await page.getByRole('textbox', { name: 'Name (shown at the top of the screen)' }).fill(first);
+  await page.getByRole('combobox', { name: 'Language on the screen' }).selectOption('en');
+  await page.getByRole('button', { name: 'Create display' }).click();
+  const url = await page.getByRole('textbox', { name: `Address of ${first}` }).inputValue();
+  expect(url).toMatch(/\/display\/[A-Za-z0-9_-]{43}$/);
+
+  // Rename in the row: the name field replaces the row; Escape (or Cancel) leaves it as it was.
+  await page.getByRole('button', { name: `Rename ${first}` }).click();
+  const field = page.getByRole('textbox', { name: `New name for ${first}` });
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(first);
+  await field.press('Escape');
+  await expect(field).toHaveCount(0);
+  await page.getByRole('button', { name: `Rename ${first}` }).click();
+  await field.fill(renamed);
+  await expectNoSeriousA11yViolations(page, 'the displays page at 375 px with a rename open');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${first} was renamed ${renamed}.` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Rename ${renamed}` })).toBeVisible();
+  await expect(page.getByRole('button', { name: `Rename ${first}` })).toHaveCount(0);
+  // It stays renamed (the server has it), and the page has no sideways scroll at phone width.
+  await page.reload();
+  await expect(page.getByRole('button', { name: `Switch off ${renamed}` })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSeriousA11yViolations(page, 'the displays page at 375 px');
+
+  // The screen at the same address has the new name, in English, at 375 px.
+  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const screen = await screenContext.newPage();
+  await screen.goto(url);
+  await expect(screen.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+  await expect(screen.getByRole('heading', { name: /^Today/ }).first()).toBeVisible();
+  expect(await screen.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSeriousA11yViolations(screen, 'an English display at 375 px');
+  await screenContext.close();
+
+  // The manager's page in Swedish, for a browser that asks for it.
+  const swedish = await browser.newContext({ baseURL: BASE_URL, locale: 'sv-SE', viewport: { width: 375, height: 800 }, extraHTTPHeaders: { 'Accept-Language': 'sv-SE,sv;q=0.9' } });
+  try {
+    expect(await signInWithApi(swedish.request, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+    const sv = await swedish.newPage();
+    await sv.goto(`/systems/${system.deviceId}/displays`);
+    await expect(sv.getByRole('heading', { level: 2, name: 'Aktiva skärmar' })).toBeVisible();
+    await expect(sv.getByRole('button', { name: `Byt namn på ${renamed}` })).toBeVisible();
+    expect(await sv.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectNoSeriousA11yViolations(sv, 'the displays page in Swedish at 375 px');
+    await sv.getByRole('button', { name: `Stäng av ${renamed}` }).click();
+    await sv.getByRole('dialog', { name: `Stänga av ${renamed}?` }).getByRole('button', { name: 'Stäng av' }).click();
+    await expect(sv.getByRole('button', { name: `Stäng av ${renamed}` })).toHaveCount(0);
+  } finally {
+    await swedish.close();
+  }
+});
+
+test('a booking made at the sandbox itself (as at the door panel) appears on an open display within the freshness bound, untouched', async ({ page, browser, signedInAs }) => {
+  await signedInAs('manager');
+  const { system, resources } = await firstSystem(page);
+  const overview = (await (await page.request.get(`/api/systems/${system.deviceId}/overview`)).json()) as { system: { timeZone: string }; freshness: { outsideWithinS?: number } };
+  const timeZone = overview.system.timeZone;
+  // The promise the system page makes ("show within about …"), plus one update of the screen (15 s) and slack.
+  const boundS = overview.freshness.outsideWithinS ?? 120;
+  test.setTimeout((boundS + 90) * 1000);
+
+  // A free slot the strip shows: today or tomorrow in the system's zone, the latest such one of
+  // any room (other tests take the earliest), whatever the time of day is now.
+  const now = Date.now();
+  const today = localDate(now, timeZone);
+  const strip = new Set([today, shiftDate(today, 1)]);
+  const fixtures = await sandboxFixtures(page.request);
+  let chosen: { room: { id: string; name: string }; slot: WeekSlot & { startMs: number; endMs: number }; userId: string } | null = null;
+  for (const room of resources) {
+    const resident = fixtures.residents.find((r) => r.deviceId === system.deviceId && r.resourceIds.includes(room.id));
+    if (!resident) continue;
+    const current = await weekView(page.request, system.deviceId, room.id);
+    const next = await weekView(page.request, system.deviceId, room.id, current.nav.next);
+    const slots = ([...current.slots, ...next.slots] as (WeekSlot & { startMs: number; endMs: number })[]).filter(
+      (s) => s.bookable && s.state === 'free' && s.startMs > now + 10 * 60_000 && strip.has(localDate(s.startMs, timeZone)),
+    );
+    const slot = slots.at(-1);
+    if (slot && (!chosen || slot.startMs > chosen.slot.startMs)) chosen = { room, slot, userId: resident.userId };
+  }
+  expect(chosen, 'a free slot later today or tomorrow in a room with a resident').not.toBeNull();
+  const { room, slot, userId } = chosen!;
+
+  // The display, opened by a device with no session, in Swedish at phone width, on its real clock.
+  const created = await page.request.post('/api/displays', {
+    data: { deviceId: system.deviceId, name: `Panel ${randomUUID().slice(0, 6)}`, resourceIds: [room.id] },
+    headers: { 'idempotency-key': `e2e-display-${randomUUID()}`, origin: BASE_URL },
+  });
+  expect(created.status()).toBe(201);
+  const { url } = (await created.json()) as { url: string };
+  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 }, locale: 'sv-SE' });
+  try {
+    const screen = await screenContext.newPage();
+    await screen.goto(url);
+    const article = screen.getByRole('article').filter({ has: screen.getByRole('heading', { level: 2, name: room.name }) });
+    const label = `${hhmm(slot.startMs, timeZone)}–${hhmm(slot.endMs, timeZone)}`;
+    // Today's strip or tomorrow's: the same times may be in both.
+    const day = article.locator('section').filter({ has: screen.getByRole('heading', { level: 3, name: localDate(slot.startMs, timeZone) === today ? /^I dag/ : /^I morgon/ }) });
+    const item = day.getByRole('listitem').filter({ hasText: label });
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText('Ledig');
+    await expectNoSeriousA11yViolations(screen, 'a Swedish display at 375 px');
+
+    // At the door panel: straight into the service's data, no request, no webhook.
+    const made = await sandboxControl('POST', '/sandbox/_sandbox/panel-reservations', { resourceId: room.id, startTime: slot.startTime, endTime: slot.endTime, userId });
+    expect(made.status, made.text).toBe(201);
+    const madeAt = Date.now();
+    await expect(item).toContainText('Bokad', { timeout: (boundS + 30) * 1000 });
+    // Shown within the bound the portal states, plus one screen update.
+    expect((Date.now() - madeAt) / 1000).toBeLessThanOrEqual(boundS + 15 + 15);
+  } finally {
+    await screenContext.close();
+  }
 });

@@ -1,10 +1,10 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { startTransition, useActionState, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
-import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { errorTextClass } from '@/components/ui/styles';
 
 export interface ActionState {
   ok?: string;
@@ -51,7 +51,6 @@ export function ActionForm({
   const [state, dispatch, pending] = useActionState(action, {});
   const formRef = useRef<HTMLFormElement>(null);
   const [awaiting, setAwaiting] = useState<FormData | null>(null);
-  const titleId = useId();
 
   useEffect(() => {
     if (state.ok && resetOnSuccess) formRef.current?.reset();
@@ -76,23 +75,18 @@ export function ActionForm({
       </div>
       {state.error ? <p role="alert" className={errorTextClass}>{state.error}</p> : null}
       {confirm ? (
-        <Dialog open={awaiting !== null} onClose={() => setAwaiting(null)} labelledBy={titleId}>
-          <div className="flex flex-col gap-4 p-5">
-            <h2 id={titleId} className="text-lg font-semibold">{confirm.title}</h2>
-            <div className={mutedTextClass}>{confirm.body}</div>
-            <div className="flex flex-wrap justify-end gap-3">
-              <Button variant="secondary" onClick={() => setAwaiting(null)}>{t('cancel')}</Button>
-              <Button
-                onClick={() => {
-                  if (awaiting) run(awaiting);
-                  setAwaiting(null);
-                }}
-              >
-                {confirm.confirmLabel}
-              </Button>
-            </div>
-          </div>
-        </Dialog>
+        <ConfirmDialog
+          open={awaiting !== null}
+          title={confirm.title}
+          body={confirm.body}
+          confirmLabel={confirm.confirmLabel}
+          cancelLabel={t('cancel')}
+          onCancel={() => setAwaiting(null)}
+          onConfirm={() => {
+            if (awaiting) run(awaiting);
+            setAwaiting(null);
+          }}
+        />
       ) : null}
     </form>
   );

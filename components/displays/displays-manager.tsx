@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorTextClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
 import { useErrorText } from '@/components/use-error-text';
 import { fetchJson } from '@/lib/client/fetch-json';
@@ -41,14 +41,15 @@ function QrCode({ url, label }: { url: string; label: string }) {
 /**
  * "Displays" of a system: make one (a name, all or some rooms, language, apartment numbers off by
  * default) in one click on the prefilled form; its address is shown once with a QR code to open on
- * the device; the active displays with Rotate and Switch off, each confirmed first.
+ * the device; the active displays with Rename (in the row), Rotate and Switch off, the last two
+ * confirmed first.
  */
 export function DisplaysManager({ deviceId, systemName, timeZone, rooms, initial }: DisplaysManagerProps) {
   const t = useTranslations('displays');
   const tc = useTranslations('common');
   const locale = useLocale();
   const errorText = useErrorText();
-  const ids = { name: useId(), language: useId(), apartments: useId(), rooms: useId(), list: useId(), confirm: useId(), url: useId() };
+  const ids = { name: useId(), language: useId(), apartments: useId(), rooms: useId(), list: useId(), url: useId(), rename: useId() };
   const [displays, setDisplays] = useState(initial);
   const [name, setName] = useState(systemName);
   const [language, setLanguage] = useState<'sv' | 'en'>('sv');
@@ -57,6 +58,8 @@ export function DisplaysManager({ deviceId, systemName, timeZone, rooms, initial
   const [issued, setIssued] = useState<IssuedDisplay | null>(null);
   const [done, setDone] = useState('');
   const [pending, setPending] = useState<Pending | null>(null);
+  /** The display whose name is being edited in its row, and the name typed so far. */
+  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
 
   const create = useMutation({
     mutationFn: () =>
@@ -90,8 +93,20 @@ export function DisplaysManager({ deviceId, systemName, timeZone, rooms, initial
       setDone(t('revoked', { name: display.name }));
     },
   });
-  const failed = create.error ?? rotate.error ?? revoke.error;
-  const busy = create.isPending || rotate.isPending || revoke.isPending;
+  const rename = useMutation({
+    mutationFn: async ({ display, to }: { display: DisplaySummary; to: string }) => {
+      const answer = await fetchJson<{ display: DisplaySummary }>(`/api/displays/${display.id}`, { method: 'PATCH', idempotencyKey: crypto.randomUUID(), body: { name: to } });
+      return { from: display.name, display: answer.display };
+    },
+    onSuccess: ({ from, display }) => {
+      setDisplays((list) => list.map((d) => (d.id === display.id ? display : d)));
+      setIssued((shown) => (shown?.display.id === display.id ? { ...shown, display } : shown));
+      setRenaming(null);
+      setDone(t('renamed', { from, to: display.name }));
+    },
+  });
+  const failed = create.error ?? rotate.error ?? revoke.error ?? rename.error;
+  const busy = create.isPending || rotate.isPending || revoke.isPending || rename.isPending;
   const roomName = new Map(rooms.map((r) => [r.id, r.name]));
   const scopeOf = (d: DisplaySummary) =>
     d.resourceIds === null ? t('allRooms') : d.resourceIds.map((id) => roomName.get(id) ?? t('unlistedRoom')).join(', ');
@@ -186,50 +201,80 @@ export function DisplaysManager({ deviceId, systemName, timeZone, rooms, initial
           <ul className="flex flex-col gap-2">
             {displays.map((d) => (
               <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-slate-300 px-3 py-2 dark:border-slate-700">
-                <span className="flex flex-col text-sm">
-                  <span className="font-medium">{d.name}</span>
-                  <span className={mutedTextClass}>
-                    {scopeOf(d)} · {t(`language.${d.locale}`)} · {d.showApartments ? t('withApartments') : t('withoutApartments')} ·{' '}
-                    {t('createdAt', { created: formatDayTime(Date.parse(d.createdAt), timeZone, locale) })}
-                  </span>
-                </span>
-                <span className="flex gap-2">
-                  <Button variant="secondary" disabled={busy} aria-label={t('rotateLabel', { name: d.name })} onClick={() => setPending({ action: 'rotate', display: d })}>
-                    {t('rotate')}
-                  </Button>
-                  <Button variant="secondary" disabled={busy} aria-label={t('revokeLabel', { name: d.name })} onClick={() => setPending({ action: 'revoke', display: d })}>
-                    {t('revoke')}
-                  </Button>
-                </span>
+                {renaming?.id === d.id ? (
+                  <form
+                    className="flex w-full flex-wrap items-end gap-2"
+                    onSubmit={(event) => {
+                      event.preventDefault();
+                      rename.mutate({ display: d, to: renaming.name });
+                    }}
+                  >
+                    <span className="flex min-w-0 flex-1 flex-col gap-1">
+                      <label htmlFor={ids.rename} className={labelClass}>
+                        {t('renameField', { name: d.name })}
+                      </label>
+                      <input
+                        id={ids.rename}
+                        className={inputClass}
+                        value={renaming.name}
+                        maxLength={80}
+                        required
+                        autoFocus
+                        onChange={(e) => setRenaming({ id: d.id, name: e.target.value })}
+                        onKeyDown={(e) => {
+                          if (e.key === 'Escape') setRenaming(null);
+                        }}
+                      />
+                    </span>
+                    <span className="flex gap-2">
+                      <Button type="submit" disabled={busy}>
+                        {rename.isPending ? t('renaming') : t('renameSave')}
+                      </Button>
+                      <Button variant="secondary" onClick={() => setRenaming(null)}>
+                        {tc('cancel')}
+                      </Button>
+                    </span>
+                  </form>
+                ) : (
+                  <>
+                    <span className="flex min-w-0 flex-col text-sm">
+                      <span className="font-medium break-words">{d.name}</span>
+                      <span className={mutedTextClass}>
+                        {scopeOf(d)} · {t(`language.${d.locale}`)} · {d.showApartments ? t('withApartments') : t('withoutApartments')} ·{' '}
+                        {t('createdAt', { created: formatDayTime(Date.parse(d.createdAt), timeZone, locale) })}
+                      </span>
+                    </span>
+                    <span className="flex flex-wrap gap-2">
+                      <Button variant="secondary" disabled={busy} aria-label={t('renameLabel', { name: d.name })} onClick={() => setRenaming({ id: d.id, name: d.name })}>
+                        {t('rename')}
+                      </Button>
+                      <Button variant="secondary" disabled={busy} aria-label={t('rotateLabel', { name: d.name })} onClick={() => setPending({ action: 'rotate', display: d })}>
+                        {t('rotate')}
+                      </Button>
+                      <Button variant="secondary" disabled={busy} aria-label={t('revokeLabel', { name: d.name })} onClick={() => setPending({ action: 'revoke', display: d })}>
+                        {t('revoke')}
+                      </Button>
+                    </span>
+                  </>
+                )}
               </li>
             ))}
           </ul>
         )}
       </section>
-      <Dialog open={pending !== null} onClose={() => setPending(null)} labelledBy={ids.confirm}>
-        {pending ? (
-          <div className="flex flex-col gap-4 p-5">
-            <h2 id={ids.confirm} className="text-lg font-semibold">
-              {pending.action === 'revoke' ? t('confirmRevokeTitle', { name: pending.display.name }) : t('confirmRotateTitle', { name: pending.display.name })}
-            </h2>
-            <p className={mutedTextClass}>{pending.action === 'revoke' ? t('confirmRevoke') : t('confirmRotate')}</p>
-            <div className="flex flex-wrap justify-end gap-3">
-              <Button variant="secondary" onClick={() => setPending(null)}>
-                {tc('cancel')}
-              </Button>
-              <Button
-                onClick={() => {
-                  if (pending.action === 'revoke') revoke.mutate(pending.display);
-                  else rotate.mutate(pending.display.id);
-                  setPending(null);
-                }}
-              >
-                {pending.action === 'revoke' ? t('confirmRevokeButton') : t('confirmRotateButton')}
-              </Button>
-            </div>
-          </div>
-        ) : null}
-      </Dialog>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending ? t(pending.action === 'revoke' ? 'confirmRevokeTitle' : 'confirmRotateTitle', { name: pending.display.name }) : ''}
+        body={pending?.action === 'revoke' ? t('confirmRevoke') : t('confirmRotate')}
+        confirmLabel={pending?.action === 'revoke' ? t('confirmRevokeButton') : t('confirmRotateButton')}
+        cancelLabel={tc('cancel')}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.action === 'revoke') revoke.mutate(pending.display);
+          else if (pending) rotate.mutate(pending.display.id);
+          setPending(null);
+        }}
+      />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useLocale, useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorTextClass, mutedTextClass } from '@/components/ui/styles';
 import { useErrorText } from '@/components/use-error-text';
 import { fetchJson } from '@/lib/client/fetch-json';
@@ -34,7 +34,6 @@ export function FeedSection({ deviceId, target, initialFeeds, timeZone }: FeedSe
   const errorText = useErrorText();
   const headingId = useId();
   const listHeadingId = useId();
-  const confirmTitleId = useId();
   const [feeds, setFeeds] = useState(initialFeeds);
   const [issued, setIssued] = useState<IssuedFeed | null>(null);
   const [done, setDone] = useState('');
@@ -120,30 +119,19 @@ export function FeedSection({ deviceId, target, initialFeeds, timeZone }: FeedSe
           })}
         </ul>
       )}
-      <Dialog open={pending !== null} onClose={() => setPending(null)} labelledBy={confirmTitleId}>
-        {pending ? (
-          <div className="flex flex-col gap-4 p-5">
-            <h2 id={confirmTitleId} className="text-lg font-semibold">
-              {pending.action === 'revoke' ? t('confirmRevokeTitle') : t('confirmRotateTitle')}
-            </h2>
-            <p className={mutedTextClass}>{pending.action === 'revoke' ? t('confirmRevoke') : t('confirmRotate')}</p>
-            <div className="flex flex-wrap justify-end gap-3">
-              <Button variant="secondary" onClick={() => setPending(null)}>
-                {tc('cancel')}
-              </Button>
-              <Button
-                onClick={() => {
-                  if (pending.action === 'revoke') revoke.mutate(pending.feed.id);
-                  else rotate.mutate(pending.feed.id);
-                  setPending(null);
-                }}
-              >
-                {pending.action === 'revoke' ? t('confirmRevokeButton') : t('confirmRotateButton')}
-              </Button>
-            </div>
-          </div>
-        ) : null}
-      </Dialog>
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.action === 'revoke' ? t('confirmRevokeTitle') : t('confirmRotateTitle')}
+        body={pending?.action === 'revoke' ? t('confirmRevoke') : t('confirmRotate')}
+        confirmLabel={pending?.action === 'revoke' ? t('confirmRevokeButton') : t('confirmRotateButton')}
+        cancelLabel={tc('cancel')}
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          if (pending?.action === 'revoke') revoke.mutate(pending.feed.id);
+          else if (pending) rotate.mutate(pending.feed.id);
+          setPending(null);
+        }}
+      />
     </section>
   );
 }

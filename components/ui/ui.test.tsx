@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Badge } from './badge';
 import { Button } from './button';
 import { Card, cardClass } from './card';
+import { ConfirmDialog } from './confirm-dialog';
 import { Dialog } from './dialog';
 
 describe('ui primitives', () => {
@@ -39,5 +40,15 @@ describe('ui primitives', () => {
       </Dialog>,
     );
     expect(open).toContain('<h2 id="t">Title</h2>');
+  });
+
+  it('ConfirmDialog is named by its question and offers Cancel, then the action, below the consequences', () => {
+    const props = { title: 'Switch off Entré?', body: 'It cannot be undone.', confirmLabel: 'Switch off', cancelLabel: 'Cancel', onConfirm: () => undefined, onCancel: () => undefined };
+    const html = renderToStaticMarkup(<ConfirmDialog open {...props} />);
+    const titleId = /<dialog aria-labelledby="([^"]+)"/.exec(html)?.[1];
+    expect(titleId).toBeTruthy();
+    expect(html).toContain(`<h2 id="${titleId}" class="text-lg font-semibold">Switch off Entré?</h2>`);
+    expect(html).toMatch(/It cannot be undone\.<\/div>.*<button type="button" class="[^"]*border-slate-300[^"]*">Cancel<\/button><button type="button" class="[^"]*bg-brand-600[^"]*">Switch off<\/button>/);
+    expect(renderToStaticMarkup(<ConfirmDialog open={false} {...props} />)).not.toContain('Switch off');
   });
 });

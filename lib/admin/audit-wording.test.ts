@@ -30,6 +30,9 @@ describe('describeAuditEntry in English', () => {
     expect(describeAudit(entry('system.booking-rules', { from: null, to: { resourceIds: ['a', 'b', 'c'] } }))).toBe('Added a booking rule group of 3 rooms to Ekhagen.');
     expect(describeAudit(entry('system.booking-rules', { from: { resourceIds: ['a'] }, to: { resourceIds: ['a'] } }))).toBe('Changed a booking rule group of 1 room in Ekhagen.');
     expect(describeAudit(entry('system.booking-rules', { from: { resourceIds: ['a', 'b'] }, to: null }))).toBe('Removed a booking rule group of 2 rooms from Ekhagen.');
+    expect(describeAudit(entry('display.update', { name: { from: 'Entré A', to: 'Entré B' }, locale: { from: 'sv', to: 'en' }, showApartments: { from: false, to: true } }, 'Entré B'))).toBe(
+      'Changed the display Entré B: name Entré A → Entré B; language Swedish → English; apartment numbers hidden → shown.',
+    );
     expect(describeAudit(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Created the admin Mia (mia@example.com).');
     expect(describeAudit(entry('account.deactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Deactivated the manager Mia (mia@example.com).');
     expect(describeAudit(entry('account.reactivate', { email: 'mia@example.com', role: 'manager' }, 'Mia'))).toBe('Reactivated the manager Mia (mia@example.com).');
@@ -55,6 +58,7 @@ describe('describeAuditEntry in Swedish', () => {
 
   it('says each action in a Swedish sentence', () => {
     expect(describeAudit(entry('system.connect'))).toBe('Anslöt systemet Ekhagen.');
+    expect(describeAudit(entry('display.update', { name: { from: 'Entré A', to: 'Entré B' } }, 'Entré B'))).toBe('Ändrade skärmen Entré B: namn Entré A → Entré B.');
     expect(describeAudit(entry('system.disconnect', { unassignedManagers: 2, apiKeyRemoved: true }))).toBe(
       'Kopplade bort systemet Ekhagen. 2 förvaltare förlorade åtkomsten. Systemets API-nyckel togs bort.',
     );

@@ -59,6 +59,14 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
     }
     case 'display.create':
       return t('displayCreate', { target, system: text(detail.system) });
+    case 'display.update': {
+      const changes = Object.entries(detail).map(([key, change]) => {
+        const { from, to } = (change ?? {}) as { from?: unknown; to?: unknown };
+        const value = (v: unknown) => (key === 'showApartments' ? t('displayApartments', { shown: v === true ? 'yes' : 'no' }) : key === 'locale' ? t('displayLocale', { locale: text(v) }) : text(v));
+        return t('displaySetting', { setting: key, from: value(from), to: value(to) });
+      });
+      return t('displayUpdate', { target, changes: changes.join('; ') || t('noDetails') });
+    }
     case 'display.rotate':
       return t('displayRotate', { target });
     case 'display.revoke':

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'system.resource-kind',
   'system.booking-rules',
   'display.create',
+  'display.update',
   'display.rotate',
   'display.revoke',
   'account.create',

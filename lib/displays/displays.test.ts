@@ -149,10 +149,26 @@ describeWithDb('laundry-room displays', (ctx) => {
     expect(await gone.text()).toContain('Den här skärmen har stängts av.');
     expect((await listDisplays(db(), manager, connected.deviceId)).map((d) => d.id)).not.toContain(display.id);
     const actions = (await listAudit(db(), 1, 50)).entries.filter((e) => e.targetId === display.id).map((e) => e.action);
-    expect(actions.sort()).toEqual(['display.create', 'display.revoke', 'display.rotate']);
+    expect(actions.sort()).toEqual(['display.create', 'display.revoke', 'display.rotate', 'display.update']);
     // Another system's manager can neither see nor change it.
     const foreign = await refused(rotateDisplay(db(), { user: otherManager, displayId: display.id, portalUrl: PORTAL }));
     expect(foreign.status).toBe(404);
+  });
+
+  it('records a rename (from → to) in the audit log under the new name; a request that changes nothing records nothing', async () => {
+    const { display } = await create({ name: 'Entré A' });
+    const entriesOf = async () => (await listAudit(db(), 1, 50)).entries.filter((e) => e.targetId === display.id && e.action === 'display.update');
+    await updateDisplay(db(), { user: manager, displayId: display.id, input: { name: 'Entré A', locale: 'sv', showApartments: false } });
+    expect(await entriesOf()).toEqual([]);
+    const renamed = await updateDisplay(db(), { user: manager, displayId: display.id, input: { name: '  Entré B  ', locale: 'en' } });
+    expect(renamed).toMatchObject({ name: 'Entré B', locale: 'en', createdByName: 'Mona Manager' });
+    expect(await entriesOf()).toEqual([
+      expect.objectContaining({ actorName: 'Mona Manager', targetType: 'display', targetName: 'Entré B', detail: { name: { from: 'Entré A', to: 'Entré B' }, locale: { from: 'sv', to: 'en' } } }),
+    ]);
+    // Another system's manager cannot rename it, and nothing is recorded for the try.
+    const foreign = await refused(updateDisplay(db(), { user: otherManager, displayId: display.id, input: { name: 'Hijacked' } }));
+    expect(foreign.status).toBe(403);
+    expect(await entriesOf()).toHaveLength(1);
   });
 
   it('answers an unknown or malformed token with 404 and limits reads per token and address', async () => {

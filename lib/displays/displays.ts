@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit, type Actor } from '@/lib/admin/audit';
+import { recordAudit, type Actor, type AuditAction } from '@/lib/admin/audit';
 import { checkSystemAccess } from '@/lib/auth/access';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { issueUrlToken, sha256, URL_TOKEN_PATTERN } from '@/lib/crypto';
@@ -11,8 +11,7 @@ import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { vkey } from '@/lib/i18n/validation-key';
 import { log } from '@/lib/log';
-import { mirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readState } from '@/lib/mirror/store';
+import { loadedSnapshot } from '@/lib/mirror/snapshot';
 
 // Ids are compared with what the database returns: lower case.
 const id = z.uuid(vkey('validation.uuid')).transform((v) => v.toLowerCase());
@@ -40,18 +39,22 @@ export const updateDisplayInputSchema = z
   .strict();
 export type UpdateDisplayInput = z.infer<typeof updateDisplayInputSchema>;
 
-/** A display as its system's page lists it: never its token (the database has none). */
-export interface DisplaySummary {
-  id: string;
-  deviceId: string;
-  name: string;
-  resourceIds: string[] | null;
-  locale: DisplayLocale;
-  showApartments: boolean;
-  createdAt: string;
-  createdByName: string | null;
-  rotatedAt: string | null;
-}
+/** The columns a display opens with at its token, and its system's page lists (with its history). */
+const activeColumns = {
+  id: displays.id,
+  deviceId: displays.deviceId,
+  name: displays.name,
+  resourceIds: displays.resourceIds,
+  locale: displays.locale,
+  showApartments: displays.showApartments,
+};
+const summaryColumns = { ...activeColumns, createdAt: displays.createdAt, createdByName: users.name, rotatedAt: displays.rotatedAt };
+
+const selectSummaries = (db: Database) => db.select(summaryColumns).from(displays).leftJoin(users, eq(users.id, displays.createdBy));
+type SummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
+
+/** A display as its system's page lists it: never its token (the database has none); times as ISO. */
+export type DisplaySummary = Omit<SummaryRow, 'createdAt' | 'rotatedAt'> & { createdAt: string; rotatedAt: string | null };
 
 /** What the creator (or whoever rotated it) sees once: the address with the token in it. */
 export interface IssuedDisplay {
@@ -75,31 +78,7 @@ export function parseDisplayId(value: string | undefined): string {
   return parsed.data.toLowerCase();
 }
 
-const columns = {
-  id: displays.id,
-  deviceId: displays.deviceId,
-  name: displays.name,
-  resourceIds: displays.resourceIds,
-  locale: displays.locale,
-  showApartments: displays.showApartments,
-  createdAt: displays.createdAt,
-  createdByName: users.name,
-  rotatedAt: displays.rotatedAt,
-};
-
-type Row = {
-  id: string;
-  deviceId: string;
-  name: string;
-  resourceIds: string[] | null;
-  locale: DisplayLocale;
-  showApartments: boolean;
-  createdAt: Date;
-  createdByName: string | null;
-  rotatedAt: Date | null;
-};
-
-function toSummary(row: Row): DisplaySummary {
+function toSummary(row: SummaryRow): DisplaySummary {
   return {
     ...row,
     resourceIds: row.resourceIds ? [...row.resourceIds] : null,
@@ -109,7 +88,7 @@ function toSummary(row: Row): DisplaySummary {
 }
 
 async function summaryOf(db: Database, displayId: string): Promise<DisplaySummary> {
-  const [row] = await db.select(columns).from(displays).leftJoin(users, eq(users.id, displays.createdBy)).where(eq(displays.id, displayId));
+  const [row] = await selectSummaries(db).where(eq(displays.id, displayId));
   if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
   return toSummary(row);
 }
@@ -117,9 +96,7 @@ async function summaryOf(db: Database, displayId: string): Promise<DisplaySummar
 /** The rooms must be ones the system has now (tampered ids → 404, a system still loading → 503). */
 async function assertRoomsExist(db: Database, deviceId: string, resourceIds: readonly string[] | undefined): Promise<void> {
   if (!resourceIds) return;
-  const state = await readState(db, deviceId);
-  const snapshot = state?.refreshedAt ? await mirrorSnapshot(db, deviceId, state) : null;
-  if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+  const snapshot = await loadedSnapshot(db, deviceId);
   if (resourceIds.some((r) => !snapshot.resourceById.has(r))) throw new ApiError('not_found', msg('errors.noSuchResource'));
 }
 
@@ -158,10 +135,12 @@ export async function createDisplay(db: Database, args: { user: SessionUser; inp
   return { display: await summaryOf(db, displayId), url: displayUrl(args.portalUrl, token) };
 }
 
+type Manageable = Pick<SummaryRow, 'id' | 'deviceId' | 'name' | 'locale' | 'showApartments'>;
+
 /** An active display the user may manage: 404 for an unknown or revoked one, 403 for another system's. */
-async function manageable(db: Database, user: SessionUser, displayId: string): Promise<{ id: string; deviceId: string; name: string }> {
+async function manageable(db: Database, user: SessionUser, displayId: string): Promise<Manageable> {
   const [row] = await db
-    .select({ id: displays.id, deviceId: displays.deviceId, name: displays.name })
+    .select({ id: displays.id, deviceId: displays.deviceId, name: displays.name, locale: displays.locale, showApartments: displays.showApartments })
     .from(displays)
     .where(and(eq(displays.id, displayId), isNull(displays.revokedAt)));
   if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
@@ -169,15 +148,44 @@ async function manageable(db: Database, user: SessionUser, displayId: string): P
   return row;
 }
 
-/** Renames it or changes its language or whether apartments show; the address stays. */
+/**
+ * Changes an active display and records it in the audit log, both in one transaction: a display
+ * revoked between the check and the change is a 404 and nothing is recorded.
+ */
+async function changeAudited(
+  db: Database,
+  user: SessionUser,
+  display: Manageable,
+  change: Partial<typeof displays.$inferInsert>,
+  audit: { action: Extract<AuditAction, `display.${string}`>; targetName?: string; detail?: Record<string, unknown> },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(displays)
+      .set(change)
+      .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
+      .returning({ id: displays.id });
+    if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
+    await recordAudit(tx, actorOf(user), { action: audit.action, targetType: 'display', targetId: display.id, targetName: audit.targetName ?? display.name, detail: audit.detail });
+  });
+  log.info('display changed', { action: audit.action, displayId: display.id, deviceId: display.deviceId, userId: user.id });
+}
+
+/**
+ * Renames it or changes its language or whether apartments show; the address stays. What changed
+ * (from → to) is recorded in the audit log, as creating, rotating and revoking are; a request that
+ * changes nothing records nothing.
+ */
 export async function updateDisplay(db: Database, args: { user: SessionUser; displayId: string; input: UpdateDisplayInput }): Promise<DisplaySummary> {
   const display = await manageable(db, args.user, args.displayId);
   const input = updateDisplayInputSchema.parse(args.input);
-  if (Object.keys(input).length > 0) {
-    await db
-      .update(displays)
-      .set(input)
-      .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)));
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  for (const key of ['name', 'locale', 'showApartments'] as const) {
+    const to = input[key];
+    if (to !== undefined && to !== display[key]) changed[key] = { from: display[key], to };
+  }
+  if (Object.keys(changed).length > 0) {
+    await changeAudited(db, args.user, display, input, { action: 'display.update', targetName: input.name ?? display.name, detail: changed });
   }
   return summaryOf(db, display.id);
 }
@@ -186,55 +194,27 @@ export async function updateDisplay(db: Database, args: { user: SessionUser; dis
 export async function rotateDisplay(db: Database, args: { user: SessionUser; displayId: string; portalUrl: string }): Promise<IssuedDisplay> {
   const display = await manageable(db, args.user, args.displayId);
   const { token, hash } = issueUrlToken();
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(displays)
-      .set({ tokenHash: hash, rotatedAt: new Date() })
-      .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
-      .returning({ id: displays.id });
-    // Revoked between the check and the update.
-    if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
-    await recordAudit(tx, actorOf(args.user), { action: 'display.rotate', targetType: 'display', targetId: display.id, targetName: display.name });
-  });
-  log.info('display rotated', { displayId: display.id, deviceId: display.deviceId, userId: args.user.id });
+  await changeAudited(db, args.user, display, { tokenHash: hash, rotatedAt: new Date() }, { action: 'display.rotate' });
   return { display: await summaryOf(db, display.id), url: displayUrl(args.portalUrl, token) };
 }
 
 /** Switches it off: its address shows "switched off" from now on. The row stays (who made it, when it ended). */
 export async function revokeDisplay(db: Database, args: { user: SessionUser; displayId: string }): Promise<void> {
   const display = await manageable(db, args.user, args.displayId);
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(displays)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
-      .returning({ id: displays.id });
-    if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
-    await recordAudit(tx, actorOf(args.user), { action: 'display.revoke', targetType: 'display', targetId: display.id, targetName: display.name });
-  });
-  log.info('display revoked', { displayId: display.id, deviceId: display.deviceId, userId: args.user.id });
+  await changeAudited(db, args.user, display, { revokedAt: new Date() }, { action: 'display.revoke' });
 }
 
 /** A system's active displays, newest first, for a user who may see the system. */
 export async function listDisplays(db: Database, user: SessionUser, deviceId: string): Promise<DisplaySummary[]> {
   await checkSystemAccess(db, user, deviceId);
-  const rows = await db
-    .select(columns)
-    .from(displays)
-    .leftJoin(users, eq(users.id, displays.createdBy))
+  const rows = await selectSummaries(db)
     .where(and(eq(displays.deviceId, deviceId), isNull(displays.revokedAt)))
     .orderBy(desc(displays.createdAt), desc(displays.id));
   return rows.map(toSummary);
 }
 
-export interface ActiveDisplay {
-  id: string;
-  deviceId: string;
-  name: string;
-  resourceIds: string[] | null;
-  locale: DisplayLocale;
-  showApartments: boolean;
-}
+/** What an active display's screen needs: never who made it, nor its token. */
+export type ActiveDisplay = Pick<SummaryRow, keyof typeof activeColumns>;
 
 /**
  * What a token opens: the active display, `revoked` (with the display's language) for one switched
@@ -244,7 +224,7 @@ export interface ActiveDisplay {
 export async function displayOfToken(db: Database, token: string): Promise<ActiveDisplay | { revoked: true; locale: DisplayLocale } | undefined> {
   if (!isDisplayToken(token)) return undefined;
   const [row] = await db
-    .select({ id: displays.id, deviceId: displays.deviceId, name: displays.name, resourceIds: displays.resourceIds, locale: displays.locale, showApartments: displays.showApartments, revokedAt: displays.revokedAt })
+    .select({ ...activeColumns, revokedAt: displays.revokedAt })
     .from(displays)
     .where(eq(displays.tokenHash, sha256(token)));
   if (!row) return undefined;

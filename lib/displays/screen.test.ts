@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { waitForRefresh } from '@/lib/mirror/refresh';
+import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import type { Owner, StatefulSlot } from '@/lib/schedule';
-import { displayRoomOf } from './screen';
+import type { SystemPublic } from '@/lib/systems/schemas';
+import { loadBuildingView } from '@/lib/views/building';
+import type { ViewDeps } from '@/lib/views/freshness';
+import { craftedClient, type CraftedBody } from '@/tests/crafted-service';
+import { countingDb, describeWithDb } from '@/tests/db';
+import { displayRoomOf, loadDisplayScreen } from './screen';
 
 const TZ = 'Europe/Stockholm';
 const H = 3_600_000;
@@ -77,5 +84,83 @@ describe('a display room', () => {
     expect(room.days[0]!.slots).toEqual([{ startMs: SAT + 8 * H, endMs: SAT + 10 * H, state: 'closed', reason: 'Vattenskada' }]);
     expect(room.days[1]!.slots.map((s) => s.state)).toEqual(['free']);
     expect(room.nextFree).toEqual({ startMs: sunday + 6 * H, endMs: sunday + 8 * H });
+  });
+});
+
+const DEVICE = '5d0c3c1a-3333-4a2b-9c3d-000000000036';
+const DAILY = 'a0000000-0000-4000-8000-000000000036';
+const ROOM_A = 'b0000000-0000-4000-8000-000000000036';
+const ROOM_B = 'b0000000-0000-4000-8000-000000000037';
+const GROUP = 'c0000000-0000-4000-8000-000000000036';
+// Local wall-clock slots every day: 07–10, 10–13 and 23:00–02:00 next day.
+const DAY_SLOTS = [[420, 180], [600, 180], [1380, 180]];
+
+function mirror(): Record<string, CraftedBody> {
+  const d = DEVICE;
+  return {
+    [`/v1/reservations/timeschedules/${d}/all`]: { timeSchedules: [{ id: DAILY, deviceId: d, scheduleType: 'Week', schedule: Array.from({ length: 7 }, () => DAY_SLOTS) }], continuationToken: null },
+    [`/v1/reservations/resources/${d}/all`]: {
+      resources: [
+        { id: ROOM_A, name: 'Tvättstuga A', description: '', deviceId: d, timeScheduleId: DAILY },
+        { id: ROOM_B, name: 'Tvättstuga B', description: '', deviceId: d, timeScheduleId: DAILY },
+      ],
+    },
+    [`/v1/usergroups/${d}/all`]: { userGroups: [{ id: GROUP, name: 'Lgh 1203', apartmentId: '1203', referenceId: 'R', deviceId: d }], continuationToken: null },
+    [`/v1/reservations/${d}/all`]: {
+      reservations: [
+        // Saturday 28 March 23:00 CET to Sunday 03:00 CEST (02:00 does not exist that night): over midnight and the spring change.
+        { id: 'd0000000-0000-4000-8000-000000000036', userId: null, ownerId: GROUP, ownerType: 'Group', status: 'Unused', resourceId: ROOM_A, startTime: '2026-03-28T22:00:00Z', endTime: '2026-03-29T01:00:00Z', deviceId: d },
+      ],
+      continuationToken: null,
+    },
+  };
+}
+
+const system: SystemPublic = { deviceId: DEVICE, name: 'Linnégatan 12', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'local', bookingQuota: 2 };
+// Sunday 29 March 2026, 00:30 CET: today is the 23-hour day of the spring change, yesterday is in
+// ISO week 13 with today, tomorrow (Monday) in week 14.
+const NOW = new Date('2026-03-28T23:30:00Z');
+const display = { id: 'x', deviceId: DEVICE, name: 'Entré', resourceIds: null, locale: 'sv' as const, showApartments: true };
+const local = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: system.timeZone, dateStyle: 'short', timeStyle: 'short' }).format(ms);
+
+describeWithDb('a display screen from the mirror', (ctx) => {
+  let deps: ViewDeps;
+
+  beforeAll(async () => {
+    const client = craftedClient(mirror());
+    deps = { db: ctx().handle.db, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs: 3_600_000, now: () => NOW };
+    expect((await loadDisplayScreen(deps, system, display)).loading).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await waitForRefresh(DEVICE);
+  }, 60_000);
+
+  it('shows today (a 23-hour day) and tomorrow (the next ISO week), in use by a booking that started yesterday', async () => {
+    const screen = await loadDisplayScreen(deps, system, display);
+    expect(screen.loading).toBe(false);
+    const a = screen.rooms.find((r) => r.id === ROOM_A)!;
+    expect(a.now).toEqual({ kind: 'in-use', untilMs: Date.parse('2026-03-29T01:00:00Z') });
+    expect(a.days.map((d) => [d.date, d.slots.map((s) => local(s.startMs))])).toEqual([
+      ['2026-03-29', ['2026-03-29 07:00', '2026-03-29 10:00', '2026-03-29 23:00']],
+      ['2026-03-30', ['2026-03-30 07:00', '2026-03-30 10:00', '2026-03-30 23:00']],
+    ]);
+    expect(a.nextFree).toEqual({ startMs: a.days[0]!.slots[0]!.startMs, endMs: a.days[0]!.slots[0]!.endMs });
+    expect(screen.rooms.find((r) => r.id === ROOM_B)!.now).toEqual({ kind: 'free', untilMs: null });
+  });
+
+  it('reads the mirror once for its three days over two weeks: no more statements than one building view of one day', async () => {
+    const { db, queries } = await countingDb(ctx().handle);
+    const counted: ViewDeps = { ...deps, db };
+    // Warm both weeks' reservations first, as a screen's steady updates find them.
+    await loadDisplayScreen(counted, system, display);
+    await loadBuildingView(counted, system, { day: '2026-03-29', mode: 'day', onlyFree: false, roomId: undefined });
+    let before = queries();
+    await loadBuildingView(counted, system, { day: '2026-03-29', mode: 'day', onlyFree: false, roomId: undefined });
+    const oneView = queries() - before;
+    before = queries();
+    await loadDisplayScreen(counted, system, display);
+    const screen = queries() - before;
+    expect(oneView).toBeGreaterThan(0);
+    // Reading per day (yesterday, today, tomorrow) would be three times one view's statements.
+    expect(screen).toBe(oneView);
   });
 });

@@ -2,11 +2,9 @@ import 'server-only';
 import { currentStatus, type StatefulSlot } from '@/lib/schedule';
 import { isoDate, wallClock } from '@/lib/schedule/zoned';
 import type { SystemPublic } from '@/lib/systems/schemas';
-import { loadBuildingView, type BuildingRoom } from '@/lib/views/building';
+import { loadBuildingSpan, type BuildingRoom } from '@/lib/views/building';
 import type { ViewDeps } from '@/lib/views/freshness';
 import type { ActiveDisplay } from './displays';
-
-const DAY_MS = 86_400_000;
 
 /**
  * What one slot of a display's strip shows. Deliberately poorer than the grid's slot: no owner but
@@ -103,33 +101,19 @@ export async function loadDisplayScreen(deps: ViewDeps, system: SystemPublic, di
   const nowMs = (deps.now?.() ?? new Date()).getTime();
   const today = isoDate(wallClock(nowMs, system.timeZone));
   const days = [today, shiftDate(today, 1)];
-  // The weeks that hold yesterday, today and tomorrow (one, or two around a Sunday or Monday).
-  const dates = [shiftDate(today, -1), ...days];
-  const views = [];
-  const weeks = new Set<string>();
-  for (const date of dates) {
-    const view = await loadBuildingView(deps, system, { day: date, mode: 'week', onlyFree: false, roomId: undefined });
-    if (weeks.has(view.week.key)) continue;
-    weeks.add(view.week.key);
-    views.push(view);
-  }
-  const first = views[0]!;
+  // From yesterday: a booking that started before midnight may still be running. One read of the
+  // mirror for the three days (one or two ISO weeks), with the same now as the screen's.
+  const span = await loadBuildingSpan({ ...deps, now: () => new Date(nowMs) }, system, { first: shiftDate(today, -1), last: days[1]! });
   const shown = display.resourceIds ? new Set(display.resourceIds) : null;
-  const rooms: DisplayRoom[] = [];
-  for (const room of first.rooms) {
-    if (shown && !shown.has(room.id)) continue;
-    const slots = views
-      .flatMap((v) => v.rooms.find((r) => r.id === room.id)?.slots ?? [])
-      .filter((s) => s.endMs > nowMs - DAY_MS * 2)
-      .sort((a, b) => a.startMs - b.startMs);
-    rooms.push(displayRoomOf(room, slots, days, system.timeZone, nowMs, display.showApartments));
-  }
+  const rooms = span.rooms
+    .filter((room) => !shown || shown.has(room.id))
+    .map((room) => displayRoomOf(room, room.slots, days, system.timeZone, nowMs, display.showApartments));
   return {
     name: display.name,
     timeZone: system.timeZone,
     nowMs,
-    refreshedAt: first.freshness.status === 'ready' ? first.freshness.refreshedAt : null,
-    loading: first.freshness.status === 'loading',
+    refreshedAt: span.freshness.status === 'ready' ? span.freshness.refreshedAt : null,
+    loading: span.freshness.status === 'loading',
     rooms,
   };
 }

@@ -10,8 +10,7 @@ import { calendarFeeds, FEED_SCOPES, users, type FeedScope } from '@/lib/db/sche
 import type { Locale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
-import { mirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readState } from '@/lib/mirror/store';
+import { loadedSnapshot } from '@/lib/mirror/snapshot';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { feedTokenHash, feedUrl, issueFeedToken } from './token';
 
@@ -87,9 +86,7 @@ function toSummary(row: SummaryRow): FeedSummary {
 
 /** The room or apartment must be one the system has now (tampered ids → 404, a system still loading → 503). */
 async function assertTargetExists(db: Database, deviceId: string, target: FeedTarget): Promise<void> {
-  const state = await readState(db, deviceId);
-  const snapshot = state?.refreshedAt ? await mirrorSnapshot(db, deviceId, state) : null;
-  if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+  const snapshot = await loadedSnapshot(db, deviceId);
   if (target.scope === 'room' && !snapshot.resourceById.has(target.resourceId)) throw new ApiError('not_found', msg('errors.noSuchResource'));
   if (target.scope === 'apartment' && !snapshot.groupById.has(target.groupId)) throw new ApiError('not_found', msg('errors.noSuchApartment'));
 }

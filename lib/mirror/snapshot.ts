@@ -4,6 +4,9 @@ import type { Database } from '@/lib/db';
 import { rawRows } from '@/lib/db/raw';
 import type { MirrorResource, MirrorState, MirrorTimeSchedule, MirrorUserGroup } from './types';
 import { cachePerOwner } from '@/lib/cache';
+import { ApiError } from '@/lib/errors/api-error';
+import { msg } from '@/lib/i18n/message';
+import { readState } from './store';
 
 export interface SnapshotResource extends MirrorResource {
   /** The resource's Week schedule; empty when its schedule is missing (shown as "no slots"). */
@@ -161,4 +164,15 @@ async function loadStructure(db: Database, deviceId: string, generation: number)
     resourceById: new Map(resources.map((r) => [r.id, r])),
     groupById: new Map(),
   };
+}
+
+/**
+ * The snapshot of a system read completely at least once, for a write that names its rooms or
+ * apartments (feeds, displays): 503 "still loading" (retry in 5 s) before the first complete read.
+ */
+export async function loadedSnapshot(db: Database, deviceId: string): Promise<MirrorSnapshot> {
+  const state = await readState(db, deviceId);
+  const snapshot = state?.refreshedAt ? await mirrorSnapshot(db, deviceId, state) : null;
+  if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
+  return snapshot;
 }

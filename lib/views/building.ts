@@ -250,33 +250,35 @@ function shiftDate(date: string, delta: number): string {
 
 const TAKEN = new Set<StatefulSlot['state']>(['booked', 'used', 'pending', 'maintenance']);
 
+/** The mirror as read once for a span of whole weeks: its freshness, its snapshot, and the kept rooms' slots. */
+interface SpanRead {
+  freshness: Freshness;
+  snapshot: MirrorSnapshot | null;
+  rooms: { resource: MirrorSnapshot['resources'][number]; slots: StatefulSlot[] }[];
+}
+
 /**
- * The building view: every room of a system for one local day or its ISO week, from the mirror
- * read once (the generation's rooms and schedules from the snapshot, the week's reservations of all
- * rooms in one query, the open booking requests in one), each room's slots expanded, overlaid and
- * judged bookable by the same code as the room's week grid (lib/views/resource-week.ts).
+ * Every kept room's slots of the ISO weeks `weeks` (in order, none twice), with their states at
+ * now, open requests and closures — from the mirror read once for the whole span: one freshness
+ * check, one read of the open requests and one of the closures and rules for [from, to), and each
+ * week's reservations (held per week). `window` limits the slots to those starting in [from, to).
  */
-export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, params: Pick<BuildingParams, 'day' | 'mode' | 'onlyFree' | 'roomId'>): Promise<BuildingView> {
-  const now = deps.now?.() ?? new Date();
-  const nowMs = now.getTime();
-  const timeZone = system.timeZone;
-  const today = isoDate(wallClock(nowMs, timeZone));
-  const { day, week } = localDay(params.day ?? today, timeZone);
-  const step = params.mode === 'week' ? 7 : 1;
-  const nav = { previous: shiftDate(day.date, -step), next: shiftDate(day.date, step), today };
-  const days = params.mode === 'week' ? week.days : [day];
-  const from = params.mode === 'week' ? week.startMs : day.startMs;
-  const to = params.mode === 'week' ? week.endMs : day.endMs;
-  const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
+async function readSpan(
+  deps: ViewDeps,
+  system: SystemPublic,
+  span: { weeks: readonly WeekInfo[]; from: number; to: number; window: boolean; nowMs: number; horizonEnd: number },
+  keep: (resourceId: string, snapshot: MirrorSnapshot) => boolean,
+): Promise<SpanRead> {
+  const { nowMs, horizonEnd } = span;
   const { freshness, state } = await systemMirror(deps, system.deviceId);
-  const base = { system, mode: params.mode, day, week, days, nav, freshness, horizonEnd, generatedAt: nowMs };
-  if (freshness.status === 'loading' || !state) return { ...base, allRooms: [], rooms: [], unknownRoom: false };
+  if (freshness.status === 'loading' || !state) return { freshness, snapshot: null, rooms: [] };
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
-  if (!snapshot) return { ...base, allRooms: [], rooms: [], unknownRoom: false };
+  if (!snapshot) return { freshness, snapshot: null, rooms: [] };
 
   const sameGeneration = snapshot.generation === state.generation && snapshot.refreshedAtMs === (state.refreshedAt?.getTime() ?? null);
-  const [held, open, { closures, rules }] = await Promise.all([
-    weekReservations(deps, snapshot, week, state.reservationsVersion, sameGeneration),
+  const { from, to } = span;
+  const [helds, open, { closures, rules }] = await Promise.all([
+    Promise.all(span.weeks.map((week) => weekReservations(deps, snapshot, week, state.reservationsVersion, sameGeneration))),
     listOpenBookingsInWindow(deps.db, system.deviceId, new Date(from - DAY_MS), new Date(to + DAY_MS)),
     // Room closures (lib/closures: one range scan of their partial index) and the booking rules
     // (their activation windows release unused bookings), in one statement.
@@ -290,17 +292,46 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
     of.push({ ...r, label: ownerOfRequest(r) });
   }
 
-  const overlaid = overlaidWeek(snapshot, held, week, system, nowMs, horizonEnd, rules);
-  const unknownRoom = params.roomId !== undefined && !snapshot.resourceById.has(params.roomId);
-  const rooms: BuildingRoom[] = [];
+  const overlaid = span.weeks.map((week, i) => overlaidWeek(snapshot, helds[i]!, week, system, nowMs, horizonEnd, rules));
+  const rooms: SpanRead['rooms'] = [];
   for (const resource of snapshot.resources) {
-    if (params.roomId !== undefined && !unknownRoom && resource.id !== params.roomId) continue;
-    let slots = overlaid.get(resource.id) ?? [];
-    if (params.mode === 'day') slots = slots.filter((s) => s.startMs >= from && s.startMs < to);
+    if (!keep(resource.id, snapshot)) continue;
+    let slots = overlaid.length === 1 ? (overlaid[0]!.get(resource.id) ?? []) : overlaid.flatMap((week) => week.get(resource.id) ?? []);
+    if (span.window) slots = slots.filter((s) => s.startMs >= from && s.startMs < to);
     const requests = openByResource.get(resource.id);
     if (requests) slots = applyOpenRequests(slots, requests, nowMs);
     // Closed slots ("Closed: reason", never bookable), marked on copies: the held slots are shared.
     slots = withClosedSlots(slots, resource.id, closures);
+    rooms.push({ resource, slots });
+  }
+  return { freshness, snapshot, rooms };
+}
+
+/**
+ * The building view: every room of a system for one local day or its ISO week, from the mirror
+ * read once (the generation's rooms and schedules from the snapshot, the week's reservations of all
+ * rooms in one query, the open booking requests in one), each room's slots expanded, overlaid and
+ * judged bookable by the same code as the room's week grid (lib/views/resource-week.ts).
+ */
+export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, params: Pick<BuildingParams, 'day' | 'mode' | 'onlyFree' | 'roomId'>): Promise<BuildingView> {
+  const nowMs = (deps.now?.() ?? new Date()).getTime();
+  const timeZone = system.timeZone;
+  const today = isoDate(wallClock(nowMs, timeZone));
+  const { day, week } = localDay(params.day ?? today, timeZone);
+  const step = params.mode === 'week' ? 7 : 1;
+  const nav = { previous: shiftDate(day.date, -step), next: shiftDate(day.date, step), today };
+  const days = params.mode === 'week' ? week.days : [day];
+  const from = params.mode === 'week' ? week.startMs : day.startMs;
+  const to = params.mode === 'week' ? week.endMs : day.endMs;
+  const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
+  const { roomId } = params;
+  const read = await readSpan(deps, system, { weeks: [week], from, to, window: params.mode === 'day', nowMs, horizonEnd }, (id, snapshot) => roomId === undefined || !snapshot.resourceById.has(roomId) || id === roomId);
+  const base = { system, mode: params.mode, day, week, days, nav, freshness: read.freshness, horizonEnd, generatedAt: nowMs };
+  if (!read.snapshot) return { ...base, allRooms: [], rooms: [], unknownRoom: false };
+  const snapshot = read.snapshot;
+  const unknownRoom = roomId !== undefined && !snapshot.resourceById.has(roomId);
+  const rooms: BuildingRoom[] = [];
+  for (const { resource, slots } of read.rooms) {
     let free = 0;
     let taken = 0;
     for (const slot of slots) {
@@ -311,4 +342,28 @@ export async function loadBuildingView(deps: ViewDeps, system: SystemPublic, par
     rooms.push({ id: resource.id, name: resource.name, description: resource.description, slots, free, taken });
   }
   return { ...base, allRooms: snapshot.resources.map((r) => ({ id: r.id, name: r.name })), rooms, unknownRoom };
+}
+
+/** A span of local days as `loadBuildingSpan` reads it: how current, and each room's slots. */
+export interface BuildingSpan {
+  freshness: Freshness;
+  /** Every room of the system, sorted by name, with its slots starting on the span's days, earliest first. */
+  rooms: { id: string; name: string; slots: StatefulSlot[] }[];
+}
+
+/**
+ * Every room's slots starting on the local days `first` to `last` (yyyy-MM-dd, inclusive) in the
+ * system's zone, by the building view's code, with the mirror read once for the whole span (not
+ * once per day or week): for a screen that shows a few days around now (lib/displays/screen.ts).
+ * The days are calendar days, so a 23- or 25-hour day at a DST change is one day.
+ */
+export async function loadBuildingSpan(deps: ViewDeps, system: SystemPublic, span: { first: string; last: string }): Promise<BuildingSpan> {
+  const first = localDay(span.first, system.timeZone);
+  const last = localDay(span.last, system.timeZone);
+  const weeks: WeekInfo[] = [first.week];
+  while (weeks[weeks.length - 1]!.endMs <= last.day.startMs) weeks.push(weekOf(weeks[weeks.length - 1]!.endMs, system.timeZone));
+  const nowMs = (deps.now?.() ?? new Date()).getTime();
+  const horizonEnd = bookingHorizonEnd(nowMs, system.bookingHorizonDays);
+  const read = await readSpan(deps, system, { weeks, from: first.day.startMs, to: last.day.endMs, window: true, nowMs, horizonEnd }, () => true);
+  return { freshness: read.freshness, rooms: read.rooms.map(({ resource, slots }) => ({ id: resource.id, name: resource.name, slots })) };
 }
