@@ -3,6 +3,8 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit, type Actor } from '@/lib/admin/audit';
 import { checkSystemAccess } from '@/lib/auth/access';
+import { displayNotice } from '@/lib/auth/access-notices';
+import { notifyAccessChange } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { issueUrlToken, sha256, URL_TOKEN_PATTERN } from '@/lib/crypto';
 import type { Database } from '@/lib/db';
@@ -194,6 +196,8 @@ export async function rotateDisplay(db: Database, args: { user: SessionUser; dis
       .returning({ id: displays.id });
     // Revoked between the check and the update.
     if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
+    // Its open screens' streams re-check their token now (lib/displays/stream.ts), not at the next tick.
+    await notifyAccessChange(tx, displayNotice(display.id));
     await recordAudit(tx, actorOf(args.user), { action: 'display.rotate', targetType: 'display', targetId: display.id, targetName: display.name });
   });
   log.info('display rotated', { displayId: display.id, deviceId: display.deviceId, userId: args.user.id });
@@ -210,6 +214,7 @@ export async function revokeDisplay(db: Database, args: { user: SessionUser; dis
       .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
       .returning({ id: displays.id });
     if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
+    await notifyAccessChange(tx, displayNotice(display.id));
     await recordAudit(tx, actorOf(args.user), { action: 'display.revoke', targetType: 'display', targetId: display.id, targetName: display.name });
   });
   log.info('display revoked', { displayId: display.id, deviceId: display.deviceId, userId: args.user.id });
