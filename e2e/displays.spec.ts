@@ -67,11 +67,12 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
 
   // Cut off: the last times stay, with "offline since"; back: "updated … ago" again.
   await screen.route('**/screen', (route) => route.abort());
-  await screen.clock.runFor(16_000);
+  // Its stream is open, so the rooms are asked for at changes and every 30 s (lib/displays/serve.ts: displaySafetyS).
+  await screen.clock.runFor(31_000);
   await expect(screen.getByRole('status')).toContainText('Ingen kontakt sedan');
   await expect(screen.getByRole('heading', { level: 2, name: resources[0]!.name })).toBeVisible();
   await screen.unroute('**/screen');
-  await screen.clock.runFor(31_000);
+  await screen.clock.runFor(61_000);
   await expect(screen.getByRole('status')).toContainText('Uppdaterad för');
 
   // Switched off: the screen says so at its next update.

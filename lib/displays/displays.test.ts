@@ -12,7 +12,8 @@ import { storeConnection } from '@/lib/systems/store';
 import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-sandbox';
 import { describeWithDb } from '@/tests/db';
 import { createDisplay, displayOfToken, listDisplays, revokeDisplay, rotateDisplay, updateDisplay } from './displays';
-import { createDisplayRateLimiter, displayPageResponse, displayScreenResponse, type DisplayDeps } from './serve';
+import { createTokenRateLimiter } from '@/lib/http/rate-limit';
+import { displayPageResponse, displayScreenResponse, type DisplayDeps } from './serve';
 
 const PORTAL = 'http://192.168.1.20:3000';
 
@@ -42,7 +43,7 @@ describeWithDb('laundry-room displays', (ctx) => {
     db: db(),
     source: () => Promise.resolve(serviceMirrorSource(connected.client, connected.apiKey)),
     freshnessMs: 3_600_000,
-    limiter: createDisplayRateLimiter({ perToken: { points: 1000, duration: 60 }, perAddress: { points: 1000, duration: 60 } }),
+    limiter: createTokenRateLimiter('display', { perToken: { points: 1000, duration: 60 }, perAddress: { points: 1000, duration: 60 } }),
     ...over,
   });
   const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
@@ -175,7 +176,7 @@ describeWithDb('laundry-room displays', (ctx) => {
     expect((await page('x/not-a-token')).status).toBe(404);
     expect((await page(`x/${'A'.repeat(43)}`)).status).toBe(404);
     const { url } = await create();
-    const limited = deps({ limiter: createDisplayRateLimiter({ perToken: { points: 2, duration: 60 }, perAddress: { points: 100, duration: 60 } }) });
+    const limited = deps({ limiter: createTokenRateLimiter('display', { perToken: { points: 2, duration: 60 }, perAddress: { points: 100, duration: 60 } }) });
     expect((await screen(url, limited)).status).toBe(200);
     expect((await screen(url, limited)).status).toBe(200);
     const third = await screen(url, limited);

@@ -3,6 +3,8 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit, type Actor, type AuditAction } from '@/lib/admin/audit';
 import { checkSystemAccess } from '@/lib/auth/access';
+import { displayNotice } from '@/lib/auth/access-notices';
+import { notifyAccessChange } from '@/lib/auth/users';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { issueUrlToken, sha256, URL_TOKEN_PATTERN } from '@/lib/crypto';
 import type { Database } from '@/lib/db';
@@ -166,6 +168,8 @@ async function changeAudited(
       .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
       .returning({ id: displays.id });
     if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
+    // Its open screens' streams re-check their token now (lib/displays/stream.ts), not at the next tick.
+    await notifyAccessChange(tx, displayNotice(display.id));
     await recordAudit(tx, actorOf(user), { action: audit.action, targetType: 'display', targetId: display.id, targetName: audit.targetName ?? display.name, detail: audit.detail });
   });
   log.info('display changed', { action: audit.action, displayId: display.id, deviceId: display.deviceId, userId: user.id });

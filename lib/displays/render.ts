@@ -76,24 +76,45 @@ export function scriptTexts(t: DisplayTranslate): Record<string, string> {
   };
 }
 
-/** The tiny script of a display: the clock, "updated … ago", and an update every `everyS` seconds; no framework. */
-export const DISPLAY_SCRIPT = `(()=>{const b=document.body,d=b.dataset,T=JSON.parse(d.texts),z=d.tz,l=d.lang,u=location.pathname+'/screen';let at=Number(d.refreshed)||0,off=0,w=Number(d.every)*1000,timer=0;
-const f=(ms,o)=>new Intl.DateTimeFormat(l,Object.assign({timeZone:z},o)).format(ms),$=(i)=>document.getElementById(i);
-function tick(){const n=Date.now();$('clock').textContent=f(n,{hour:'2-digit',minute:'2-digit',hourCycle:'h23'});
-if(off){$('fresh').textContent=T.offline.replace('#',f(off,{hour:'2-digit',minute:'2-digit',hourCycle:'h23'}));$('fresh').className='offline';}
+/**
+ * The tiny script of a display; no framework. The clock and the date (which roll over at midnight
+ * and at DST changes by themselves: Intl in the system's zone), "updated … ago", and the rooms:
+ * the display's own event stream (/events) says when they changed, and the script asks for them
+ * (/screen), one request at a time. While the stream is open it also asks every `safety` seconds
+ * (a change made at the booking system itself), without it every `every` seconds; the stream is
+ * tried again with backoff (1 s doubling to 60 s), from the last event id it saw. A new local day
+ * asks at once. "Switched off" (the stream's last frame, or 404/410 from /screen) ends everything.
+ */
+export const DISPLAY_SCRIPT = `(()=>{const b=document.body,d=b.dataset,T=JSON.parse(d.texts),z=d.tz,l=d.lang,p=location.pathname,u=p+'/screen';
+let at=Number(d.refreshed)||0,off=0,w=Number(d.every)*1000,sf=Number(d.safety)*1000||w,timer=0,es=null,live=0,last=d.event||'',back=1000,rt=0,busy=0,again=0,gone=0,day='';
+const f=(ms,o)=>new Intl.DateTimeFormat(l,Object.assign({timeZone:z},o)).format(ms),$=(i)=>document.getElementById(i),hm={hour:'2-digit',minute:'2-digit',hourCycle:'h23'};
+function tick(){if(gone)return;const n=Date.now(),k=f(n,{weekday:'long',day:'numeric',month:'long'});$('clock').textContent=f(n,hm);
+if(k!==day){$('date').textContent=k;if(day)load();day=k;}
+if(off){$('fresh').textContent=T.offline.replace('#',f(off,hm));$('fresh').className='offline';}
 else if(at){const s=Math.max(0,Math.round((n-at)/1000));$('fresh').textContent=s<120?T.updated.replace('#',s):T.updatedMinutes.replace('#',Math.round(s/60));$('fresh').className='';}}
-async function load(){clearTimeout(timer);let next=w;try{const r=await fetch(u,{cache:'no-store',headers:{accept:'application/json'}});
-if(r.status===404||r.status===410){b.innerHTML='<main class="gone"><p>'+T.off.replace(/[<&]/g,'')+'</p></main>';return;}
-if(r.status===429){next=Math.max(w,1000*(Number(r.headers.get('retry-after'))||60));throw 0;}
+function drop(){live=0;if(es){es.close();es=null;}}
+function stop(){gone=1;drop();clearTimeout(timer);clearTimeout(rt);clearInterval(ti);b.innerHTML='<main class="gone"><p>'+T.off.replace(/[<&]/g,'')+'</p></main>';}
+async function load(){if(gone)return;if(busy){again=1;return;}busy=1;clearTimeout(timer);let next=live?sf:w;
+try{const r=await fetch(u,{cache:'no-store',headers:{accept:'application/json'}});
+if(r.status===404||r.status===410){stop();return;}
+if(r.status===429){next=Math.max(next,1000*(Number(r.headers.get('retry-after'))||60));throw 0;}
 if(!r.ok)throw 0;const j=await r.json();$('rooms').innerHTML=j.html;at=j.refreshedAt?Date.parse(j.refreshedAt):0;off=0;}
-catch{if(!off)off=Date.now();next=Math.min(next*2,120000);}tick();timer=setTimeout(load,next);}
-setInterval(tick,1000);tick();timer=setTimeout(load,w);document.addEventListener('visibilitychange',()=>{if(!document.hidden)load();});})();`;
+catch{if(!off)off=Date.now();next=Math.min(next*2,120000);}finally{busy=0;}
+if(gone)return;tick();timer=setTimeout(load,next);if(again){again=0;load();}}
+function connect(){rt=0;if(gone||!window.EventSource)return;drop();const e=es=new EventSource(p+'/events'+(last?'?lastEventId='+last:''));
+e.onopen=()=>{live=1;back=1000;if(off)load();};
+e.addEventListener('changed',(m)=>{last=m.lastEventId||last;load();});
+e.addEventListener('end',(m)=>{let r='';try{r=JSON.parse(m.data).reason;}catch{}if(r==='switched-off')stop();else retry();});
+e.onerror=()=>{retry();load();};}
+function retry(){drop();if(gone||rt)return;rt=setTimeout(connect,back*(0.75+Math.random()/2));back=Math.min(back*2,60000);}
+const ti=setInterval(tick,1000);tick();timer=setTimeout(load,w);connect();
+document.addEventListener('visibilitychange',()=>{if(!document.hidden){load();if(!es)connect();}});})();`;
 
 const STYLE = `:root{color-scheme:light dark;--bg:#fff;--fg:#111;--mut:#555;--free:#0a7d33;--busy:#b42318;--warn:#8a5a00;--line:#ddd}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#f0f3f6;--mut:#9aa4ae;--free:#4ade80;--busy:#f87171;--warn:#fbbf24;--line:#30363d}}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:400 clamp(16px,2.2vw,28px)/1.35 system-ui,sans-serif}
 header{display:flex;justify-content:space-between;align-items:baseline;gap:1em;padding:.6em 1em;border-bottom:2px solid var(--line)}
-h1{font-size:1.3em;margin:0}#clock{font-size:2.2em;font-weight:700;font-variant-numeric:tabular-nums}#fresh{color:var(--mut);font-size:.8em}#fresh.offline{color:var(--busy);font-weight:700}
+h1{font-size:1.3em;margin:0}#clock{font-size:2.2em;font-weight:700;font-variant-numeric:tabular-nums}#date,#fresh{color:var(--mut);font-size:.8em}#fresh.offline{color:var(--busy);font-weight:700}
 #rooms{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,18em),1fr));gap:1em;padding:1em}
 .room{border:2px solid var(--line);border-radius:.5em;padding:.6em .8em}h2{margin:0 0 .2em;font-size:1.4em}
 .now{font-size:1.5em;font-weight:700;margin:.1em 0}.n-free{color:var(--free)}.n-in-use,.n-closed{color:var(--busy)}.n-maintenance{color:var(--warn)}
@@ -103,7 +124,7 @@ h1{font-size:1.3em;margin:0}#clock{font-size:2.2em;font-weight:700;font-variant-
 .note{color:var(--mut)}.gone{display:grid;place-items:center;min-height:90vh;font-size:2em;text-align:center;padding:1em}`;
 
 /** The whole page: server-rendered, readable without the script; the script keeps it current. */
-export function renderDisplayPage(args: { screen: DisplayScreen; locale: DisplayLocale; t: DisplayTranslate; nonce: string; everyS: number }): string {
+export function renderDisplayPage(args: { screen: DisplayScreen; locale: DisplayLocale; t: DisplayTranslate; nonce: string; everyS: number; safetyS: number; lastEventId: number }): string {
   const { screen, locale, t, nonce } = args;
   const texts = escapeHtml(JSON.stringify(scriptTexts(t)));
   const refreshed = screen.refreshedAt ? Date.parse(screen.refreshedAt) : 0;
@@ -111,8 +132,8 @@ export function renderDisplayPage(args: { screen: DisplayScreen; locale: Display
     `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(screen.name)}</title>` +
     `<style nonce="${nonce}">${STYLE}</style></head>` +
-    `<body data-tz="${escapeHtml(screen.timeZone)}" data-lang="${TAG[locale]}" data-refreshed="${refreshed}" data-every="${args.everyS}" data-texts="${texts}">` +
-    `<header><h1>${escapeHtml(screen.name)}</h1><div><div id="clock">${escapeHtml(timeOf(screen.nowMs, screen.timeZone, locale))}</div><div id="fresh" role="status"></div></div></header>` +
+    `<body data-tz="${escapeHtml(screen.timeZone)}" data-lang="${TAG[locale]}" data-refreshed="${refreshed}" data-every="${args.everyS}" data-safety="${args.safetyS}" data-event="${args.lastEventId}" data-texts="${texts}">` +
+    `<header><h1>${escapeHtml(screen.name)}</h1><div><div id="clock">${escapeHtml(timeOf(screen.nowMs, screen.timeZone, locale))}</div><div id="date">${escapeHtml(new Intl.DateTimeFormat(TAG[locale], { timeZone: screen.timeZone, weekday: 'long', day: 'numeric', month: 'long' }).format(screen.nowMs))}</div><div id="fresh" role="status"></div></div></header>` +
     `<main id="rooms" aria-live="polite">${renderRooms(screen, locale, t)}</main>` +
     `<script nonce="${nonce}">${DISPLAY_SCRIPT}</script></body></html>`
   );

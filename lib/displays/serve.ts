@@ -1,11 +1,11 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { sha256 } from '@/lib/crypto';
 import type { DisplayLocale } from '@/lib/db/schema';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors/api-error';
-import { consumeAll } from '@/lib/http/rate-limit';
+import { createTokenRateLimiter, type TokenLimits, type TokenRateLimiter } from '@/lib/http/rate-limit';
+import { latestEventId } from '@/lib/events/store';
 import { msg } from '@/lib/i18n/message';
 import { loadMessages } from '@/lib/i18n/messages';
 import { createNonce } from '@/lib/security/headers';
@@ -20,40 +20,39 @@ import { loadDisplayScreen } from './screen';
 export const DISPLAY_UPDATE_S = 15;
 
 /**
- * Reads per display token and address: a screen asks every 15 s (40 in 10 minutes), so 200 leaves
- * room for several screens of one display behind one address and for reloads. Per address over all
- * tokens (unknown ones included, which slows anyone trying tokens): 600 in 10 minutes.
+ * Reads per display token and address: a screen with its stream asks for the rooms at every change
+ * and every DISPLAY_SAFETY_S (without the stream every 15 s: 40 in 10 minutes), and opens its stream
+ * again after a break, so 200 leaves room for several screens of one display behind one address
+ * and for reloads. Per address over all tokens (unknown ones included, which slows anyone trying
+ * tokens): 600 in 10 minutes.
  */
-export const DISPLAY_LIMITS = {
+export const DISPLAY_LIMITS: TokenLimits = {
   perToken: { points: 200, duration: 600 },
   perAddress: { points: 600, duration: 600 },
-} as const;
+};
 
-export interface DisplayRateLimiter {
-  /** Counts a read; resolves with the seconds to wait when it is over a limit, else null. */
-  consume(tokenKey: string, address: string): Promise<number | null>;
+/**
+ * How often a screen whose stream is open still asks for its rooms, in seconds: changes made in the
+ * portal come by the stream, but one made at the booking system itself (a door panel) reaches the
+ * portal only when its copy is re-read, which a view asks for; the freshness window keeps that
+ * within the freshness bound the portal promises (lib/mirror/freshness-bound.ts), and never less
+ * often than every 5 minutes.
+ */
+export function displaySafetyS(): number {
+  return Math.min(300, Math.max(DISPLAY_UPDATE_S, env.MIRROR_FRESHNESS_S));
 }
 
-/** In this process's memory, as for calendar feeds: public reads, a count lost on restart costs nothing. */
-export function createDisplayRateLimiter(limits: { perToken: { points: number; duration: number }; perAddress: { points: number; duration: number } } = DISPLAY_LIMITS): DisplayRateLimiter {
-  const perToken = new RateLimiterMemory({ keyPrefix: 'display-token', ...limits.perToken });
-  const perAddress = new RateLimiterMemory({ keyPrefix: 'display-address', ...limits.perAddress });
-  return {
-    async consume(tokenKey, address) {
-      return consumeAll([perToken, `${tokenKey}|${address}`], [perAddress, address]);
-    },
-  };
-}
+export type DisplayRateLimiter = TokenRateLimiter;
 
 export function portalDisplayRateLimiter(): DisplayRateLimiter {
-  return singleton('display-rate-limiter', () => createDisplayRateLimiter());
+  return singleton('display-rate-limiter', () => createTokenRateLimiter('display', DISPLAY_LIMITS));
 }
 
 export interface DisplayDeps extends ViewDeps {
   limiter: DisplayRateLimiter;
 }
 
-async function translatorFor(locale: DisplayLocale): Promise<DisplayTranslate> {
+export async function translatorFor(locale: DisplayLocale): Promise<DisplayTranslate> {
   const t = createTranslator({ locale, messages: await loadMessages(locale), namespace: 'display' });
   return t as unknown as DisplayTranslate;
 }
@@ -73,9 +72,10 @@ export function displayHeaders(nonce: string): Record<string, string> {
   };
 }
 
-type Opened = { display: ActiveDisplay } | { gone: 'revoked' | 'unknown'; locale: DisplayLocale };
+export type Opened = { display: ActiveDisplay } | { gone: 'revoked' | 'unknown'; locale: DisplayLocale };
 
-async function open(deps: DisplayDeps, token: string, address: string): Promise<Opened> {
+/** Counts the read and looks the token up: the display, or why there is none. */
+export async function openDisplay(deps: DisplayDeps, token: string, address: string): Promise<Opened> {
   // Counted before the lookup, so unknown tokens are limited too; keyed on the hash, never the token.
   const wait = await deps.limiter.consume(sha256(token), address);
   if (wait !== null) throw new ApiError('rate_limited', msg('display.rateLimited', { seconds: wait }), { 'Retry-After': String(wait) });
@@ -95,7 +95,9 @@ async function screenOf(deps: DisplayDeps, display: ActiveDisplay) {
 /** GET /display/{token}: the screen as a page, or "switched off" (410) / "no display here" (404). */
 export async function displayPageResponse(deps: DisplayDeps, token: string, address: string): Promise<Response> {
   const nonce = createNonce();
-  const opened = await open(deps, token, address);
+  const opened = await openDisplay(deps, token, address);
+  // Read before the screen: the stream starts after it, so no change between the two is missed.
+  const lastEventId = 'display' in opened ? await latestEventId(deps.db) : 0;
   const screen = 'display' in opened ? await screenOf(deps, opened.display) : null;
   if (!('display' in opened) || !screen) {
     const locale = 'display' in opened ? opened.display.locale : opened.locale;
@@ -107,13 +109,13 @@ export async function displayPageResponse(deps: DisplayDeps, token: string, addr
     });
   }
   const t = await translatorFor(opened.display.locale);
-  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S });
+  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S, safetyS: displaySafetyS(), lastEventId });
   return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...displayHeaders(nonce) } });
 }
 
 /** GET /display/{token}/screen: the rooms part, for the page's script; 410 once switched off. */
 export async function displayScreenResponse(deps: DisplayDeps, token: string, address: string): Promise<Response> {
-  const opened = await open(deps, token, address);
+  const opened = await openDisplay(deps, token, address);
   const screen = 'display' in opened ? await screenOf(deps, opened.display) : null;
   if (!('display' in opened) || !screen) {
     const gone = 'display' in opened || opened.gone === 'revoked';

@@ -11,8 +11,10 @@ import { singleton } from '@/lib/singleton';
  * - `superseded`: the session or user opened more streams than allowed (STREAMS_PER_SESSION,
  *   STREAMS_PER_USER) and this was the oldest; the browser must not reconnect (it would only
  *   close another tab's stream in turn) and says so.
+ * - `switched-off`: a laundry-room display's stream (lib/displays/stream.ts): the display was revoked
+ *   or its address rotated away; the screen says so and does not reconnect.
  */
-export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart' | 'superseded';
+export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart' | 'superseded' | 'switched-off';
 
 /** Open streams one session may hold; a new one beyond closes the session's oldest. */
 export const STREAMS_PER_SESSION = 10;

@@ -37,6 +37,12 @@ export interface EventStreamOptions {
   access?: StreamAccess;
   /** The viewer's user and session, for the caps on open streams (open-streams.ts). */
   owner?: StreamOwner;
+  /** Only the events this also accepts go out (a display's rooms); all visible ones without it. */
+  select?: (event: PortalEvent) => boolean;
+  /** The frame an event goes out as; its full SSE frame (formatSseEvent) without it. */
+  frame?: (event: PortalEvent) => Uint8Array;
+  /** Called once when the stream ends, however it ends (a display's cap on open streams). */
+  onClose?: () => void;
 }
 
 /** Response headers of an event stream: never cached or transformed, never buffered by a proxy. */
@@ -94,7 +100,9 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
   const toSet = (ids: readonly string[] | 'all'): ReadonlySet<string> | 'all' => (ids === 'all' ? 'all' : new Set(ids));
   let deviceIds = options.deviceIds;
   let allowed = toSet(deviceIds);
-  const visible = (e: PortalEvent) => allowed === 'all' || allowed.has(e.deviceId);
+  const select = options.select;
+  const visible = (e: PortalEvent) => (allowed === 'all' || allowed.has(e.deviceId)) && (!select || select(e));
+  const frameOf = options.frame ?? encodeFrame;
   let cleanup = () => undefined as void;
 
   return new ReadableStream<Uint8Array>({
@@ -107,7 +115,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       const send = (event: PortalEvent) => {
         if (closed || event.id <= lastSent || !visible(event)) return;
         lastSent = event.id;
-        controller.enqueue(encodeFrame(event));
+        controller.enqueue(frameOf(event));
       };
       const unsubscribe = bus.subscribe((event) => {
         if (!visible(event)) return;
@@ -135,6 +143,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
         unsubscribe();
         stopAccess();
         untrack();
+        options.onClose?.();
         try {
           controller.close();
         } catch {

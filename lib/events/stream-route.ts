@@ -2,7 +2,7 @@ import 'server-only';
 import type { Database } from '@/lib/db';
 import type { EventBus } from './bus-types';
 import type { StreamOwner } from './open-streams';
-import { createEventStream, parseLastEventId, SSE_HEADERS, type StreamAccess } from './sse';
+import { createEventStream, parseLastEventId, SSE_HEADERS, type EventStreamOptions, type StreamAccess } from './sse';
 import { latestEventId, loadEventsAfter } from './store';
 
 export interface EventStreamRouteDeps {
@@ -15,6 +15,12 @@ export interface EventStreamRouteDeps {
   access?: StreamAccess;
   /** The viewer's user and session: the caps on open streams count by them. */
   owner?: StreamOwner;
+  /** A narrower stream (a display's): which events, as what frames, and what to release at its end. */
+  select?: EventStreamOptions['select'];
+  frame?: EventStreamOptions['frame'];
+  onClose?: EventStreamOptions['onClose'];
+  /** Headers besides SSE_HEADERS (a display's: no referrer, no index). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -33,8 +39,11 @@ export function eventStreamResponse(request: Request, deps: EventStreamRouteDeps
     heartbeatMs: deps.heartbeatMs,
     access: deps.access,
     owner: deps.owner,
+    select: deps.select,
+    frame: deps.frame,
+    onClose: deps.onClose,
     loadAfter: (after, ids, limit) => loadEventsAfter(deps.db, after, ids, limit),
     latestId: () => latestEventId(deps.db),
   });
-  return new Response(stream, { headers: SSE_HEADERS });
+  return new Response(stream, { headers: { ...SSE_HEADERS, ...deps.headers } });
 }

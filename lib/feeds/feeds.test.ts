@@ -12,7 +12,8 @@ import { startConnectedSandbox, type ConnectedSandbox } from '@/tests/connected-
 import { describeWithDb } from '@/tests/db';
 import { summaryOf, veventsOf } from '@/tests/ical';
 import { createFeed, listFeeds, revokeFeed, rotateFeed } from './feeds';
-import { createFeedRateLimiter, feedResponse, type FeedDeps } from './serve';
+import { createTokenRateLimiter } from '@/lib/http/rate-limit';
+import { feedResponse, type FeedDeps } from './serve';
 import { feedTokenHash } from './token';
 
 const PORTAL = 'https://portal.test';
@@ -52,7 +53,7 @@ describeWithDb('calendar feeds', (ctx) => {
     db: db(),
     source: () => Promise.resolve(serviceMirrorSource(connected.client, connected.apiKey)),
     freshnessMs: 3_600_000,
-    limiter: createFeedRateLimiter({ perToken: { points: 1000, duration: 60 }, perAddress: { points: 1000, duration: 60 } }),
+    limiter: createTokenRateLimiter('feed', { perToken: { points: 1000, duration: 60 }, perAddress: { points: 1000, duration: 60 } }),
     ...over,
   });
   const fileOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
@@ -187,7 +188,7 @@ describeWithDb('calendar feeds', (ctx) => {
 
   it('rate-limits per token and address with 429 and Retry-After', async () => {
     const { url } = await roomFeed();
-    const limited = deps({ limiter: createFeedRateLimiter({ perToken: { points: 2, duration: 60 }, perAddress: { points: 100, duration: 60 } }) });
+    const limited = deps({ limiter: createTokenRateLimiter('feed', { perToken: { points: 2, duration: 60 }, perAddress: { points: 100, duration: 60 } }) });
     expect((await read(url, limited)).status).toBe(200);
     expect((await read(url, limited)).status).toBe(200);
     const third = await read(url, limited);

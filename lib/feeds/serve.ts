@@ -1,7 +1,6 @@
 import 'server-only';
 import { createTranslator } from 'next-intl';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { consumeAll } from '@/lib/http/rate-limit';
+import { createTokenRateLimiter, type TokenRateLimiter } from '@/lib/http/rate-limit';
 import { ApiError } from '@/lib/errors/api-error';
 import { isLocale, type Locale } from '@/lib/i18n/config';
 import { loadMessages } from '@/lib/i18n/messages';
@@ -34,28 +33,10 @@ export const FEED_LIMITS = {
   perAddress: { points: 300, duration: 600 },
 } as const;
 
-export interface FeedRateLimiter {
-  /** Counts a read; resolves with the seconds to wait when it is over a limit, else null. */
-  consume(tokenKey: string, address: string): Promise<number | null>;
-}
-
-/**
- * In this process's memory (rate-limiter-flexible's RateLimiterMemory): feeds are public reads,
- * so a count lost on restart costs nothing, and each instance of a scaled-out portal counts its
- * own share.
- */
-export function createFeedRateLimiter(limits: { perToken: { points: number; duration: number }; perAddress: { points: number; duration: number } } = FEED_LIMITS): FeedRateLimiter {
-  const perToken = new RateLimiterMemory({ keyPrefix: 'feed-token', ...limits.perToken });
-  const perAddress = new RateLimiterMemory({ keyPrefix: 'feed-address', ...limits.perAddress });
-  return {
-    async consume(tokenKey, address) {
-      return consumeAll([perToken, `${tokenKey}|${address}`], [perAddress, address]);
-    },
-  };
-}
+export type FeedRateLimiter = TokenRateLimiter;
 
 export function portalFeedRateLimiter(): FeedRateLimiter {
-  return singleton('feed-rate-limiter', () => createFeedRateLimiter());
+  return singleton('feed-rate-limiter', () => createTokenRateLimiter('feed', FEED_LIMITS));
 }
 
 export interface FeedDeps extends ViewDeps {

@@ -1,4 +1,4 @@
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
  * Counts one attempt against a limiter: `wait` is null when allowed, else the whole seconds to
@@ -24,4 +24,31 @@ export async function consume(limiter: RateLimiterAbstract, key: string): Promis
 export async function consumeAll(...counts: ReadonlyArray<readonly [RateLimiterAbstract, string]>): Promise<number | null> {
   const waits = await Promise.all(counts.map(([limiter, key]) => consume(limiter, key)));
   return waits.every((wait) => wait === null) ? null : Math.max(...waits.map((wait) => wait ?? 0));
+}
+
+/** A public read's limits: per token and address, and per address over all tokens. */
+export interface TokenLimits {
+  perToken: { points: number; duration: number };
+  perAddress: { points: number; duration: number };
+}
+
+export interface TokenRateLimiter {
+  /** Counts a read; resolves with the seconds to wait when it is over a limit, else null. */
+  consume(tokenKey: string, address: string): Promise<number | null>;
+}
+
+/**
+ * Limits for reads whose address holds a token (calendar feeds, displays): per token and client
+ * address, and per address over all tokens (unknown ones included, which slows anyone trying
+ * tokens). In this process's memory: the reads are public, a count lost on restart costs nothing,
+ * and each instance of a scaled-out portal counts its own share.
+ */
+export function createTokenRateLimiter(prefix: string, limits: TokenLimits): TokenRateLimiter {
+  const perToken = new RateLimiterMemory({ keyPrefix: `${prefix}-token`, ...limits.perToken });
+  const perAddress = new RateLimiterMemory({ keyPrefix: `${prefix}-address`, ...limits.perAddress });
+  return {
+    async consume(tokenKey, address) {
+      return consumeAll([perToken, `${tokenKey}|${address}`], [perAddress, address]);
+    },
+  };
 }
