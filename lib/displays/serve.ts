@@ -32,14 +32,15 @@ export const DISPLAY_LIMITS: TokenLimits = {
 };
 
 /**
- * How often a screen whose stream is open still asks for its rooms, in seconds: changes made in the
- * portal come by the stream, but one made at the booking system itself (a door panel) reaches the
- * portal only when its copy is re-read, which a view asks for; the freshness window keeps that
- * within the freshness bound the portal promises (lib/mirror/freshness-bound.ts), and never less
- * often than every 5 minutes.
+ * How often a screen whose stream is open still asks for its rooms, in seconds: as often as without
+ * the stream. Changes made in the portal come by the stream, but one made at the booking system
+ * itself (a door panel) reaches the portal only when its copy is re-read, which a view's read starts
+ * once the freshness window has passed, and the screen sees it at its next read: the display's bound
+ * is the portal's promise (lib/mirror/freshness-bound.ts) plus two reads. Every 30 s missed the
+ * promise by up to a minute; a read of a display is a cached view.
  */
 export function displaySafetyS(): number {
-  return Math.min(300, Math.max(DISPLAY_UPDATE_S, env.MIRROR_FRESHNESS_S));
+  return DISPLAY_UPDATE_S;
 }
 
 export type DisplayRateLimiter = TokenRateLimiter;
