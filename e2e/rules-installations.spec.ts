@@ -1,5 +1,5 @@
 import { expectNoSeriousA11yViolations } from './a11y';
-import { expect, firstSystem, sandboxFixtures, test } from './utils';
+import { BASE_URL, expect, firstSystem, sandboxFixtures, test } from './utils';
 
 // A board member on a phone, in Swedish: the three installations of issue 35 entered on one system.
 // The header too: Playwright's locale reaches navigations but the server actions' fetches go out
@@ -12,6 +12,10 @@ test('an admin enters the three published installations in Swedish at 375 px and
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
+  // The account's saved language wins over the browser's (other specs leave the demo admin in English).
+  const saveLocale = (locale: 'sv' | 'en') =>
+    context.request.put('/api/me/locale', { data: { locale }, headers: { origin: BASE_URL, 'idempotency-key': `rules-locale-${locale}-${Date.now()}` } });
+  expect((await saveLocale('sv')).ok()).toBe(true);
   await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
   // The rooms come from the portal's copy of the system, complete once its first load has ended.
   await firstSystem(page);
@@ -62,5 +66,6 @@ test('an admin enters the three published installations in Swedish at 375 px and
       await page.getByRole('dialog').getByRole('button', { name: 'Ta bort grupp 1' }).click();
       await expect(card.getByRole('button', { name: new RegExp(`^Ta bort grupp \\d+ \\(${name}\\)$`) })).toHaveCount(left - 1);
     }
+    await saveLocale('en');
   }
 });
