@@ -37,10 +37,17 @@ test('an admin enters the three published installations in Swedish at 375 px and
   /** Fills the new group's form with `limits` (Swedish labels) for `picked` rooms and adds it. */
   const addGroup = async (picked: string[], limits: Record<string, string>) => {
     const form = card.getByRole('group', { name: 'Ny regelgrupp' });
-    for (const room of picked) await form.getByRole('group', { name: 'Rum' }).getByRole('checkbox', { name: room, exact: true }).check();
+    for (const room of picked) {
+      const box = form.getByRole('group', { name: 'Rum' }).getByRole('checkbox', { name: room, exact: true });
+      await box.check();
+      await expect(box).toBeChecked();
+    }
     for (const [label, value] of Object.entries(limits)) await form.getByLabel(label, { exact: true }).fill(value);
     await card.getByRole('button', { name: `Lägg till gruppen (${name})` }).click();
     await expect(card.getByRole('status').filter({ hasText: 'Bokningsreglerna' })).toHaveText(`Bokningsreglerna för ${name} har sparats.`);
+    // The new group's form comes back empty, its rooms taken: wait for that before filling it again.
+    const fresh = card.getByRole('group', { name: 'Ny regelgrupp' }).getByRole('group', { name: 'Rum' });
+    for (const room of picked) await expect(fresh.getByRole('checkbox', { name: room, exact: true })).toBeDisabled();
   };
   const [shared1, shared2, vaka, quick] = rooms as [string, string, string, string];
   try {
