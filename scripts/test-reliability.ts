@@ -220,6 +220,8 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'display/[token]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/display/${'A'.repeat(43)}`, expect: (s) => s === 404 },
     { route: 'display/[token]', name: 'injection as the token', method: 'GET', path: `/display/${enc(injection)}`, expect: (s) => s === 404 },
     { route: 'display/[token]/screen', name: 'an unknown token', method: 'GET', path: `/display/${'A'.repeat(43)}/screen`, expect: (s) => s === 404 },
+    { route: 'display/[token]/events', name: 'an unknown token (404, no stream)', method: 'GET', path: `/display/${'A'.repeat(43)}/events`, expect: (s) => s === 404 },
+    { route: 'display/[token]/events', name: 'injection as the token', method: 'GET', path: `/display/${enc(injection)}/events`, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'an unknown token (404, no hint)', method: 'GET', path: `/feeds/${'A'.repeat(43)}.ics`, expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'a malformed token', method: 'GET', path: '/feeds/short.ics', expect: (s) => s === 404 },
     { route: 'feeds/[file]', name: 'injection as the token', method: 'GET', path: `/feeds/${enc(injection)}.ics`, expect: (s) => s === 404 },

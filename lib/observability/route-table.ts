@@ -39,6 +39,7 @@ export const ROUTE_TEMPLATES = [
   '/api/systems/[deviceId]/resources/[resourceId]/week',
   '/api/webhooks',
   '/display/[token]',
+  '/display/[token]/events',
   '/display/[token]/screen',
   '/feeds/[file]',
   '/sandbox/[...path]',
