@@ -81,6 +81,8 @@ const PORTAL_PORT = int('portal-port');
 const SANDBOX_PORT = int('sandbox-port');
 const LATENCY_MS = int('latency');
 const SSE_CLIENTS = int('clients');
+// The portal's STREAMS_PER_SESSION (lib/events/open-streams.ts; a server-only module, so not imported).
+const SSE_STREAMS_PER_SESSION = 10;
 const OUTCOMES = int('outcomes');
 const NAIVE_RUNS = Math.max(1, int('naive-runs'));
 const WARM_REQUESTS = int('warm-requests');
@@ -333,6 +335,11 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
   step('preparing the portal database (migrations, admin account, pending requests)');
   const adminEmail = 'bench-admin@example.com';
   const adminPassword = randomBytes(18).toString('base64url');
+  // (d)'s browsers: the portal ends a session's streams beyond STREAMS_PER_SESSION (10) and a user's
+  // beyond STREAMS_PER_USER (30) (lib/events/open-streams.ts, issue 33), so 200 clients on one
+  // session measured 10 and missed the rest. Each viewer account holds one session of 10 streams,
+  // as 20 managers with ten tabs each would.
+  const viewers = Array.from({ length: Math.ceil(SSE_CLIENTS / SSE_STREAMS_PER_SESSION) }, (_, i) => ({ email: `bench-viewer-${i + 1}@example.com`, password: adminPassword }));
   const targetResidents = residents.filter((r) => r.resourceIds.length > 0);
   const pending = Array.from({ length: OUTCOMES }, (_, i) => {
     const resident = targetResidents[i % Math.max(1, targetResidents.length)];
@@ -370,7 +377,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     cwd: ROOT,
     env: portalEnv,
     logFile: path.join(TMP, 'setup-db.log'),
-    input: JSON.stringify({ dataDir: portalData, adminEmail, adminPassword, requests: pending }),
+    input: JSON.stringify({ dataDir: portalData, adminEmail, adminPassword, viewers, requests: pending }),
   });
   const registered = await fetch(`${SANDBOX}/_sandbox/webhooks`, {
     method: 'POST',
@@ -711,7 +718,13 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     });
     if (probe.status === 404) throw new Error('GET /api/events answers 404 (not on this branch yet)');
     await probe.body?.cancel();
-    for (let i = 0; i < SSE_CLIENTS; i += 1) clients.push(await openSseClient(PORTAL, session.cookieHeader(), agent));
+    const viewerSessions: PortalSession[] = [];
+    for (const viewer of viewers) {
+      const viewerSession = new PortalSession(PORTAL);
+      await viewerSession.signIn(viewer.email, viewer.password);
+      viewerSessions.push(viewerSession);
+    }
+    for (let i = 0; i < SSE_CLIENTS; i += 1) clients.push(await openSseClient(PORTAL, viewerSessions[Math.floor(i / SSE_STREAMS_PER_SESSION)]!.cookieHeader(), agent));
     await sleep(500);
     const run = await sendOutcomes(PORTAL, String(portalEnv.WEBHOOK_SECRET), pending);
     await waitFor('every outcome at every client', 30_000, () => Promise.resolve(clients.every((c) => c.arrivals.size >= pending.length) ? true : undefined), 100).catch(() => undefined);
@@ -728,6 +741,7 @@ async function portalPhases({ fixtures, deviceId, direct, approvalId }: Setup): 
     details.sse = { deliveries: latencies.length, missing, webhookResponseP50: round(percentile(run.webhookMs, 50), 2), p50: round(percentile(latencies, 50), 2), p99: round(percentile(latencies, 99), 2), max: round(latencies.reduce((a, b) => Math.max(a, b), 0), 1) };
     figure({ key: 'webhookToBrowserP50', label: '(d) webhook → browser p50', value: round(percentile(latencies, 50), 2), unit: 'ms', target: '—', met: null, note: `${latencies.length} deliveries, ${missing} missing` });
     figure({ key: 'webhookToBrowserP99', label: '    webhook → browser p99', value: round(percentile(latencies, 99), 2), unit: 'ms', target: '≤ 50 ms', met: missing === 0 && percentile(latencies, 99) <= 50 });
+    figure({ key: 'webhookToBrowserMissing', label: '    outcomes that never reached a browser', value: missing, unit: '', target: '0', met: missing === 0, note: `of ${SSE_CLIENTS} × ${pending.length}` });
   } catch (e) {
     notMeasured('webhookToBrowserP99', '(d) webhook → browser p99', '≤ 50 ms', errorText(e));
   } finally {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoadMonitor, RUN, describeLoad, figureContended, isContended } from './load';
+import { LoadMonitor, OTHERS_LIMIT_CORES, RUN, describeLoad, figureContended, isContended } from './load';
 
 const samplesOfA = (phases: Record<string, { samples: number }>) => phases['(a)']!.samples;
 
@@ -8,6 +8,14 @@ describe('the load of a bench phase', () => {
     expect(isContended([0.4, 1.9, 2.0], 2)).toBe(false);
     expect(isContended([0.4, 2.01, 0.5], 2)).toBe(true);
     expect(isContended([], 2)).toBe(false);
+  });
+
+  it('is not contended by its own load: above the cores only counts when others used more than a quarter of a core', () => {
+    expect(isContended([0.4, 3.2, 2.01], 2, 0.1)).toBe(false);
+    expect(isContended([0.4, 3.2, 2.01], 2, OTHERS_LIMIT_CORES)).toBe(false);
+    expect(isContended([0.4, 3.2, 2.01], 2, 0.26)).toBe(true);
+    expect(isContended([0.4, 1.5], 2, 1.5)).toBe(false); // others busy, yet the cores were not oversubscribed
+    expect(isContended([0.4, 2.5], 2, null)).toBe(true); // no CPU split: the load decides
   });
 
   it("marks a figure contended when any phase it rests on was", () => {
@@ -35,8 +43,10 @@ describe('the load of a bench phase', () => {
     expect(a.start).toHaveLength(3);
     expect(a.end).toHaveLength(3);
     expect(a.samples).toBeGreaterThanOrEqual(2);
-    expect(a.contended).toBe(a.max1 > load.cores);
+    expect(a.contended).toBe(a.max1 > load.cores && a.othersCpuCores! > OTHERS_LIMIT_CORES);
     expect(a.ownCpuCores).not.toBeNull();
+    expect(a.othersCpuCores).not.toBeNull();
+    expect(a.othersCpuCores).toBeGreaterThanOrEqual(0);
     expect(load.current).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 // Prepares the portal's fresh database before the benchmark starts it (remote mode seeds nothing):
-// applies the portal's migrations, creates one admin account, and files the pending booking
-// requests whose outcomes the webhook-to-browser measurement delivers.
+// applies the portal's migrations, creates one admin account (and the viewers' accounts whose
+// browsers watch the event stream in (d)), and files the pending booking requests whose outcomes
+// the webhook-to-browser measurement delivers.
 // Run with `tsx --conditions=react-server` (server-only modules), by scripts/bench.ts only.
-// Input (JSON on stdin): { dataDir, adminEmail, adminPassword, requests: [{ id, correlationId, deviceId, resourceId, residentUserId, startTime, endTime }] }
+// Input (JSON on stdin): { dataDir, adminEmail, adminPassword, viewers: [{ email, password }], requests: [{ id, correlationId, deviceId, resourceId, residentUserId, startTime, endTime }] }
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '@/lib/db/client';
@@ -13,6 +14,7 @@ interface SetupInput {
   dataDir: string;
   adminEmail: string;
   adminPassword: string;
+  viewers?: { email: string; password: string }[];
   requests: {
     id: string;
     correlationId: string;
@@ -34,6 +36,9 @@ const input = JSON.parse(await readStdin()) as SetupInput;
 const handle = await openDatabase({ dataDir: path.resolve(input.dataDir, 'pglite') });
 try {
   const admin = await createUser(handle.db, { email: input.adminEmail, name: 'Benchmark Admin', role: 'admin', password: input.adminPassword });
+  for (const [i, viewer] of (input.viewers ?? []).entries()) {
+    await createUser(handle.db, { email: viewer.email, name: `Benchmark Viewer ${i + 1}`, role: 'admin', password: viewer.password });
+  }
   const r = input.requests;
   if (r.length > 0) {
     // One statement for all of them (arrays unnested), as the mirror writes its pages.
