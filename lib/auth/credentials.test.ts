@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { captureLog } from '@/lib/log';
 import { describeWithDb } from '@/tests/db';
 import { ACCOUNT_DAY_ATTEMPTS, IP_ATTEMPTS, PAIR_ATTEMPTS, createSignInThrottle } from './throttle';
 import { verifyCredentials } from './credentials';
@@ -46,8 +47,13 @@ describeWithDb('verifyCredentials', (ctx) => {
       const r = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password: `wrong-${i}` }, '10.1.0.1');
       expect(r).toEqual({ ok: false, reason: 'invalid' });
     }
-    const sixth = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password }, '10.1.0.1');
+    const lines: string[] = [];
+    const restore = captureLog({ write: (line: string) => void lines.push(line) });
+    const sixth = await verifyCredentials(db, createSignInThrottle(db), { email: 'cy@example.com', password }, '10.1.0.1').finally(restore);
     expect(sixth).toMatchObject({ ok: false, reason: 'throttled' });
+    // The throttle is logged by address, with no part of the account's e-mail address (issue 37).
+    expect(lines.join('')).toContain('sign-in throttled');
+    expect(lines.join('')).not.toMatch(/"cy|cy@/);
     if (!sixth.ok && sixth.reason === 'throttled') expect(sixth.retryAfterSeconds).toBeGreaterThan(0);
     // Unknown accounts are throttled alike, so throttling reveals nothing about existence.
     for (let i = 0; i < PAIR_ATTEMPTS; i += 1) {

@@ -29,7 +29,8 @@ export async function verifyCredentials(
   const password = parsed.success ? parsed.data.password : '';
   const wait = await throttle.attempt(`${email}`, ip);
   if (wait !== null) {
-    log.warn('sign-in throttled', { ip, account: email.slice(0, 3) });
+    // No part of the e-mail address: it is personal data (issue 37), and the address is enough to act on.
+    log.warn('sign-in throttled', { ip });
     return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
   }
   const user = email ? await findUserByEmail(db, email) : undefined;
