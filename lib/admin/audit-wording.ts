@@ -87,6 +87,18 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const parts = [added.length ? t('added', { list: formatList(added, locale) }) : '', removed.length ? t('removed', { list: formatList(removed, locale) }) : ''].filter(Boolean);
       return t('systems', { target, changes: parts.join('; ') || t('noChange') });
     }
+    case 'retention.settings': {
+      const retentionClass = text(detail.retentionClass);
+      const unit = detail.unit === 'days' ? 'days' : 'months';
+      const amount = (v: unknown) => (typeof v === 'number' ? t('retentionAmount', { unit, amount: v }) : text(v));
+      return t('retentionSettings', { class: t('retentionClass', { retentionClass }), from: amount(detail.from), to: amount(detail.to) });
+    }
+    case 'retention.run': {
+      // Counts per table only: the entry names no row.
+      const counts = detail.counts && typeof detail.counts === 'object' ? Object.entries(detail.counts as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number') : [];
+      const count = counts.reduce((sum, [, n]) => sum + n, 0);
+      return t('retentionRun', { count, tables: counts.map(([table, n]) => `${table} ${n}`).join(', ') || t('noDetails') });
+    }
     default:
       return t('unknown', { action: entry.action, target });
   }

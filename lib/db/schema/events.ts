@@ -52,6 +52,8 @@ export const reservationRequests = pgTable(
     /** Migration 0027: how often the reconciler re-sent a cancellation whose effect was unknown, and when it looks next. */
     resends: integer('resends').notNull().default(0),
     resendAfter: timestamp('resend_after', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
@@ -83,6 +85,8 @@ export const webhookEvents = pgTable(
     eventTime: timestamp('event_time', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     appliedAt: timestamp('applied_at', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [index('webhook_events_correlation').on(t.correlationId)],
 );
@@ -96,6 +100,8 @@ export const portalEvents = pgTable(
     /** A request as a browser may see it (lib/events/types.ts RequestView, which lib/events/store.ts writes and reads). */
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],
 );

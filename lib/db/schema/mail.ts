@@ -58,6 +58,10 @@ export const mailOutbox = pgTable(
     raw: text('raw'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Migration 0032: when retention dropped the message as sent (raw, subject, last error). */
+    bodyDroppedAt: timestamp('body_dropped_at', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     unique('mail_outbox_once').on(t.reservationId, t.kind),

@@ -109,6 +109,8 @@ export const mirrorReleasedNoShows = pgTable(
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
     releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
     seenGoneAt: timestamp('seen_gone_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.id] }), index('mirror_released_no_shows_time').on(t.deviceId, t.startTime)],
 );

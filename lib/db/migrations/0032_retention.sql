@@ -1,0 +1,32 @@
+-- Issue 37, decision 034: retention. Rows whose personal data is past its class's age are
+-- anonymised, not deleted; `anonymised_at` marks each one done, so a run (in batches, each its own
+-- statement) is idempotent and a stopped run resumes where it stopped. An e-mail's body expires
+-- before its metadata, so mail_outbox marks the two steps apart.
+ALTER TABLE reservation_requests ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE portal_events ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE webhook_events ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE room_closures ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE mail_outbox ADD COLUMN IF NOT EXISTS body_dropped_at timestamptz;
+ALTER TABLE mail_outbox ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE admin_audit ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+ALTER TABLE mirror_released_no_shows ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
+
+-- How long each retention class is kept, as an admin set it (a class without a row follows the
+-- environment, else the default): months, or days for e-mail bodies.
+CREATE TABLE IF NOT EXISTS retention_settings (
+  retention_class text PRIMARY KEY,
+  amount integer NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- A background job that must run on one instance at a time holds its row's lease: claimed with
+-- UPDATE ... WHERE lease_until < now(), renewed between batches, released when done (or left to
+-- expire by a crashed instance). The last run's outcome (counts per table) is kept for the admin page.
+CREATE TABLE IF NOT EXISTS job_leases (
+  name text PRIMARY KEY,
+  holder text,
+  lease_until timestamptz,
+  last_started_at timestamptz,
+  last_finished_at timestamptz,
+  last_result jsonb
+);
