@@ -49,7 +49,7 @@ describeWithDb('a report over anonymised rows', (ctx) => {
       }
     }
     // A fresh handle each time: the report is cached per handle, and must be computed again.
-    const deps = async (): Promise<ViewDeps> => ({ db: (await countingDb(ctx().handle)).db, source: () => Promise.resolve(serviceMirrorSource(connected.client, connected.apiKey)), freshnessMs: 3_600_000_000, now: () => new Date(nowMs) });
+    const deps = async (): Promise<ViewDeps> => ({ db: (await countingDb(ctx().handle)).db, source: () => Promise.resolve(serviceMirrorSource(connected.client, connected.apiKey)), freshnessMs: 315_360_000_000, now: () => new Date(nowMs) });
     const before = (await loadSystemReport(await deps(), system, period)).report;
     expect(before.total.counts.noShows).toBeGreaterThanOrEqual(3);
 
