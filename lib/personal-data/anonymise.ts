@@ -91,7 +91,7 @@ export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limi
     .select({ id: t.id })
     .from(t)
     .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.id)
+    .orderBy(t.createdAt, t.id)
     .limit(limit)
     .for('update', { skipLocked: true });
   const d = sql`${t.data}`;
@@ -234,7 +234,7 @@ export const anonymiseAudit: AnonymiseStep = async (db, condition, { limit, plac
     .select({ id: t.id })
     .from(t)
     .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.id)
+    .orderBy(t.createdAt, t.id)
     .limit(limit)
     .for('update', { skipLocked: true });
   const account = sql`${t.targetType} = 'account'`;

@@ -11,6 +11,16 @@ ALTER TABLE mail_outbox ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
 ALTER TABLE admin_audit ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
 ALTER TABLE mirror_released_no_shows ADD COLUMN IF NOT EXISTS anonymised_at timestamptz;
 
+-- The rows retention has yet to anonymise, oldest first: a run finds them without walking the ones
+-- already done (which leave these indexes), however long the history grows.
+CREATE INDEX IF NOT EXISTS reservation_requests_retention ON reservation_requests (created_at) WHERE anonymised_at IS NULL;
+CREATE INDEX IF NOT EXISTS portal_events_retention ON portal_events (created_at) WHERE anonymised_at IS NULL;
+CREATE INDEX IF NOT EXISTS webhook_events_retention ON webhook_events (received_at) WHERE anonymised_at IS NULL;
+CREATE INDEX IF NOT EXISTS mail_outbox_retention_body ON mail_outbox (created_at) WHERE body_dropped_at IS NULL;
+CREATE INDEX IF NOT EXISTS mail_outbox_retention ON mail_outbox (created_at) WHERE anonymised_at IS NULL;
+CREATE INDEX IF NOT EXISTS admin_audit_retention ON admin_audit (created_at) WHERE anonymised_at IS NULL;
+CREATE INDEX IF NOT EXISTS mirror_released_no_shows_retention ON mirror_released_no_shows (start_time) WHERE anonymised_at IS NULL;
+
 -- How long each retention class is kept, as an admin set it (a class without a row follows the
 -- environment, else the default): months, or days for e-mail bodies.
 CREATE TABLE IF NOT EXISTS retention_settings (

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { dataInventory, notPersonal, personal } from '../personal-marks';
 
@@ -22,7 +23,7 @@ export const adminAudit = pgTable(
     /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('admin_audit_created').on(t.createdAt.desc(), t.id.desc())],
+  (t) => [index('admin_audit_created').on(t.createdAt.desc(), t.id.desc()), index('admin_audit_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`)],
 );
 
 /** Personal data in admin_audit (decision 032): who did what to whom, kept as accountability. */

@@ -69,6 +69,8 @@ export const reservationRequests = pgTable(
     index('reservation_requests_resident_group').on(t.deviceId, t.residentGroupId, t.createdAt.desc()).where(sql`resident_group_id IS NOT NULL`),
     index('reservation_requests_closure').on(t.closureId).where(sql`closure_id IS NOT NULL`),
     index('reservation_requests_resident_user').on(t.deviceId, t.residentUserId, t.createdAt.desc()).where(sql`resident_user_id IS NOT NULL`),
+    // Migration 0032: the rows retention has yet to anonymise, oldest first (anonymised ones leave the index).
+    index('reservation_requests_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`),
   ],
 );
 
@@ -88,7 +90,7 @@ export const webhookEvents = pgTable(
     /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('webhook_events_correlation').on(t.correlationId)],
+  (t) => [index('webhook_events_correlation').on(t.correlationId), index('webhook_events_retention').on(t.receivedAt).where(sql`anonymised_at IS NULL`)],
 );
 
 export const portalEvents = pgTable(
@@ -103,7 +105,7 @@ export const portalEvents = pgTable(
     /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],
+  (t) => [index('portal_events_device_id').on(t.deviceId, t.id), index('portal_events_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`)],
 );
 
 /** Personal data in reservation_requests (decision 032): who asked for which booking on whose behalf, and the manager's note. */

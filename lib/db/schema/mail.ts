@@ -67,6 +67,9 @@ export const mailOutbox = pgTable(
     unique('mail_outbox_once').on(t.reservationId, t.kind),
     index('mail_outbox_due').on(t.nextAttemptAt).where(sql`status = 'queued'`),
     index('mail_outbox_device_created').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
+    // Migration 0032: the messages retention has yet to strip, oldest first.
+    index('mail_outbox_retention_body').on(t.createdAt).where(sql`body_dropped_at IS NULL`),
+    index('mail_outbox_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`),
   ],
 );
 

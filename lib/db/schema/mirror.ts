@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { dataInventory, notPersonal, personal } from '../personal-marks';
 
@@ -112,7 +113,11 @@ export const mirrorReleasedNoShows = pgTable(
     /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
     anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.id] }), index('mirror_released_no_shows_time').on(t.deviceId, t.startTime)],
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.id] }),
+    index('mirror_released_no_shows_time').on(t.deviceId, t.startTime),
+    index('mirror_released_no_shows_retention').on(t.startTime).where(sql`anonymised_at IS NULL`),
+  ],
 );
 
 export const mirrorResources = pgTable(
