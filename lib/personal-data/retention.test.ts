@@ -194,7 +194,8 @@ describeWithDb('retention', (ctx) => {
 
     // The e-mail a millisecond younger than 13 months lost its body (older than 90 days), not its metadata.
     for (const name of Object.keys(ids)) {
-      expect(JSON.stringify(after[name]!.old), `${name} at its boundary`).not.toMatch(PERSONAL);
+      // The e-mail at the 90-day boundary loses its body only (checked below); every other row at its boundary names no one.
+      if (name !== 'mailBody') expect(JSON.stringify(after[name]!.old), `${name} at its boundary`).not.toMatch(PERSONAL);
       if (name === 'mailMeta') continue;
       expect(after[name]!.young, `${name} a millisecond younger`).toEqual(before[name]!.young);
     }
@@ -257,7 +258,7 @@ describeWithDb('retention', (ctx) => {
       expect(sum(done.map((r) => (r.status === 'done' ? r.counts : {})))).toEqual(EXPECTED);
       expect(sum(await runs())).toEqual(EXPECTED);
       const after = await rows(ids);
-      for (const name of Object.keys(ids)) expect(JSON.stringify(after[name]!.old)).not.toMatch(PERSONAL);
+      for (const name of Object.keys(ids)) if (name !== 'mailBody') expect(JSON.stringify(after[name]!.old), name).not.toMatch(PERSONAL);
       // Each row's mark was written once, by the run that changed it.
       expect(after.request!.old.anonymisedAt).toEqual(NOW);
     } finally {
