@@ -19,6 +19,9 @@ export type AuditEntryTranslator = ReturnType<typeof createTranslator<Messages, 
 const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota', 'requestBudgetPerHour']);
 const KINDS = new Set(['laundry', 'drying', 'other']);
 
+// A retention class's word in the catalogue (ICU select keys take no hyphen).
+const RETENTION_CLASS_KEYS: Record<string, string> = { 'request-13m': 'request', 'email-body-90d': 'emailBody', 'email-meta-13m': 'emailMeta', 'audit-24m': 'audit' };
+
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : []);
 
@@ -89,9 +92,10 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
     }
     case 'retention.settings': {
       const retentionClass = text(detail.retentionClass);
+      const key = RETENTION_CLASS_KEYS[retentionClass] ?? retentionClass.replace(/[^\w]/g, '');
       const unit = detail.unit === 'days' ? 'days' : 'months';
       const amount = (v: unknown) => (typeof v === 'number' ? t('retentionAmount', { unit, amount: v }) : text(v));
-      return t('retentionSettings', { class: t('retentionClass', { retentionClass }), from: amount(detail.from), to: amount(detail.to) });
+      return t('retentionSettings', { class: t('retentionClass', { key }), from: amount(detail.from), to: amount(detail.to) });
     }
     case 'retention.run': {
       // Counts per table only: the entry names no row.

@@ -29,8 +29,11 @@ export const ENGLISH_PLACEHOLDERS: Placeholders = {
   recipient: '(anonymised)',
 };
 
-/** What `reservation_requests.requested_by` becomes once its account is gone (an id column, not shown as a name). */
-export const ANONYMISED_ACCOUNT = 'anonymised';
+/**
+ * What `reservation_requests.requested_by` becomes once its account is gone: the nil UUID, which is
+ * no account (reports look the column up among the accounts' uuids).
+ */
+export const ANONYMISED_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 export interface AnonymiseOptions {
   /** The rows one call changes at most (one statement). */
@@ -145,7 +148,7 @@ export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { lim
 };
 
 /**
- * Room closures: the reason (free text a manager may have named someone in) is emptied, the
+ * Room closures: the reason (free text a manager may have named someone in) becomes a dash, the
  * closer's name goes, and each target loses the resident's name and its refusal's values; its
  * booking, room, times, apartment and outcome kind stay.
  */
@@ -161,7 +164,8 @@ export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, n
   const rows = await db
     .update(t)
     .set({
-      reason: '',
+      // The column must hold 1–200 characters: a dash, which names no one and reads the same in every language.
+      reason: '–',
       createdByName: null,
       targets: sql`(SELECT coalesce(jsonb_agg(
           CASE WHEN jsonb_typeof(x.t -> 'outcome') = 'object' THEN (x.t - 'residentName') || jsonb_build_object('outcome', (x.t -> 'outcome') - 'values') ELSE x.t - 'residentName' END
@@ -304,7 +308,7 @@ export const RETENTION_COVERS: Readonly<Record<string, string>> = {
   'mail_outbox.last_error': 'dropped',
   'mail_outbox.subject': 'dropped',
   'mail_outbox.raw': 'dropped',
-  'room_closures.reason': 'emptied',
+  'room_closures.reason': 'a dash',
   'room_closures.created_by_name': 'emptied',
   'room_closures.targets': 'each target’s resident name and refusal values removed',
   'mirror_released_no_shows.user_id': 'emptied',

@@ -41,7 +41,7 @@ describeWithDb('a report over anonymised rows', (ctx) => {
       const start = new Date(nowMs - (10 + i) * DAY);
       // A no-show the service dropped, held by the user (not their apartment's group).
       await db.insert(mirrorReleasedNoShows).values({ deviceId: connected.deviceId, id: randomUUID(), resourceId: room!.id, userId: resident.id, ownerId: resident.id, ownerType: 'User', startTime: start, endTime: new Date(start.getTime() + 3 * 3_600_000), releasedAt: start });
-      for (const requestedBy of [manager!.id, 'a-deleted-account']) {
+      for (const requestedBy of [manager!.id, randomUUID()]) {
         await db.insert(reservationRequests).values({
           kind: 'create', deviceId: connected.deviceId, resourceId: room!.id, residentUserId: resident.id, reservationId: randomUUID(), startTime: start, endTime: new Date(start.getTime() + 3_600_000),
           requestedBy, requestedByName: requestedBy === manager!.id ? 'Maja Manager' : 'Gone Manager', status: 'succeeded', residentName: resident.name, residentApartment: '1001', residentGroupId: resident.userGroupId, note: 'a note',

@@ -19,13 +19,13 @@ export const isAgedClass = (value: string): value is AgedClass => (AGED_CLASSES 
 
 type RetentionEnv = Pick<Env, 'RETENTION_REQUEST_MONTHS' | 'RETENTION_EMAIL_BODY_DAYS' | 'RETENTION_EMAIL_META_MONTHS' | 'RETENTION_AUDIT_MONTHS'>;
 
-/** Each class's unit, default and the environment variable that may set it. */
+/** Each class's unit, default, the environment variable that may set it, and its word in the catalogues (ICU keys take no hyphen). */
 export const RETENTION_PERIODS = {
-  'request-13m': { unit: 'months', defaultAmount: 13, variable: 'RETENTION_REQUEST_MONTHS' },
-  'email-body-90d': { unit: 'days', defaultAmount: 90, variable: 'RETENTION_EMAIL_BODY_DAYS' },
-  'email-meta-13m': { unit: 'months', defaultAmount: 13, variable: 'RETENTION_EMAIL_META_MONTHS' },
-  'audit-24m': { unit: 'months', defaultAmount: 24, variable: 'RETENTION_AUDIT_MONTHS' },
-} as const satisfies Record<AgedClass, { unit: RetentionUnit; defaultAmount: number; variable: keyof RetentionEnv }>;
+  'request-13m': { unit: 'months', defaultAmount: 13, variable: 'RETENTION_REQUEST_MONTHS', key: 'request' },
+  'email-body-90d': { unit: 'days', defaultAmount: 90, variable: 'RETENTION_EMAIL_BODY_DAYS', key: 'emailBody' },
+  'email-meta-13m': { unit: 'months', defaultAmount: 13, variable: 'RETENTION_EMAIL_META_MONTHS', key: 'emailMeta' },
+  'audit-24m': { unit: 'months', defaultAmount: 24, variable: 'RETENTION_AUDIT_MONTHS', key: 'audit' },
+} as const satisfies Record<AgedClass, { unit: RetentionUnit; defaultAmount: number; variable: keyof RetentionEnv; key: string }>;
 
 export type RetentionSource = 'admin' | 'environment' | 'default';
 

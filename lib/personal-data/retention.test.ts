@@ -21,7 +21,7 @@ import {
   webhookEvents,
 } from '@/lib/db/schema';
 import { describeWithDb } from '@/tests/db';
-import { ENGLISH_PLACEHOLDERS } from './anonymise';
+import { ANONYMISED_ACCOUNT, ENGLISH_PLACEHOLDERS } from './anonymise';
 import { RETENTION_ACTOR, runRetention, type RetentionDeps, type RetentionRunResult } from './retention';
 import { cutoffOf, readRetentionPolicy, saveRetentionSetting } from './retention-settings';
 
@@ -32,6 +32,8 @@ const BODY_CUTOFF = new Date('2026-03-17T12:00:00.000Z'); // 90 days
 const META_CUTOFF = REQUEST_CUTOFF; // 13 months
 const AUDIT_CUTOFF = new Date('2024-06-15T12:00:00.000Z'); // 24 months
 const younger = (d: Date) => new Date(d.getTime() + 1);
+/** A manager's account that no longer exists. */
+const GONE_ACCOUNT = randomUUID();
 
 const PERSONAL = /Anna|anna@example\.com|Maja|Mia|mia@example\.com|Ring her/;
 const NO_ENV = { RETENTION_REQUEST_MONTHS: undefined, RETENTION_EMAIL_BODY_DAYS: undefined, RETENTION_EMAIL_META_MONTHS: undefined, RETENTION_AUDIT_MONTHS: undefined };
@@ -98,7 +100,7 @@ describeWithDb('retention', (ctx) => {
         .insert(reservationRequests)
         .values({
           kind: 'create', deviceId, resourceId: randomUUID(), residentUserId: userId, reservationId: randomUUID(), startTime: createdAt, endTime: createdAt,
-          requestedBy: 'gone-account', idempotencyKey: `key-${tag}`, status: 'succeeded', residentName: 'Anna Andersson', residentApartment: '1001',
+          requestedBy: GONE_ACCOUNT, idempotencyKey: `key-${tag}`, status: 'succeeded', residentName: 'Anna Andersson', residentApartment: '1001',
           residentGroupId: groupId, resourceName: 'Tvättstuga 1', requestedByName: 'Maja Manager', note: 'Ring her first', createdAt, updatedAt: createdAt,
           firstAnswer: { status: 409, code: 'conflict', message: 'Anna Andersson already has a booking' },
         })
@@ -106,7 +108,7 @@ describeWithDb('retention', (ctx) => {
       return row!.id;
     });
     await pair('event', REQUEST_CUTOFF, async (createdAt) => {
-      const data = { id: randomUUID(), residentUserId: userId, requestedBy: 'gone-account', residentName: 'Anna Andersson', residentApartment: '1001', requestedByName: 'Maja', note: 'Ring her first', status: 'failed', reason: { key: 'outcomes.refused', values: { name: 'Anna' } } };
+      const data = { id: randomUUID(), residentUserId: userId, requestedBy: GONE_ACCOUNT, residentName: 'Anna Andersson', residentApartment: '1001', requestedByName: 'Maja', note: 'Ring her first', status: 'failed', reason: { key: 'outcomes.refused', values: { name: 'Anna' } } };
       const [row] = await db().insert(portalEvents).values({ deviceId, type: 'request.updated', data, createdAt }).returning({ id: portalEvents.id });
       return String(row!.id);
     });
@@ -203,10 +205,10 @@ describeWithDb('retention', (ctx) => {
     expect(after.mailBody!.old).toMatchObject({ recipient: 'anna@example.com', raw: null, subject: null, bodyDroppedAt: NOW, anonymisedAt: null });
 
     // What stays: the apartment's wording for the name, rooms, times, statuses, outcome codes.
-    expect(after.request!.old).toMatchObject({ residentName: 'Resident in LGH 1001', residentApartment: '1001', residentGroupId: groupId, residentUserId: null, note: null, requestedByName: null, requestedBy: 'anonymised', idempotencyKey: null, firstAnswer: null, status: 'succeeded', resourceName: 'Tvättstuga 1', anonymisedAt: NOW });
+    expect(after.request!.old).toMatchObject({ residentName: 'Resident in LGH 1001', residentApartment: '1001', residentGroupId: groupId, residentUserId: null, note: null, requestedByName: null, requestedBy: ANONYMISED_ACCOUNT, idempotencyKey: null, firstAnswer: null, status: 'succeeded', resourceName: 'Tvättstuga 1', anonymisedAt: NOW });
     expect(after.event!.old.data).toMatchObject({ residentName: 'Resident in LGH 1001', residentApartment: '1001', residentUserId: null, note: null, requestedByName: null, status: 'failed', reason: { key: 'outcomes.refused' } });
     expect(after.webhook!.old.payload).toEqual({ correlationId: (before.webhook!.old.payload as { correlationId: string }).correlationId, eventType: 'reservationResult', eventData: { succeeded: true, data: { reservationId: 'r-1', operation: 'create' } } });
-    expect(after.closure!.old).toMatchObject({ reason: '', createdByName: null, status: 'done', targets: [{ reservationId: 'r-1', resourceId: 'room-1', apartment: '1001', outcome: { kind: 'failed', key: 'outcomes.refused' } }] });
+    expect(after.closure!.old).toMatchObject({ reason: '–', createdByName: null, status: 'done', targets: [{ reservationId: 'r-1', resourceId: 'room-1', apartment: '1001', outcome: { kind: 'failed', key: 'outcomes.refused' } }] });
     expect(after.noShow!.old).toMatchObject({ userId: null, ownerId: groupId, ownerType: 'Group' });
     expect(after.mailMeta!.old).toMatchObject({ recipient: '(anonymised)', recipientName: 'Resident in LGH 1001', raw: null, subject: null, status: 'sent', facts: { residentApartment: '1001', arrangedBy: null, resourceId: 'room-1' } });
     expect(after.audit!.old).toMatchObject({ actorId: null, actorName: 'Anonymised', action: 'account.create', targetType: 'account', targetId: null, targetName: 'Anonymised', detail: { role: 'manager' } });

@@ -232,7 +232,7 @@ export async function saveRetentionAction(_state: ActionState, form: FormData): 
     revalidatePath('/admin/retention');
     const t = await getTranslations('retention');
     return t('saved', {
-      class: t('className', { retentionClass: saved.retentionClass }),
+      class: t('className', { key: RETENTION_PERIODS[saved.retentionClass].key }),
       period: t('amount', { unit: saved.unit, amount: saved.amount }),
       source: t('source', { source: saved.source, variable: RETENTION_PERIODS[saved.retentionClass].variable }),
     });

@@ -29,14 +29,14 @@ export default async function RetentionPage() {
         <h2 id="retention-classes" className="text-lg font-medium">{t('classesHeading')}</h2>
         {AGED_CLASSES.map((retentionClass) => {
           const p = policy[retentionClass];
-          const name = t('className', { retentionClass });
-          const { variable, defaultAmount } = RETENTION_PERIODS[retentionClass];
+          const { variable, defaultAmount, key } = RETENTION_PERIODS[retentionClass];
+          const name = t('className', { key });
           const fallback = t('amount', { unit: p.unit, amount: env[variable] ?? defaultAmount });
           const id = `retention-${retentionClass}`;
           return (
             <section key={retentionClass} aria-labelledby={`${id}-heading`} className={cardClass}>
               <h3 id={`${id}-heading`} className="font-medium">{name}</h3>
-              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t('classHint', { retentionClass })}</p>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t('classHint', { key })}</p>
               <p className="mt-2 text-sm">
                 <strong>{t('effective', { period: t('amount', { unit: p.unit, amount: p.amount }) })}</strong> ({t('source', { source: p.source, variable })})
               </p>
