@@ -48,7 +48,7 @@ export const LAYERS = [
   {
     name: 'operations',
     why: 'what managers and admins do: book, cancel, close rooms, mail residents, administer',
-    paths: ['lib/reservations', 'lib/closures', 'lib/mail', 'lib/residents', 'lib/admin'],
+    paths: ['lib/reservations', 'lib/closures', 'lib/mail', 'lib/residents', 'lib/admin', 'lib/personal-data'],
   },
   {
     name: 'views',

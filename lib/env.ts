@@ -12,6 +12,23 @@ const optionalUrl = z.url().optional();
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0, 'must be 0 or more').default(fallback);
 
+/**
+ * The bounds of the retention periods (issue 37, decision 034), for the environment's values and an
+ * admin's alike (lib/personal-data/retention-settings.ts): at least a month (a week for e-mail
+ * bodies, which a resident may still ask about), at most ten years.
+ */
+export const RETENTION_BOUNDS = {
+  months: { min: 1, max: 120 },
+  days: { min: 7, max: 3650 },
+} as const;
+const retentionPeriod = (unit: keyof typeof RETENTION_BOUNDS) =>
+  z.coerce
+    .number()
+    .int(`must be a whole number of ${unit}`)
+    .min(RETENTION_BOUNDS[unit].min, `must be at least ${RETENTION_BOUNDS[unit].min} ${unit}`)
+    .max(RETENTION_BOUNDS[unit].max, `must be at most ${RETENTION_BOUNDS[unit].max} ${unit}`)
+    .optional();
+
 const serviceVariables = [
   'SERVICE_BASE_URL',
   'SERVICE_TOKEN_URL',
@@ -144,6 +161,16 @@ export const envSchema = z
     /** Rooms, time schedules and user groups are re-read every this many re-reads of a system (1: every time); reservations always. */
     MIRROR_STRUCTURE_EVERY: positiveInt(10),
     RECONCILE_AFTER_S: positiveInt(120),
+    // Retention of personal data (docs/personal-data.md#for-how-long): the portal's periods where an
+    // admin has set none; unset: the defaults (13 months, 90 days, 13 months, 24 months).
+    /** Booking requests' personal fields and notes, their events and deliveries, closures' names and targets. */
+    RETENTION_REQUEST_MONTHS: retentionPeriod('months'),
+    /** E-mails as sent (body, calendar attachment, subject, last delivery error). */
+    RETENTION_EMAIL_BODY_DAYS: retentionPeriod('days'),
+    /** Who an e-mail went to, and the facts it was written from. */
+    RETENTION_EMAIL_META_MONTHS: retentionPeriod('months'),
+    /** Names and e-mail addresses in the admin audit log. */
+    RETENTION_AUDIT_MONTHS: retentionPeriod('months'),
     /** A booking whose answer was lost (timeout, reset, unreadable) is first checked this soon. */
     RECONCILE_UNKNOWN_AFTER_S: positiveInt(10),
   })

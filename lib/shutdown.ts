@@ -9,6 +9,7 @@ import { stopMirrorWorker } from '@/lib/mirror/background';
 import { stopMountedSandbox } from '@/lib/sandbox-mount';
 import { singleton } from '@/lib/singleton';
 import { stopMailWorker } from '@/lib/mail/running-worker';
+import { stopRetentionWorker } from '@/lib/personal-data/worker';
 
 /** The process is gone by then, whatever still runs (orchestrators commonly SIGKILL after 10 s). */
 export const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -18,7 +19,7 @@ type ExitSignal = 'SIGTERM' | 'SIGINT';
 export interface ShutdownSteps {
   /** Tells every open SSE stream to reconnect elsewhere (`event: end`, reason `restart`) and closes it; returns how many. */
   endStreams: () => number;
-  /** Stops the background workers: reconciler, closure jobs, mirror refreshes, mail worker, mounted sandbox, event-bus listener. */
+  /** Stops the background workers: reconciler, closure jobs, mirror refreshes, mail worker, retention job, mounted sandbox, event-bus listener. */
   stopWorkers: () => Promise<void>;
   /** Resolves when the HTTP server has stopped and finished its requests (Next's own cleanup), or never. */
   serverDone: Promise<number | undefined>;
@@ -48,7 +49,7 @@ export async function runShutdown(signal: ExitSignal, steps: ShutdownSteps): Pro
 }
 
 async function stopPortalWorkers(): Promise<void> {
-  await Promise.all([stopReconciler(), stopClosureWorker(), stopMirrorWorker(), stopMailWorker(), stopEventBus(), stopMountedSandbox()]);
+  await Promise.all([stopReconciler(), stopClosureWorker(), stopMirrorWorker(), stopMailWorker(), stopRetentionWorker(), stopEventBus(), stopMountedSandbox()]);
 }
 
 /**

@@ -9,6 +9,7 @@ import { getMountedSandbox, mountedSandboxFetch } from '@/lib/sandbox-mount';
 import { startReconciler } from '@/lib/reservations/reconcile';
 import { startClosureWorker } from '@/lib/closures/worker';
 import { startMirrorWorker } from '@/lib/mirror/background';
+import { startRetentionWorker } from '@/lib/personal-data/worker';
 import { getSecrets } from '@/lib/secrets';
 import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
@@ -19,6 +20,7 @@ import {
   portalClosureDeps,
   portalMirrorWorkerDeps,
   portalReservationDeps,
+  portalRetentionDeps,
   startMailWorker,
 } from '@/lib/wiring';
 
@@ -85,6 +87,8 @@ export async function startPortal(): Promise<void> {
   startClosureWorker(portalClosureDeps);
   // Copies of systems nobody views are re-read at the slower background cadence (timer unref'd).
   startMirrorWorker(portalMirrorWorkerDeps, env.MIRROR_BACKGROUND_S * 1000);
+  // Personal data past its retention period is anonymised: soon after start, then hourly, one instance at a time (timers unref'd).
+  startRetentionWorker(portalRetentionDeps);
   // Residents' e-mail from the outbox: sent over SMTP, or kept for the E-mails page without SMTP_URL.
   try {
     await startMailWorker();

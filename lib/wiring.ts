@@ -18,6 +18,10 @@ import type { BackgroundDeps } from '@/lib/mirror/background';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import type { MirrorSource, MirrorState } from '@/lib/mirror/types';
 import { requestQueryTimer } from '@/lib/observability/server-timing';
+import type { Placeholders } from '@/lib/personal-data/anonymise';
+import type { RetentionDeps } from '@/lib/personal-data/retention';
+import { readRetentionPolicy } from '@/lib/personal-data/retention-settings';
+import { renderMessage } from '@/lib/i18n/server';
 import type { ReservationDeps } from '@/lib/reservations/requests';
 import { getSecrets } from '@/lib/secrets';
 import { getServiceClient } from '@/lib/service/client-from-settings';
@@ -144,4 +148,25 @@ export async function startMailWorker(): Promise<void> {
     setRunningMailWorker(new MailWorker({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, retryMaxSeconds: env.MAIL_RETRY_MAX_S }));
   worker.start();
   log.info('mail worker started', mailDelivery());
+}
+
+/**
+ * The words that replace names when retention anonymises (decision 034): in the portal's default
+ * language, since the rows are read in any language afterwards. `{apartment}` is filled per row in SQL.
+ */
+export async function retentionPlaceholders(): Promise<Placeholders> {
+  const locale = env.PORTAL_DEFAULT_LOCALE;
+  const [residentIn, resident, person, recipient] = await Promise.all([
+    renderMessage(locale, msg('retention.placeholder.residentIn', { apartment: '{apartment}' })),
+    renderMessage(locale, msg('retention.placeholder.resident')),
+    renderMessage(locale, msg('retention.placeholder.person')),
+    renderMessage(locale, msg('retention.placeholder.recipient')),
+  ]);
+  return { residentIn, resident, person, recipient };
+}
+
+/** The retention job: the portal's database, its periods (admin, environment, default) and the placeholders. */
+export async function portalRetentionDeps(): Promise<RetentionDeps> {
+  const [{ db }, placeholders] = await Promise.all([getDb(), retentionPlaceholders()]);
+  return { db, placeholders, policy: () => readRetentionPolicy(db, env) };
 }

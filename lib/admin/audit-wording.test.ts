@@ -43,6 +43,14 @@ describe('describeAuditEntry in English', () => {
     );
   });
 
+  it('says what retention changed: a period from → to, and a run’s counts (no names)', () => {
+    expect(describeAudit(entry('retention.settings', { retentionClass: 'email-body-90d', unit: 'days', from: 90, to: 30 }, 'email-body-90d'))).toBe('Changed the retention period of e-mails as sent: 90 days → 30 days.');
+    expect(describeAudit(entry('retention.settings', { retentionClass: 'audit-24m', unit: 'months', from: 24, to: 1 }, 'audit-24m'))).toBe('Changed the retention period of the audit log: 24 months → 1 month.');
+    expect(describeAudit(entry('retention.run', { counts: { reservation_requests: 2, mail_outbox: 1 }, complete: true }, null))).toBe(
+      'Anonymised personal data past its retention period: 3 rows (reservation_requests 2, mail_outbox 1).',
+    );
+  });
+
   it('reads odd or missing details without failing', () => {
     expect(describeAudit(entry('system.update', { name: null }))).toBe('Changed the system Ekhagen: name – → –.');
     expect(describeAudit(entry('system.update', {}))).toBe('Changed the system Ekhagen: no details.');

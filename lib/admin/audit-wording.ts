@@ -19,6 +19,9 @@ export type AuditEntryTranslator = ReturnType<typeof createTranslator<Messages, 
 const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota', 'requestBudgetPerHour']);
 const KINDS = new Set(['laundry', 'drying', 'other']);
 
+// A retention class's word in the catalogue (ICU select keys take no hyphen).
+const RETENTION_CLASS_KEYS: Record<string, string> = { 'request-13m': 'request', 'email-body-90d': 'emailBody', 'email-meta-13m': 'emailMeta', 'audit-24m': 'audit' };
+
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : []);
 
@@ -86,6 +89,19 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const removed = list(detail.removed);
       const parts = [added.length ? t('added', { list: formatList(added, locale) }) : '', removed.length ? t('removed', { list: formatList(removed, locale) }) : ''].filter(Boolean);
       return t('systems', { target, changes: parts.join('; ') || t('noChange') });
+    }
+    case 'retention.settings': {
+      const retentionClass = text(detail.retentionClass);
+      const key = RETENTION_CLASS_KEYS[retentionClass] ?? retentionClass.replace(/[^\w]/g, '');
+      const unit = detail.unit === 'days' ? 'days' : 'months';
+      const amount = (v: unknown) => (typeof v === 'number' ? t('retentionAmount', { unit, amount: v }) : text(v));
+      return t('retentionSettings', { class: t('retentionClass', { key }), from: amount(detail.from), to: amount(detail.to) });
+    }
+    case 'retention.run': {
+      // Counts per table only: the entry names no row.
+      const counts = detail.counts && typeof detail.counts === 'object' ? Object.entries(detail.counts as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number') : [];
+      const count = counts.reduce((sum, [, n]) => sum + n, 0);
+      return t('retentionRun', { count, tables: counts.map(([table, n]) => `${table} ${n}`).join(', ') || t('noDetails') });
     }
     default:
       return t('unknown', { action: entry.action, target });

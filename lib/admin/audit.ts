@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   'account.delete',
   'account.password-reset',
   'account.systems',
+  'retention.settings',
+  'retention.run',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -30,33 +30,34 @@ export const PERSONAL_KINDS = [
 export type PersonalKind = (typeof PERSONAL_KINDS)[number];
 
 /**
- * How long a column's personal data is kept, by class. `days` is the planned default (the issue's
- * defaults; settings per portal are to come), `action` what happens when it is over. `built`
- * says whether the portal already does it: most of it is the retention job still to be built.
+ * How long a column's personal data is kept, by class. `days` is the default (an admin or the
+ * environment may set another: lib/personal-data/retention-settings.ts), `action` what happens when
+ * it is over. `built` says whether the portal does it (the age-based ones: the retention job,
+ * lib/personal-data/retention.ts).
  */
 export const RETENTION_CLASSES = {
   'request-13m': {
     days: 396,
     action: 'anonymise',
-    built: false,
+    built: true,
     summary: 'Booking requests and what was derived from them (their events, webhook deliveries, closures’ target lists): names and notes replaced ("Resident in LGH 1001") after 13 months; counts stay for reports.',
   },
   'email-body-90d': {
     days: 90,
     action: 'drop',
-    built: false,
+    built: true,
     summary: 'The e-mail as sent (body, .ics, subject, the last delivery error): dropped after 90 days.',
   },
   'email-meta-13m': {
     days: 396,
     action: 'anonymise',
-    built: false,
+    built: true,
     summary: 'Who an e-mail went to and its facts: anonymised after 13 months; that a message was sent, and when, stays.',
   },
   'audit-24m': {
     days: 730,
     action: 'anonymise',
-    built: false,
+    built: true,
     summary: 'The admin audit log: names and e-mail addresses in entries anonymised after 24 months; what was done, and when, stays.',
   },
   'account-lifetime': {

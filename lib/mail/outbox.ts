@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { isLocale, type Locale } from '@/lib/i18n/config';
 import { readClosureReason } from '@/lib/closures/read';
@@ -143,12 +143,15 @@ export async function markAttemptFailed(
   return updated.length > 0;
 }
 
-/** A failed message queued again now, with a fresh count of attempts. Returns the row, or null if it was not failed. */
+/**
+ * A failed message queued again now, with a fresh count of attempts. Returns the row, or null if it
+ * was not failed, or was anonymised by retention (its address is gone: decision 034).
+ */
 export async function requeueFailedMail(db: Database, id: string): Promise<OutboxRow | null> {
   const [row] = await db
     .update(mailOutbox)
     .set({ status: 'queued', attempts: 0, nextAttemptAt: sql`now()`, leaseUntil: null })
-    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'failed')))
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'failed'), isNull(mailOutbox.anonymisedAt)))
     .returning();
   if (row) scheduleMailKick(0);
   return row ?? null;

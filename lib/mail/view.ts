@@ -64,6 +64,7 @@ export async function previewOf(row: OutboxRow): Promise<RenderedMail> {
 export async function retryMailFor(db: Database, user: SessionUser, id: string): Promise<OutboxRow> {
   const row = await readMailFor(db, user, id);
   const requeued = await requeueFailedMail(db, row.id);
+  if (!requeued && row.anonymisedAt) throw new ApiError('conflict', msg('errors.mailAnonymised'));
   if (!requeued) throw new ApiError('conflict', msg('errors.mailNotRetryable', { status: row.status }));
   return requeued;
 }

@@ -49,6 +49,7 @@ export const ROUTE_TEMPLATES = [
   '/admin',
   '/admin/audit',
   '/admin/managers',
+  '/admin/retention',
   '/admin/systems',
   '/emails',
   '/emails/[mailId]',

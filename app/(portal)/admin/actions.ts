@@ -18,6 +18,7 @@ import { requireAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatList } from '@/lib/i18n/format';
 import { connectSystemsByApproval } from '@/lib/wiring';
+import { RETENTION_PERIODS, saveRetentionSetting } from '@/lib/personal-data/retention-settings';
 import { deviceIdSchema, requestBudgetSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
 const text = (form: FormData, name: string) => {
@@ -221,5 +222,19 @@ export async function removeRuleGroupAction(_state: ActionState, form: FormData)
     const { system } = await removeRuleGroup((await getDb()).db, admin, deviceId, index);
     revalidatePath('/', 'layout');
     return (await done())('ruleGroupRemoved', { name: system });
+  });
+}
+
+export async function saveRetentionAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const saved = await saveRetentionSetting((await getDb()).db, admin, env, text(form, 'retentionClass'), text(form, 'amount'));
+    revalidatePath('/admin/retention');
+    const t = await getTranslations('retention');
+    return t('saved', {
+      class: t('className', { key: RETENTION_PERIODS[saved.retentionClass].key }),
+      period: t('amount', { unit: saved.unit, amount: saved.amount }),
+      source: t('source', { source: saved.source, variable: RETENTION_PERIODS[saved.retentionClass].variable }),
+    });
   });
 }

@@ -1,8 +1,10 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** What an audit entry is about (migration 0015; written by lib/admin/audit.ts only). */
-export const AUDIT_TARGET_TYPES = ['system', 'account', 'display'] as const;
+// 'portal': the portal as a whole (its retention settings, the retention job's runs).
+export const AUDIT_TARGET_TYPES = ['system', 'account', 'display', 'portal'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const adminAudit = pgTable(
@@ -18,8 +20,10 @@ export const adminAudit = pgTable(
     targetName: text('target_name'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('admin_audit_created').on(t.createdAt.desc(), t.id.desc())],
+  (t) => [index('admin_audit_created').on(t.createdAt.desc(), t.id.desc()), index('admin_audit_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`)],
 );
 
 /** Personal data in admin_audit (decision 032): who did what to whom, kept as accountability. */

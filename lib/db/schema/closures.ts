@@ -46,6 +46,8 @@ export const roomClosures = pgTable(
     liftedBy: uuid('lifted_by').references(() => users.id, { onDelete: 'set null' }),
     /** Migration 0022: until when the instance running the closure's job holds it. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     unique('room_closures_idempotency').on(t.createdBy, t.idempotencyKey),

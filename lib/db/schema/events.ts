@@ -52,6 +52,8 @@ export const reservationRequests = pgTable(
     /** Migration 0027: how often the reconciler re-sent a cancellation whose effect was unknown, and when it looks next. */
     resends: integer('resends').notNull().default(0),
     resendAfter: timestamp('resend_after', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     unique().on(t.requestedBy, t.idempotencyKey),
@@ -67,6 +69,8 @@ export const reservationRequests = pgTable(
     index('reservation_requests_resident_group').on(t.deviceId, t.residentGroupId, t.createdAt.desc()).where(sql`resident_group_id IS NOT NULL`),
     index('reservation_requests_closure').on(t.closureId).where(sql`closure_id IS NOT NULL`),
     index('reservation_requests_resident_user').on(t.deviceId, t.residentUserId, t.createdAt.desc()).where(sql`resident_user_id IS NOT NULL`),
+    // Migration 0032: the rows retention has yet to anonymise, oldest first (anonymised ones leave the index).
+    index('reservation_requests_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`),
   ],
 );
 
@@ -83,8 +87,10 @@ export const webhookEvents = pgTable(
     eventTime: timestamp('event_time', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     appliedAt: timestamp('applied_at', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('webhook_events_correlation').on(t.correlationId)],
+  (t) => [index('webhook_events_correlation').on(t.correlationId), index('webhook_events_retention').on(t.receivedAt).where(sql`anonymised_at IS NULL`)],
 );
 
 export const portalEvents = pgTable(
@@ -96,8 +102,10 @@ export const portalEvents = pgTable(
     /** A request as a browser may see it (lib/events/types.ts RequestView, which lib/events/store.ts writes and reads). */
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [index('portal_events_device_id').on(t.deviceId, t.id)],
+  (t) => [index('portal_events_device_id').on(t.deviceId, t.id), index('portal_events_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`)],
 );
 
 /** Personal data in reservation_requests (decision 032): who asked for which booking on whose behalf, and the manager's note. */

@@ -10,3 +10,4 @@ export * from './calendar-feeds';
 export * from './closures';
 export * from './mail';
 export * from './displays';
+export * from './retention';

@@ -58,11 +58,18 @@ export const mailOutbox = pgTable(
     raw: text('raw'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** Migration 0032: when retention dropped the message as sent (raw, subject, last error). */
+    bodyDroppedAt: timestamp('body_dropped_at', { withTimezone: true }),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
   (t) => [
     unique('mail_outbox_once').on(t.reservationId, t.kind),
     index('mail_outbox_due').on(t.nextAttemptAt).where(sql`status = 'queued'`),
     index('mail_outbox_device_created').on(t.deviceId, t.createdAt.desc(), t.id.desc()),
+    // Migration 0032: the messages retention has yet to strip, oldest first.
+    index('mail_outbox_retention_body').on(t.createdAt).where(sql`body_dropped_at IS NULL`),
+    index('mail_outbox_retention').on(t.createdAt).where(sql`anonymised_at IS NULL`),
   ],
 );
 

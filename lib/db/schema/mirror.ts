@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { dataInventory, notPersonal, personal } from '../personal-marks';
 
@@ -109,8 +110,14 @@ export const mirrorReleasedNoShows = pgTable(
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
     releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
     seenGoneAt: timestamp('seen_gone_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Migration 0032: when retention (or erasure) anonymised the row; null: not yet. */
+    anonymisedAt: timestamp('anonymised_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.id] }), index('mirror_released_no_shows_time').on(t.deviceId, t.startTime)],
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.id] }),
+    index('mirror_released_no_shows_time').on(t.deviceId, t.startTime),
+    index('mirror_released_no_shows_retention').on(t.startTime).where(sql`anonymised_at IS NULL`),
+  ],
 );
 
 export const mirrorResources = pgTable(

@@ -6,6 +6,7 @@ import type { Locale } from '@/lib/i18n/config';
 import { COMMAND_LINE_ACTOR, listAudit, type AuditEntry } from '@/lib/admin/audit';
 import { describeAuditEntry } from '@/lib/admin/audit-wording';
 import { requirePageAdmin } from '@/lib/api/session';
+import { RETENTION_ACTOR } from '@/lib/personal-data/retention';
 import { getDb } from '@/lib/db';
 import { formatClock, formatDate } from '@/lib/i18n/format';
 
@@ -23,8 +24,9 @@ type AuditT = Awaited<ReturnType<typeof getTranslations<'audit'>>>;
 // Times in UTC, said so: admins may sit in another zone than the systems they manage.
 const formatTime = (date: Date, t: AuditT, locale: Locale) => t('time', { date: formatDate(date.getTime(), 'UTC', locale), time: formatClock(date.getTime(), 'UTC') });
 
-/** `npm run admin` is recorded under a fixed English name; the page says it in the reader's language. */
-const actorName = (e: AuditEntry, t: AuditT) => (e.actorId === null && e.actorName === COMMAND_LINE_ACTOR.name ? t('commandLine') : e.actorName);
+/** `npm run admin` and the retention job are recorded under fixed English names; the page says them in the reader's language. */
+const actorName = (e: AuditEntry, t: AuditT) =>
+  e.actorId !== null ? e.actorName : e.actorName === COMMAND_LINE_ACTOR.name ? t('commandLine') : e.actorName === RETENTION_ACTOR.name ? t('retentionJob') : e.actorName;
 
 export default async function AuditPage({ searchParams }: Props) {
   await requirePageAdmin('/admin/audit');
