@@ -53,7 +53,7 @@ export const LAYERS = [
   {
     name: 'views',
     why: 'what pages, exports and feeds read, assembled from records and operations',
-    paths: ['lib/views', 'lib/reports', 'lib/exports', 'lib/feeds', 'lib/displays'],
+    paths: ['lib/views', 'lib/reports', 'lib/exports', 'lib/feeds', 'lib/displays', 'lib/personal-data'],
   },
   {
     name: 'edge',

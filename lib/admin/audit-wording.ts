@@ -87,6 +87,8 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const parts = [added.length ? t('added', { list: formatList(added, locale) }) : '', removed.length ? t('removed', { list: formatList(removed, locale) }) : ''].filter(Boolean);
       return t('systems', { target, changes: parts.join('; ') || t('noChange') });
     }
+    case 'personal-data.extract':
+      return t('personalDataExtract', { target, system: text(detail.system), format: detail.format === 'json' ? 'json' : 'html' });
     default:
       return t('unknown', { action: entry.action, target });
   }

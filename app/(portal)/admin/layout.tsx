@@ -9,6 +9,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     { href: '/admin/systems', label: t('sections.systems') },
     { href: '/admin/managers', label: t('sections.accounts') },
     { href: '/admin/audit', label: t('sections.audit') },
+    { href: '/admin/personal-data', label: t('sections.personalData') },
   ];
   return (
     <div className="flex flex-col gap-4">

@@ -31,6 +31,10 @@ export default async function AdminPage() {
           <Link href="/admin/audit" className={linkClass}>{t('sections.audit')}</Link>
           <p className={hintClass}>{t('hints.audit')}</p>
         </li>
+        <li className={cardClass}>
+          <Link href="/admin/personal-data" className={linkClass}>{t('sections.personalData')}</Link>
+          <p className={hintClass}>{t('hints.personalData')}</p>
+        </li>
       </ul>
     </div>
   );
