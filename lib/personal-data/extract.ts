@@ -236,17 +236,17 @@ export function readRequestEvents(db: Database, who: ResidentRef) {
 }
 
 /** The booking system's deliveries about the resident's requests (by their correlation ids). */
-export function readOutcomes(db: Database, correlationIds: readonly string[]) {
+export async function readOutcomes(db: Database, correlationIds: readonly string[]) {
   const w = webhookEvents;
-  if (correlationIds.length === 0) return Promise.resolve([]);
+  if (correlationIds.length === 0) return [];
   return db.select().from(w).where(equalsAnyUuid(w.correlationId, correlationIds)).orderBy(asc(w.receivedAt), asc(w.webhookId));
 }
 
 /** E-mails about the resident's requests or bookings (a closure's e-mail has no request: its booking says whose). */
-export function readEmails(db: Database, deviceId: string, requestIds: readonly string[], reservationIds: readonly string[]) {
+export async function readEmails(db: Database, deviceId: string, requestIds: readonly string[], reservationIds: readonly string[]) {
   const m = mailOutbox;
   const whose = [requestIds.length ? equalsAnyUuid(m.requestId, requestIds) : undefined, reservationIds.length ? equalsAnyUuid(m.reservationId, reservationIds) : undefined].filter((c) => c !== undefined);
-  if (whose.length === 0) return Promise.resolve([]);
+  if (whose.length === 0) return [];
   return db
     .select()
     .from(m)
@@ -255,9 +255,9 @@ export function readEmails(db: Database, deviceId: string, requestIds: readonly 
 }
 
 /** The apartment's calendar feeds, revoked ones too. */
-export function readApartmentFeeds(db: Database, deviceId: string, groupId: string | null) {
+export async function readApartmentFeeds(db: Database, deviceId: string, groupId: string | null) {
   const f = calendarFeeds;
-  if (!groupId) return Promise.resolve([]);
+  if (!groupId) return [];
   return db
     .select({ id: f.id, createdAt: f.createdAt, rotatedAt: f.rotatedAt, revokedAt: f.revokedAt, hasToken: sql<boolean>`${f.tokenHash} <> ''` })
     .from(f)
@@ -266,7 +266,7 @@ export function readApartmentFeeds(db: Database, deviceId: string, groupId: stri
 }
 
 /** Closures that cancelled one of the resident's bookings (by their requests, or a target naming the booking). */
-export function readClosures(db: Database, deviceId: string, closureIds: readonly string[], reservationIds: readonly string[]) {
+export async function readClosures(db: Database, deviceId: string, closureIds: readonly string[], reservationIds: readonly string[]) {
   const c = roomClosures;
   const hit = [
     closureIds.length ? equalsAnyUuid(c.id, closureIds) : undefined,
@@ -274,7 +274,7 @@ export function readClosures(db: Database, deviceId: string, closureIds: readonl
       ? sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${c.targets}) AS t WHERE t->>'reservationId' = ANY(${arrayParam(reservationIds)}::text[]))`
       : undefined,
   ].filter((x) => x !== undefined);
-  if (hit.length === 0) return Promise.resolve([]);
+  if (hit.length === 0) return [];
   return db
     .select()
     .from(c)
@@ -430,7 +430,7 @@ export async function gatherExtract(db: Database, who: ResidentRef, now: Date = 
         startTime: new Date(n.startMs).toISOString(),
         endTime: new Date(n.endMs).toISOString(),
         releasedAt: new Date(n.releasedAtMs).toISOString(),
-        heldAs: n.userId === who.userId ? 'user' : 'apartment',
+        heldAs: n.userId === who.userId ? ('user' as const) : ('apartment' as const),
       })),
     },
     bookingSystem: {
@@ -443,7 +443,7 @@ export async function gatherExtract(db: Database, who: ResidentRef, now: Date = 
         resourceId: r.resourceId,
         startTime: r.startTime,
         endTime: r.endTime,
-        heldAs: r.userId === who.userId ? 'user' : 'apartment',
+        heldAs: r.userId === who.userId ? ('user' as const) : ('apartment' as const),
         status: r.status,
       })),
       unreadableItems: (state?.skipped?.samples ?? []).filter((s) => s.id !== null && (s.id === who.userId || s.id === groupId)),
