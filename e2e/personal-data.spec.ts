@@ -13,6 +13,13 @@ async function expectNoSidewaysScroll(page: Page) {
 test('the demo admin finds a resident, reads what the portal holds at 375 px, and downloads it as a document and as JSON', async ({ page, context, signedInAs, request }) => {
   const { withPlus: resident } = await sampleResidents(request);
   await signedInAs('admin');
+  // The search reads the mirrored user list: wait for the resident's system to have loaded.
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/systems/${resident.deviceId}/overview`);
+      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+    }, { timeout: 90_000 })
+    .toBe('ready');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/admin/personal-data');
   await expect(page.getByRole('heading', { level: 1, name: 'Personal data' })).toBeVisible();

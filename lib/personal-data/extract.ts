@@ -271,7 +271,7 @@ export async function readClosures(db: Database, deviceId: string, closureIds: r
   const hit = [
     closureIds.length ? equalsAnyUuid(c.id, closureIds) : undefined,
     reservationIds.length
-      ? sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${c.targets}) AS t WHERE t->>'reservationId' = ANY(${arrayParam(reservationIds)}::text[]))`
+      ? sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${c.targets}) AS t WHERE lower(t->>'reservationId') = ANY(${arrayParam(reservationIds)}::text[]))`
       : undefined,
   ].filter((x) => x !== undefined);
   if (hit.length === 0) return [];
@@ -410,7 +410,8 @@ export async function gatherExtract(db: Database, who: ResidentRef, now: Date = 
         createdByName: c.createdByName,
         createdAt: c.createdAt.toISOString(),
         liftedAt: iso(c.liftedAt),
-        targets: c.targets.filter((t) => mine.has(t.reservationId)),
+        // Ids in the JSON are as the preview had them; the mirror's uuids are lower case.
+        targets: c.targets.filter((t) => mine.has(t.reservationId.toLowerCase())),
       })),
       audit: audit.map((a) => ({
         id: a.id,
