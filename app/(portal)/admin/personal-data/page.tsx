@@ -83,7 +83,7 @@ export default async function PersonalDataPage({ searchParams }: Props) {
                   <dt className={termClass}>{t('reference')}</dt>
                   <dd className="break-words">{value(r.referenceId)}</dd>
                   <dt className={termClass}>{t('known')}</dt>
-                  <dd>{t('source', { source: r.source })}</dd>
+                  <dd>{t('source', { source: r.source === 'portal-records' ? 'portal' : 'system' })}</dd>
                 </dl>
                 <Link
                   className={`${linkClass} mt-2 inline-block`}
