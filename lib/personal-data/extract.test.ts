@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import type { MailFacts } from '@/lib/db/schema';
@@ -27,6 +27,8 @@ import { gatherExtract } from './extract';
 import { findResidents, parsePersonalDataQuery } from './find';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
+/** The stored hash of an apartment feed's token: a secret, never in an extract. */
+const FEED_HASH = createHash('sha256').update('feed-token').digest('hex');
 const at = (iso: string) => new Date(iso);
 const id = () => randomUUID();
 
@@ -175,11 +177,11 @@ describeWithDb('a resident’s data extract', (ctx) => {
         { reservationId: ids.boClosureTarget, resourceId: room, startTime: '2026-11-26T06:00:00.000Z', endTime: '2026-11-26T09:00:00.000Z', apartment: 'LGH 1001', residentName: 'Bo Berg' },
       ],
     });
-    await db().insert(calendarFeeds).values({ id: ids.feed, deviceId: systemA, scope: 'apartment', groupId: group, tokenHash: 'feed-token-hash-secret', locale: 'sv', createdAt: at('2026-10-01T10:00:00Z') });
+    await db().insert(calendarFeeds).values({ id: ids.feed, deviceId: systemA, scope: 'apartment', groupId: group, tokenHash: FEED_HASH, locale: 'sv', createdAt: at('2026-10-01T10:00:00Z') });
     await db().insert(adminAudit).values({ actorId: admin.id, actorName: admin.name, action: 'system.update', targetType: 'system', targetId: systemA, targetName: 'Ekhagen', detail: { note: `about ${anna}` } });
   });
 
-  const others = ['Bo-note', 'Bo Berg', 'bo@example.com', 'Bo-subject', 'Bo-raw-message', 'bo-webhook-payload', 'bo-unreadable', 'Other-Anna-note', 'anna.b@example.com', 'LGH 2002', 'Cecilia', 'feed-token-hash-secret'];
+  const others = ['Bo-note', 'Bo Berg', 'bo@example.com', 'Bo-subject', 'Bo-raw-message', 'bo-webhook-payload', 'bo-unreadable', 'Other-Anna-note', 'anna.b@example.com', 'LGH 2002', 'Cecilia', FEED_HASH];
 
   it('holds every place the portal keeps Anna’s data, and nothing of her housemate, her namesake in another system or a feed’s secret', async () => {
     const extract = await gatherExtract(db(), { deviceId: systemA, userId: anna }, NOW);
