@@ -22,7 +22,7 @@ export function extractJson(extract: PersonalDataExtract): string {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (value: unknown): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+const esc = (value: string | number | null | undefined): string => String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;color:#111;max-width:60rem;margin:2rem auto;padding:0 1rem}
 h1{font-size:1.6rem}h2{font-size:1.3rem;margin-top:2rem;border-bottom:1px solid #999}h3{font-size:1.1rem;margin-bottom:.25rem}

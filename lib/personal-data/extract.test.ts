@@ -20,7 +20,7 @@ import {
   webhookEvents,
 } from '@/lib/db/schema';
 import { isApiError } from '@/lib/errors/api-error';
-import { describeWithDb } from '@/tests/db';
+import { countingDb, describeWithDb } from '@/tests/db';
 import { extractHtml, extractJson } from './document';
 import { downloadExtract, parseExtractFile, parseExtractLocale, parseResidentRef } from './download';
 import { gatherExtract } from './extract';
@@ -215,6 +215,14 @@ describeWithDb('a resident’s data extract', (ctx) => {
       for (const other of others) expect(text, other).not.toContain(other);
       for (const otherId of [bo, annaB, cecilia, ids.boRequest, ids.boMirrored, ids.boNoShow, ids.boMail, ids.boClosureTarget]) expect(text).not.toContain(otherId);
     }
+  });
+
+  it('reads each place once: a bounded number of statements, however much the resident has', async () => {
+    const { db: counted, queries } = await countingDb(ctx().handle);
+    await gatherExtract(counted, { deviceId: systemA, userId: anna }, NOW);
+    // The system, the user and their apartment (2), requests, events, the mirror's state, rooms,
+    // bookings, no-shows, then outcomes, e-mails, feeds, closures and audit entries.
+    expect(queries()).toBe(14);
   });
 
   it('says the same in the JSON and the readable document, in either language', async () => {
