@@ -41,6 +41,8 @@ describe('describeAuditEntry in English', () => {
     expect(describeAudit(entry('account.systems', { added: ['Ekhagen'], removed: ['Flogsta', 'Gottsunda', 'Sala'] }, 'Mia'))).toBe(
       'Changed the systems of Mia: added Ekhagen; removed Flogsta, Gottsunda and Sala.',
     );
+    expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'json', locale: 'en' }, 'Anna Andersson'))).toBe('Downloaded the personal data of Anna Andersson in Ekhagen (JSON).');
+    expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'html', locale: 'sv' }, 'Anna Andersson'))).toBe('Downloaded the personal data of Anna Andersson in Ekhagen (document).');
   });
 
   it('says what retention changed: a period from → to, and a run’s counts (no names)', () => {
@@ -66,6 +68,7 @@ describe('describeAuditEntry in Swedish', () => {
 
   it('says each action in a Swedish sentence', () => {
     expect(describeAudit(entry('system.connect'))).toBe('Anslöt systemet Ekhagen.');
+    expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'html' }, 'Anna Andersson'))).toBe('Laddade ned personuppgifterna om Anna Andersson i Ekhagen (dokument).');
     expect(describeAudit(entry('display.update', { name: { from: 'Entré A', to: 'Entré B' } }, 'Entré B'))).toBe('Ändrade skärmen Entré B: namn Entré A → Entré B.');
     expect(describeAudit(entry('system.disconnect', { unassignedManagers: 2, apiKeyRemoved: true }))).toBe(
       'Kopplade bort systemet Ekhagen. 2 förvaltare förlorade åtkomsten. Systemets API-nyckel togs bort.',

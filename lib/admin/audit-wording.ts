@@ -103,6 +103,8 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const count = counts.reduce((sum, [, n]) => sum + n, 0);
       return t('retentionRun', { count, tables: counts.map(([table, n]) => `${table} ${n}`).join(', ') || t('noDetails') });
     }
+    case 'personal-data.extract':
+      return t('personalDataExtract', { target, system: text(detail.system), format: detail.format === 'json' ? 'json' : 'html' });
     default:
       return t('unknown', { action: entry.action, target });
   }

@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'account.systems',
   'retention.settings',
   'retention.run',
+  'personal-data.extract',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -42,6 +43,9 @@ export interface AuditEntryInput {
   /** What changed, for the log page (never a secret: no passwords, keys or approval ids). */
   detail?: Record<string, unknown>;
 }
+
+/** An audit entry's target id for a resident: their system and their user id in it (a user id alone is one system's). */
+export const residentAuditTargetId = (who: { deviceId: string; userId: string }): string => `${who.deviceId}/${who.userId}`;
 
 /** Records one admin action. Call it with the transaction that made the change, so both or neither happen. */
 export async function recordAudit(tx: Database, actor: Actor, entry: AuditEntryInput): Promise<void> {

@@ -863,3 +863,69 @@ export async function applyReservationChange(
     await insertPage(tx, 'reservations', change.reservation.deviceId, generation, [change.reservation]);
   }
 }
+
+// A resident's data extract (lib/personal-data): one user's record and what the mirror holds of them.
+
+/** One user of the current generation with their apartment's group (null when the mirror no longer has them). */
+export async function readUserWithGroup(db: Database, deviceId: string, userId: string): Promise<{ user: MirrorUser; group: MirrorUserGroup | null } | null> {
+  const u = mirrorUsers;
+  const [row] = await db
+    .select({ id: u.id, name: u.name, email: u.email, userGroupId: u.userGroupId })
+    .from(u)
+    .innerJoin(mirrorState, currentGeneration(u))
+    .where(and(eq(u.deviceId, deviceId), eq(u.id, userId)))
+    .limit(1);
+  if (!row) return null;
+  const user: MirrorUser = { id: row.id, name: row.name ?? '', email: row.email ?? '', userGroupId: row.userGroupId };
+  const [group] = row.userGroupId ? await readUserGroups(db, deviceId, [row.userGroupId]) : [];
+  return { user, group: group ?? null };
+}
+
+/** Which of `userIds` the current generation's user list holds (the rest are gone from the booking system). */
+export async function readPresentUserIds(db: Database, deviceId: string, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const u = mirrorUsers;
+  const rows = await db
+    .select({ id: u.id })
+    .from(u)
+    .innerJoin(mirrorState, currentGeneration(u))
+    .where(and(eq(u.deviceId, deviceId), equalsAnyUuid(u.id, userIds)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Every reservation of the current generation that is one user's: those they hold, and those
+ * their apartment's group owns with nobody named (a booking of the apartment, not of a housemate).
+ */
+export async function readReservationsOfUser(db: Database, deviceId: string, userId: string, groupId: string | null): Promise<MirrorReservation[]> {
+  const r = mirrorReservations;
+  const theirs = groupId ? or(eq(r.userId, userId), and(eq(r.ownerId, groupId), isNull(r.userId))) : eq(r.userId, userId);
+  const rows = await db
+    .select(reservationColumns)
+    .from(r)
+    .innerJoin(mirrorState, currentGeneration(r))
+    .where(and(eq(r.deviceId, deviceId), theirs))
+    .orderBy(asc(r.startTime), asc(r.id));
+  return rows.map(toReservation(deviceId));
+}
+
+/** The released no-shows the mirror remembers of one user (as readReservationsOfUser decides whose). */
+export async function readReleasedNoShowsOfUser(db: Database, deviceId: string, userId: string, groupId: string | null): Promise<ReleasedNoShow[]> {
+  const k = mirrorReleasedNoShows;
+  const theirs = groupId ? or(eq(k.userId, userId), and(eq(k.ownerId, groupId), isNull(k.userId))) : eq(k.userId, userId);
+  const rows = await db
+    .select()
+    .from(k)
+    .where(and(eq(k.deviceId, deviceId), theirs))
+    .orderBy(asc(k.startTime), asc(k.id));
+  return rows.map((r) => ({
+    id: r.id,
+    resourceId: r.resourceId,
+    userId: r.userId,
+    ownerId: r.ownerId,
+    ownerType: r.ownerType,
+    startMs: r.startTime.getTime(),
+    endMs: r.endTime.getTime(),
+    releasedAtMs: r.releasedAt.getTime(),
+  }));
+}

@@ -29,6 +29,9 @@ describe('route table', () => {
     expect(routeOfPath('/api/systems/abc/closures/preview')).toBe('/api/systems/[deviceId]/closures/preview');
     expect(routeOfPath('/api/systems/abc/closures/xyz')).toBe('/api/systems/[deviceId]/closures/[closureId]');
     expect(routeOfPath('/api/health/ready')).toBe('/api/health/ready');
+    expect(routeOfPath('/api/admin/personal-data/extract/extract.json')).toBe('/api/admin/personal-data/extract/[file]');
+    expect(routeOfPath('/api/admin/personal-data/residents')).toBe('/api/admin/personal-data/residents');
+    expect(routeOfPath('/admin/personal-data')).toBe('/admin/personal-data');
     expect(routeOfPath('/api/auth/callback/credentials')).toBe('/api/auth/[...nextauth]');
     expect(routeOfPath('/feeds/secret-token.ics')).toBe('/feeds/[file]');
     expect(routeOfPath('/sandbox/_sandbox/faults')).toBe('/sandbox/[...path]');

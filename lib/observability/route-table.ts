@@ -7,6 +7,8 @@
  */
 export const ROUTE_TEMPLATES = [
   // Route handlers (app/**/route.ts); route groups such as (portal) are not part of the path.
+  '/api/admin/personal-data/extract/[file]',
+  '/api/admin/personal-data/residents',
   '/api/admin/systems',
   '/api/auth/[...nextauth]',
   '/api/displays',
@@ -50,6 +52,7 @@ export const ROUTE_TEMPLATES = [
   '/admin/audit',
   '/admin/managers',
   '/admin/retention',
+  '/admin/personal-data',
   '/admin/systems',
   '/emails',
   '/emails/[mailId]',

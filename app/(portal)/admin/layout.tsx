@@ -10,6 +10,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     { href: '/admin/managers', label: t('sections.accounts') },
     { href: '/admin/audit', label: t('sections.audit') },
     { href: '/admin/retention', label: t('sections.retention') },
+    { href: '/admin/personal-data', label: t('sections.personalData') },
   ];
   return (
     <div className="flex flex-col gap-4">

@@ -35,6 +35,10 @@ export default async function AdminPage() {
           <Link href="/admin/retention" className={linkClass}>{t('sections.retention')}</Link>
           <p className={hintClass}>{t('hints.retention')}</p>
         </li>
+        <li className={cardClass}>
+          <Link href="/admin/personal-data" className={linkClass}>{t('sections.personalData')}</Link>
+          <p className={hintClass}>{t('hints.personalData')}</p>
+        </li>
       </ul>
     </div>
   );

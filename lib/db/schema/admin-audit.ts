@@ -3,8 +3,9 @@ import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle
 import { dataInventory, notPersonal, personal } from '../personal-marks';
 
 /** What an audit entry is about (migration 0015; written by lib/admin/audit.ts only). */
-// 'portal': the portal as a whole (its retention settings, the retention job's runs).
-export const AUDIT_TARGET_TYPES = ['system', 'account', 'display', 'portal'] as const;
+// 'portal': the portal as a whole (its retention settings, the retention job's runs); 'resident': a
+// resident of a booking system (a data extract).
+export const AUDIT_TARGET_TYPES = ['system', 'account', 'display', 'portal', 'resident'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 export const adminAudit = pgTable(
@@ -32,7 +33,7 @@ export const adminAuditData = dataInventory(adminAudit, {
   actorName: personal('name', 'audit-24m', 'who did it, readable after their account is gone'),
   action: notPersonal('what was done, a fixed action name'),
   targetType: notPersonal('what kind of thing it was done to'),
-  targetId: personal('person-id', 'audit-24m', 'what it was done to: an account’s id when the target is an account'),
-  targetName: personal('name', 'audit-24m', 'what it was done to, readable: an account holder’s name when the target is an account'),
+  targetId: personal('person-id', 'audit-24m', 'what it was done to: an account’s id when the target is an account, a resident’s system and user id when a resident'),
+  targetName: personal('name', 'audit-24m', 'what it was done to, readable: an account holder’s or a resident’s name'),
   detail: personal('record', 'audit-24m', 'the change itself: an account’s e-mail address and role, the names of systems added or removed'),
 });

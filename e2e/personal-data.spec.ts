@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './a11y';
+import { BASE_URL, expect, sampleResidents, test } from './utils';
+
+/** Nothing on the page is wider than the screen: no sideways scrolling. */
+async function expectNoSidewaysScroll(page: Page) {
+  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(scroll, 'page width at 375 px').toBeLessThanOrEqual(client);
+}
+
+test('the demo admin finds a resident, reads what the portal holds at 375 px, and downloads it as a document and as JSON', async ({ page, context, signedInAs, request }) => {
+  const { withPlus: resident } = await sampleResidents(request);
+  await signedInAs('admin');
+  // The search reads the mirrored user list: wait for the resident's system to have loaded.
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/systems/${resident.deviceId}/overview`);
+      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+    }, { timeout: 90_000 })
+    .toBe('ready');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/admin/personal-data');
+  await expect(page.getByRole('heading', { level: 1, name: 'Personal data' })).toBeVisible();
+
+  // An e-mail address finds one resident; the system's first load may still be on its way.
+  const results = page.getByRole('region', { name: 'Residents found' });
+  await expect(async () => {
+    await page.getByLabel('Name, e-mail address, apartment or reference id').fill(resident.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(results.getByRole('listitem').filter({ hasText: resident.name })).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const card = results.getByRole('listitem').filter({ hasText: resident.name });
+  await expect(card).toContainText(resident.email);
+  await expect(card).toContainText('the booking system’s user list');
+  await expectNoSidewaysScroll(page);
+  await expectNoSeriousA11yViolations(page, 'the personal-data search');
+
+  await card.getByRole('link', { name: `Show the data held about ${resident.name}` }).click();
+  const selected = page.getByRole('region', { name: `Data held about ${resident.name}` });
+  await expect(selected).toBeVisible();
+  await expect(selected.getByRole('radio', { name: 'English' })).toBeChecked();
+  await expectNoSidewaysScroll(page);
+  await expectNoSeriousA11yViolations(page, 'a resident’s personal data');
+
+  const htmlDownload = page.waitForEvent('download');
+  await selected.getByRole('button', { name: 'Download the document (HTML)' }).click();
+  const html = await htmlDownload;
+  expect(html.suggestedFilename()).toMatch(new RegExp(`^personal-data-\\d{4}-\\d{2}-\\d{2}-${resident.userId.slice(0, 8)}\\.html$`));
+  const document = await readFile(await html.path(), 'utf8');
+  expect(document).toContain('<html lang="en">');
+  expect(document).toContain(`Personal data held about ${resident.name}`);
+  expect(document).toContain(resident.email.replace(/&/g, '&amp;'));
+  expect(document).toContain(resident.userId);
+  expect(document).toContain('Held by the booking system (its owner answers for it)');
+
+  // The same in Swedish when chosen, and as JSON with the same facts.
+  await selected.getByRole('radio', { name: 'Swedish' }).check();
+  const svDownload = page.waitForEvent('download');
+  await selected.getByRole('button', { name: 'Download the document (HTML)' }).click();
+  const sv = await readFile(await (await svDownload).path(), 'utf8');
+  expect(sv).toContain('<html lang="sv">');
+  expect(sv).toContain('Hålls av bokningssystemet');
+  const jsonDownload = page.waitForEvent('download');
+  await selected.getByRole('button', { name: 'Download as JSON' }).click();
+  const json = await jsonDownload;
+  expect(json.suggestedFilename()).toMatch(/\.json$/);
+  const extract = JSON.parse(await readFile(await json.path(), 'utf8')) as {
+    resident: { userId: string; deviceId: string; name: string; email: string };
+    bookingSystem: { heldBy: string; user: { email: string } | null };
+  };
+  expect(extract.resident).toMatchObject({ userId: resident.userId, deviceId: resident.deviceId, name: resident.name, email: resident.email });
+  expect(extract.bookingSystem).toMatchObject({ heldBy: 'booking-system', user: { email: resident.email } });
+
+  // Each download is in the audit log, naming the resident.
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('cell', { name: `Downloaded the personal data of ${resident.name}`, exact: false }).first()).toBeVisible();
+
+  // Bad input is answered with a sentence and records nothing.
+  const tooShort = await context.request.get('/api/admin/personal-data/residents?q=a');
+  expect(tooShort.status()).toBe(400);
+  expect(((await tooShort.json()) as { error: { message: string } }).error.message).toBe('Type at least 2 characters: a name, an e-mail address, an apartment or a reference id.');
+  const badId = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: 'not-a-uuid' }, headers: { origin: BASE_URL } });
+  expect(badId.status()).toBe(400);
+  expect(((await badId.json()) as { error: { message: string } }).error.message).toMatch(/^The resident must be given by their user id/);
+  const unknown = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: randomUUID() }, headers: { origin: BASE_URL } });
+  expect(unknown.status()).toBe(404);
+});
+
+test('a manager has no personal-data page and no extract', async ({ page, context, signedInAs, request }) => {
+  const { withPlus: resident } = await sampleResidents(request);
+  await signedInAs('manager');
+  const response = await page.goto('/admin/personal-data');
+  expect(response?.status()).toBe(404);
+  const refused = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: resident.userId }, headers: { origin: BASE_URL } });
+  expect(refused.status()).toBe(403);
+  expect((await context.request.get(`/api/admin/personal-data/residents?q=${encodeURIComponent(resident.email)}`)).status()).toBe(403);
+});
