@@ -94,6 +94,11 @@ test('a manager renames a display in its row, and the page and the screen read w
   await page.getByRole('button', { name: 'Create display' }).click();
   const url = await page.getByRole('textbox', { name: `Address of ${first}` }).inputValue();
   expect(url).toMatch(/\/display\/[A-Za-z0-9_-]{43}$/);
+  // The screen is open, in English, at 375 px, before the rename.
+  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const screen = await screenContext.newPage();
+  await screen.goto(url);
+  await expect(screen.getByRole('heading', { level: 1, name: first })).toBeVisible();
 
   // Rename in the row: the name field replaces the row; Escape (or Cancel) leaves it as it was.
   await page.getByRole('button', { name: `Rename ${first}` }).click();
@@ -115,11 +120,8 @@ test('a manager renames a display in its row, and the page and the screen read w
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(page, 'the displays page at 375 px');
 
-  // The screen at the same address has the new name, in English, at 375 px.
-  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
-  const screen = await screenContext.newPage();
-  await screen.goto(url);
-  await expect(screen.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+  // The open screen has the new name, without a hand on it: its stream ended "reload" (lib/displays/stream.ts).
+  await expect(screen.getByRole('heading', { level: 1, name: renamed })).toBeVisible({ timeout: 10_000 });
   await expect(screen.getByRole('heading', { name: /^Today/ }).first()).toBeVisible();
   expect(await screen.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(screen, 'an English display at 375 px');

@@ -47,7 +47,7 @@ function openScreen() {
   };
   const documentListeners: string[] = [];
   const body = {
-    dataset: { texts: JSON.stringify(TEXTS), tz: 'Europe/Stockholm', lang: 'sv-SE', refreshed: String(Date.now()), every: '15', event: '7' },
+    dataset: { texts: JSON.stringify(TEXTS), tz: 'Europe/Stockholm', lang: 'sv-SE', refreshed: String(Date.now()), every: '15', event: '7', v: 'abc' },
     innerHTML: '',
   };
   const document = { body, hidden: false, getElementById: byId, addEventListener: (type: string) => documentListeners.push(type) };
@@ -140,8 +140,8 @@ describe('the display script', () => {
     expect([...dates]).toEqual(['lördag 28 mars', 'söndag 29 mars']);
     // Summer time: 10:00 UTC the next day is 12:00 in Stockholm.
     expect(screen.byId('clock').textContent).toBe('12:00');
-    expect(FakeSource.all[0]!.url).toBe('/display/tok/events?lastEventId=7');
-    expect(FakeSource.latest().url).toBe(`/display/tok/events?lastEventId=${100 + 287}`);
+    expect(FakeSource.all[0]!.url).toBe('/display/tok/events?v=abc&lastEventId=7');
+    expect(FakeSource.latest().url).toBe(`/display/tok/events?v=abc&lastEventId=${100 + 287}`);
     expect(screen.documentListeners).toEqual(['visibilitychange']);
   });
 
@@ -154,4 +154,22 @@ describe('the display script', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('renamed or given another language (the stream ends "reload"), loads its page again once the page answers', async () => {
+    const screen = openScreen();
+    screen.state.pageStatus = 503;
+    FakeSource.latest().emit('end', { data: JSON.stringify({ reason: 'reload' }) });
+    await vi.advanceTimersByTimeAsync(0);
+    // The portal did not answer: no reload to a browser's error page; the stream is tried again.
+    expect(screen.state.pageReads).toBe(1);
+    expect(screen.location.reload).not.toHaveBeenCalled();
+    const first = FakeSource.latest();
+    expect(first.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(FakeSource.latest()).not.toBe(first);
+
+    screen.state.pageStatus = 200;
+    FakeSource.latest().emit('end', { data: JSON.stringify({ reason: 'reload' }) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(screen.location.reload).toHaveBeenCalledTimes(1);
+  });
 });

@@ -37,6 +37,15 @@ export const DISPLAY_LIMITS: TokenLimits = {
   perAddress: { points: 600, duration: 600 },
 };
 
+/**
+ * What of a display its page itself holds (the heading, the language of its sentences), as a short
+ * hash: the page sends it with its stream, which ends with "reload" when the display's differs
+ * (lib/displays/stream.ts), also for a page rendered just before a rename its stream opened after.
+ */
+export function displayPageVersion(display: Pick<ActiveDisplay, 'name' | 'locale'>): string {
+  return sha256(`${display.locale}\n${display.name}`).slice(0, 16);
+}
+
 export type DisplayRateLimiter = TokenRateLimiter;
 
 export function portalDisplayRateLimiter(): DisplayRateLimiter {
@@ -104,7 +113,7 @@ export async function displayPageResponse(deps: DisplayDeps, token: string, addr
     });
   }
   const t = await translatorFor(opened.display.locale);
-  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S, lastEventId });
+  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S, lastEventId, version: displayPageVersion(opened.display) });
   return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...displayHeaders(nonce) } });
 }
 
