@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { BASE_URL, expect, firstSystem, sandboxFixtures, test, weekView, type WeekSlot } from './utils';
-
-type Slot = WeekSlot & { startMs: number; endMs: number };
+import { BASE_URL, bookFirstSlotWithin36h, expect, firstSystem, test } from './utils';
 
 async function createDisplay(request: APIRequestContext, deviceId: string, name: string): Promise<{ id: string; url: string }> {
   const response = await request.post('/api/displays', {
@@ -33,35 +31,15 @@ test('a booking made in the portal shows on the display by its stream, without a
   await screen.clock.install();
   await openScreen(screen, display.url);
   await expect(screen.getByRole('heading', { level: 1, name: `Live ${system.name}` })).toBeVisible();
-  // From here no timer of the page runs: no poll, no safety poll. Only the stream can bring a change.
+  // From here no timer of the page runs: no read every 15 s. Only the stream can bring a change.
   await screen.clock.pauseAt(Date.now() + 1_000);
   const screenReads: number[] = [];
   screen.on('request', (r) => {
     if (r.url().endsWith('/screen')) screenReads.push(Date.now());
   });
 
-  const fixtures = await sandboxFixtures(page.request);
-  const residents = fixtures.residents.filter((r) => r.deviceId === system.deviceId);
-  let booked: { slot: Slot } | null = null;
   const bookingFrom = Date.now();
-  const soon = Date.now() + 36 * 3_600_000;
-  for (const room of resources) {
-    const current = await weekView(page.request, system.deviceId, room.id);
-    const next = await weekView(page.request, system.deviceId, room.id, current.nav.next);
-    const slot = ([...current.slots, ...next.slots] as Slot[]).find((s) => s.bookable && s.startMs < soon);
-    if (!slot) continue;
-    for (const resident of residents.filter((r) => r.resourceIds.includes(room.id))) {
-      const response = await page.request.post('/api/reservations', {
-        data: { deviceId: system.deviceId, resourceId: room.id, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime },
-        headers: { 'idempotency-key': `e2e-display-live-${randomUUID()}`, origin: BASE_URL },
-      });
-      if (response.status() === 202) {
-        booked = { slot };
-        break;
-      }
-    }
-    if (booked) break;
-  }
+  const booked = await bookFirstSlotWithin36h(page.request, system.deviceId, resources, 'e2e-display-live');
   expect(booked, 'a bookable slot today or tomorrow with a resident who may book it').not.toBeNull();
   const timeZone = (system as { timeZone?: string }).timeZone ?? 'Europe/Stockholm';
   const time = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
@@ -88,15 +66,27 @@ test('cut off from the portal, the display says "offline since" and keeps its ti
   await screen.clock.install();
   await openScreen(screen, display.url);
 
-  // The portal is gone: no rooms, no stream, the network down.
+  // The portal is gone: no rooms, no stream, the network down, for ten minutes (simulated, in 10 s steps).
+  const reads: number[] = [];
+  let simulatedS = 0;
+  screen.on('request', (r) => {
+    if (r.url().endsWith('/screen')) reads.push(simulatedS);
+  });
   await screen.route('**/display/**', (route) => route.abort());
   await screenContext.setOffline(true);
-  for (let i = 0; i < 8 && !(await screen.getByRole('status').textContent())?.includes('Ingen kontakt sedan'); i++) {
+  for (let i = 0; i < 60; i++) {
     await screen.clock.runFor(10_000);
+    simulatedS += 10;
     await screen.waitForTimeout(200);
   }
   await expect(screen.getByRole('status')).toContainText('Ingen kontakt sedan');
   await expect(screen.getByRole('heading', { level: 2, name: resources[0]!.name })).toBeVisible();
+  // It asked less and less often: 30 s, 60 s, then every 2 minutes (not every 30 s, nor with each try
+  // of the stream): 7 reads in the ten minutes, 2 or 3 in the last five.
+  expect(reads.length, `reads at ${reads.join(', ')} s`).toBeLessThanOrEqual(9);
+  const late = reads.filter((at) => at > 300).length;
+  expect(late, `reads at ${reads.join(', ')} s`).toBeGreaterThanOrEqual(2);
+  expect(late, `reads at ${reads.join(', ')} s`).toBeLessThanOrEqual(3);
 
   // Back: the stream reconnects (backoff) and the rooms are read again.
   await screenContext.setOffline(false);
@@ -109,11 +99,12 @@ test('cut off from the portal, the display says "offline since" and keeps its ti
   await screenContext.close();
 });
 
-// FIXME (display-live, 27 Nov): not yet green. Rollover at midnight and DST, the same DOM (60 elements),
-// no new intervals and at most 3 pending timers hold; but after midnight, listeners rose 9 → 22, the heap
-// 1.2 → 1.9 MB, and CDP's Nodes moves 174–298 between runs (flat from 1 h to 12 h). Not explained yet;
-// until it is, this test does not prove steady memory, so it is marked fixme rather than loosened.
-test.fixme('over a simulated day of updates, across midnight and a DST change, the screen keeps steady memory and rolls over without a reload', async ({ page, browser, signedInAs }) => {
+// The step once seen after midnight (listeners 9 → 22, heap 1.2 → 1.9 MB) was Playwright's own script:
+// the first locator of the test, at midnight, put its injected script in the page (12 capture
+// listeners on window for its hit-target checks, ~0.7 MB of heap). It is now put in before the first
+// sample, and every sample (1 h, 6 h, 12 h, the last step before midnight, the first after, 6 h later,
+// 24 h) must hold the first one's listeners and elements, and its heap within HEAP_SLACK (below).
+test('over a simulated day of updates, across midnight and a DST change, the screen keeps steady memory and rolls over without a reload', async ({ page, browser, signedInAs }) => {
   test.setTimeout(480_000);
   await signedInAs('manager');
   const { system } = await firstSystem(page);
@@ -142,6 +133,8 @@ test.fixme('over a simulated day of updates, across midnight and a DST change, t
     return route.fulfill({ contentType: 'text/event-stream', body: `retry: 2000\n\nid: ${eventId}\nevent: changed\ndata: {}\n\n` });
   });
   await screen.goto(display.url);
+  // Playwright's injected script (its locators) goes in now, before any sample, not at midnight.
+  await expect(screen.getByRole('heading', { level: 1, name: `Day ${system.name}` })).toBeVisible();
   ({ tz, lang } = await screen.evaluate(() => ({ tz: document.body.dataset.tz!, lang: document.body.dataset.lang! })));
   // Timers made from here on: the page's own setTimeout/setInterval, counted (created, fired, cleared).
   await screen.evaluate(() => {
@@ -175,19 +168,17 @@ test.fixme('over a simulated day of updates, across midnight and a DST change, t
     await cdp.send('HeapProfiler.collectGarbage');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
-    const page = await screen.evaluate(() => ({
-      elements: document.getElementsByTagName('*').length,
-      timers: (window as unknown as { __timers: { pending: Set<number>; intervals: number } }).__timers,
-    }));
-    return { nodes: m.Nodes!, listeners: m.JSEventListeners!, heap: m.JSHeapUsedSize!, elements: page.elements, pending: page.timers.pending.size, intervals: page.timers.intervals };
+    const page = await screen.evaluate(() => {
+      const timers = (window as unknown as { __timers: { pending: Set<number>; intervals: number } }).__timers;
+      return { elements: document.getElementsByTagName('*').length, pending: timers.pending.size, intervals: timers.intervals };
+    });
+    return { nodes: m.Nodes!, listeners: m.JSEventListeners!, heap: m.JSHeapUsedSize!, ...page };
   };
 
   const STEP = 5 * 60_000;
   let fakeNow = start;
-  let seenNewDay = false;
-  let baseline: Awaited<ReturnType<typeof measure>> | null = null;
-  let half: Awaited<ReturnType<typeof measure>> | null = null;
-  let last: Awaited<ReturnType<typeof measure>> | null = null;
+  let midnightStep = 0;
+  const samples: Record<string, Awaited<ReturnType<typeof measure>>> = {};
   for (let step = 1; step <= 288; step++) {
     const dayBefore = dayOf(fakeNow);
     // Jumps: each due timer fires once (the clock's tick, the read, the stream's reconnect), as after a
@@ -196,21 +187,24 @@ test.fixme('over a simulated day of updates, across midnight and a DST change, t
     fakeNow += STEP;
     // Let the reads and streams the timers started finish in real time.
     await screen.waitForTimeout(40);
-    if (!seenNewDay && dayOf(fakeNow) !== dayBefore) {
-      seenNewDay = true;
+    if (!midnightStep && dayOf(fakeNow) !== dayBefore) {
+      midnightStep = step;
       // Midnight: the date under the clock and the strip's day are the new day's, in the same document.
       await expect(screen.locator('#date')).toHaveText(dayOf(fakeNow));
       await expect(screen.locator('.day .date').first()).toHaveText(dayOf(fakeNow), { timeout: 10_000 });
+      samples['just after midnight'] = await measure();
     }
-    if (step === 12) baseline = await measure();
-    if (step === 144) half = await measure();
     // Each measured at the same point of a step (right after it), so no read or stream is half-way.
-    if (step === 288) last = await measure();
+    if (step === 12) samples['1 h'] = await measure();
+    if (step === 72) samples['6 h'] = await measure();
+    if (step === 144) samples['12 h'] = await measure();
+    if (!midnightStep && dayOf(fakeNow + STEP) !== dayOf(fakeNow)) samples['before midnight'] = await measure();
+    if (midnightStep && step === midnightStep + 72) samples['midnight + 6 h'] = await measure();
+    if (step === 288) samples['24 h'] = await measure();
   }
-  expect(seenNewDay).toBe(true);
+  expect(midnightStep).toBeGreaterThan(0);
   await expect(screen.locator('.day .date').first()).toHaveText(dayOf(fakeNow), { timeout: 10_000 });
-  const end = last!;
-  console.log('display memory after 1 h, 12 h and 24 h (simulated):', JSON.stringify({ baseline, half, end }));
+  console.log('display memory (simulated day):', JSON.stringify(samples));
 
   // Past the DST change: the clock shows the local time of summer time, not of winter time.
   // (The fake clock also flows with real time, a few minutes of it in this test: read the page's now.)
@@ -220,19 +214,30 @@ test.fixme('over a simulated day of updates, across midnight and a DST change, t
   expect(pageNow - fakeNow).toBeLessThan(30 * 60_000);
   await expect(screen.locator('#clock')).toHaveText(new RegExp(`^(${hm(pageNow)}|${hm(pageNow + 60_000)})$`));
   expect(await screen.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
-  // Bounded: the same DOM, no more listeners, no new intervals, at most a read and a reconnect waiting,
-  // and the heap within a small margin of the first hour's.
-  expect(end.elements).toBe(baseline!.elements);
-  expect(end.nodes).toBeLessThanOrEqual(baseline!.nodes * 1.1 + 50);
-  // Listeners and heap: flat from 1 h to 12 h (9 listeners, 1.2 MB in the runs so far), then one step
-  // after midnight (22 listeners, 1.9 MB at 24 h) that is NOT explained yet (a closed EventSource's
-  // listeners not yet collected is the guess): these bounds only catch a growth per update, not that step.
-  expect(half!.listeners).toBeLessThanOrEqual(baseline!.listeners + 5);
-  expect(end.listeners).toBeLessThanOrEqual(baseline!.listeners + 16);
-  expect(end.intervals).toBe(0);
-  expect(end.pending).toBeLessThanOrEqual(3);
-  expect(half!.heap).toBeLessThan(baseline!.heap * 1.2 + 200_000);
-  expect(end.heap).toBeLessThan(baseline!.heap * 1.5 + 2_000_000);
+
+  // Bounded: from the first hour on, the same elements and listeners at every sample, no new
+  // intervals, at most a read and a reconnect waiting, and the heap within HEAP_SLACK of the first
+  // hour's. Measured (after forced GC, 5 runs): 18 listeners and 60 elements at every sample; heap
+  // 1.82–1.88 MB at 1 h, then up to 69–178 KB higher at later samples, not steadily (one run fell
+  // 61 KB from 6 h past midnight to 24 h; a bare page under the same clock and probes: +33 KB); the
+  // drift is not explained yet. A screen that kept each read's rooms would add ~0.9 MB, one that kept
+  // its streams' listeners ~1,000 listeners: both far outside.
+  const HEAP_SLACK = 250_000;
+  const first = samples['1 h']!;
+  expect(Object.keys(samples)).toHaveLength(7);
+  // CDP's Nodes also counts rooms swapped out and not yet swept (83 nodes each here): it moves between
+  // the page's own and that plus one or two such, never more (a node leak would add 83 per read).
+  const fewestNodes = Math.min(...Object.values(samples).map((x) => x.nodes));
+  for (const [at, sample] of Object.entries(samples)) {
+    expect.soft(sample.elements, `elements at ${at}`).toBe(first.elements);
+    expect.soft(sample.listeners, `event listeners at ${at}`).toBe(first.listeners);
+    expect.soft(sample.heap, `heap at ${at}`).toBeLessThanOrEqual(first.heap + HEAP_SLACK);
+    expect.soft(sample.nodes, `DOM nodes at ${at}`).toBeLessThanOrEqual(fewestNodes + 2 * 83 + 10);
+    expect.soft(sample.intervals, `intervals made by ${at}`).toBe(0);
+    expect.soft(sample.pending, `timers waiting at ${at}`).toBeLessThanOrEqual(3);
+  }
+  // No growth in the second half of the day either (a leak per update would show as a slope).
+  expect(samples['24 h']!.heap).toBeLessThanOrEqual(samples['just after midnight']!.heap + HEAP_SLACK);
   // The day was one of updates: the stream was opened again and again, each time with a change.
   expect(eventId).toBeGreaterThan(1_000 + 100);
   await screenContext.close();

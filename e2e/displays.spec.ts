@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, DEMO, expect, firstSystem, sandboxControl, sandboxFixtures, signInWithApi, test, weekView, type WeekSlot } from './utils';
-
-type Slot = WeekSlot & { startMs: number; endMs: number; date: string };
+import { BASE_URL, bookFirstSlotWithin36h, DEMO, expect, firstSystem, sandboxControl, sandboxFixtures, signInWithApi, test, weekView, type WeekSlot } from './utils';
 
 test('a manager creates a display in two clicks; it shows the rooms without a session, a booking appears without touching it, it survives going offline, and switching it off blanks it', async ({ page, browser, signedInAs }) => {
   test.setTimeout(180_000);
@@ -35,27 +33,7 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
   expect(screenAxe.violations.map((v) => v.id)).toEqual([]);
 
   // A booking made in the portal for today or tomorrow shows on the screen at its next update.
-  const fixtures = await sandboxFixtures(page.request);
-  const residents = fixtures.residents.filter((r) => r.deviceId === system.deviceId);
-  let booked: { slot: Slot; apartment: string } | null = null;
-  const soon = Date.now() + 36 * 3_600_000;
-  for (const room of resources) {
-    const current = await weekView(page.request, system.deviceId, room.id);
-    const next = await weekView(page.request, system.deviceId, room.id, current.nav.next);
-    const slot = ([...current.slots, ...next.slots] as Slot[]).find((s) => s.bookable && s.startMs < soon);
-    if (!slot) continue;
-    for (const resident of residents.filter((r) => r.resourceIds.includes(room.id))) {
-      const response = await page.request.post('/api/reservations', {
-        data: { deviceId: system.deviceId, resourceId: room.id, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime },
-        headers: { 'idempotency-key': `e2e-display-${randomUUID()}`, origin: BASE_URL },
-      });
-      if (response.status() === 202) {
-        booked = { slot, apartment: resident.apartmentId };
-        break;
-      }
-    }
-    if (booked) break;
-  }
+  const booked = await bookFirstSlotWithin36h(page.request, system.deviceId, resources, 'e2e-display');
   expect(booked, 'a bookable slot today or tomorrow with a resident who may book it').not.toBeNull();
   // The system's own zone: another spec may have changed it from the demo's Europe/Stockholm.
   const timeZone = (system as { timeZone?: string }).timeZone ?? 'Europe/Stockholm';
@@ -67,13 +45,22 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
 
   // Cut off: the last times stay, with "offline since"; back: "updated … ago" again.
   await screen.route('**/screen', (route) => route.abort());
-  // Its stream is open; the rooms are still asked for every 15 s (lib/displays/serve.ts: displaySafetyS).
-  await screen.clock.runFor(31_000);
-  await expect(screen.getByRole('status')).toContainText('Ingen kontakt sedan');
+  // Its stream is open; the rooms are still asked for every 15 s (lib/displays/serve.ts: DISPLAY_UPDATE_S).
+  // In steps: a read still under way when the clock jumps sets its next one only once it ends.
+  const status = screen.getByRole('status');
+  for (let i = 0; i < 6 && !(await status.textContent())?.includes('Ingen kontakt sedan'); i++) {
+    await screen.clock.runFor(10_000);
+    await screen.waitForTimeout(300);
+  }
+  await expect(status).toContainText('Ingen kontakt sedan');
   await expect(screen.getByRole('heading', { level: 2, name: resources[0]!.name })).toBeVisible();
+  // Back: the next read (30 s, 1 min, then 2 min apart while offline) finds the portal again.
   await screen.unroute('**/screen');
-  await screen.clock.runFor(61_000);
-  await expect(screen.getByRole('status')).toContainText('Uppdaterad för');
+  for (let i = 0; i < 15 && !(await status.textContent())?.includes('Uppdaterad för'); i++) {
+    await screen.clock.runFor(10_000);
+    await screen.waitForTimeout(300);
+  }
+  await expect(status).toContainText('Uppdaterad för');
 
   // Switched off: the screen says so at its next update.
   await page.getByRole('button', { name: `Switch off ${system.name}` }).first().click();
@@ -107,6 +94,11 @@ test('a manager renames a display in its row, and the page and the screen read w
   await page.getByRole('button', { name: 'Create display' }).click();
   const url = await page.getByRole('textbox', { name: `Address of ${first}` }).inputValue();
   expect(url).toMatch(/\/display\/[A-Za-z0-9_-]{43}$/);
+  // The screen is open, in English, at 375 px, before the rename.
+  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+  const screen = await screenContext.newPage();
+  await screen.goto(url);
+  await expect(screen.getByRole('heading', { level: 1, name: first })).toBeVisible();
 
   // Rename in the row: the name field replaces the row; Escape (or Cancel) leaves it as it was.
   await page.getByRole('button', { name: `Rename ${first}` }).click();
@@ -128,11 +120,8 @@ test('a manager renames a display in its row, and the page and the screen read w
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(page, 'the displays page at 375 px');
 
-  // The screen at the same address has the new name, in English, at 375 px.
-  const screenContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
-  const screen = await screenContext.newPage();
-  await screen.goto(url);
-  await expect(screen.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+  // The open screen has the new name, without a hand on it: its stream ended "reload" (lib/displays/stream.ts).
+  await expect(screen.getByRole('heading', { level: 1, name: renamed })).toBeVisible({ timeout: 10_000 });
   await expect(screen.getByRole('heading', { name: /^Today/ }).first()).toBeVisible();
   expect(await screen.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await expectNoSeriousA11yViolations(screen, 'an English display at 375 px');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import type { SandboxFixtures } from '@/sandbox';
 
@@ -151,4 +151,37 @@ export async function weekView(request: APIRequestContext, deviceId: string, res
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error('the week view never became ready');
+}
+
+/** A slot of the week view with its instants (the API's own fields). */
+export type TimedWeekSlot = WeekSlot & { startMs: number; endMs: number; date: string };
+
+/**
+ * Books, through the portal's API, the first bookable slot that starts within 36 h (today's or
+ * tomorrow's, what a laundry-room display shows) in the first of `rooms` that has one, for the first
+ * of the system's residents allowed there whose booking the portal takes (202). The slot and that
+ * resident's apartment, or null when no room has such a slot and resident.
+ */
+export async function bookFirstSlotWithin36h(
+  request: APIRequestContext,
+  deviceId: string,
+  rooms: { id: string }[],
+  keyPrefix: string,
+): Promise<{ slot: TimedWeekSlot; apartment: string } | null> {
+  const residents = (await sandboxFixtures(request)).residents.filter((r) => r.deviceId === deviceId);
+  const soon = Date.now() + 36 * 3_600_000;
+  for (const room of rooms) {
+    const current = await weekView(request, deviceId, room.id);
+    const next = await weekView(request, deviceId, room.id, current.nav.next);
+    const slot = ([...current.slots, ...next.slots] as TimedWeekSlot[]).find((s) => s.bookable && s.startMs < soon);
+    if (!slot) continue;
+    for (const resident of residents.filter((r) => r.resourceIds.includes(room.id))) {
+      const response = await request.post('/api/reservations', {
+        data: { deviceId, resourceId: room.id, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime },
+        headers: { 'idempotency-key': `${keyPrefix}-${randomUUID()}`, origin: BASE_URL },
+      });
+      if (response.status() === 202) return { slot, apartment: resident.apartmentId };
+    }
+  }
+  return null;
 }

@@ -168,7 +168,8 @@ async function changeAudited(
       .where(and(eq(displays.id, display.id), isNull(displays.revokedAt)))
       .returning({ id: displays.id });
     if (!row) throw new ApiError('not_found', msg('displays.errors.noSuchDisplay'));
-    // Its open screens' streams re-check their token now (lib/displays/stream.ts), not at the next tick.
+    // Its open screens' streams re-check their token now (lib/displays/stream.ts), not at the next tick:
+    // switched off when revoked or rotated, a reload of the page when renamed or its language changed.
     await notifyAccessChange(tx, displayNotice(display.id));
     await recordAudit(tx, actorOf(user), { action: audit.action, targetType: 'display', targetId: display.id, targetName: audit.targetName ?? display.name, detail: audit.detail });
   });

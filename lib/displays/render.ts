@@ -78,34 +78,38 @@ export function scriptTexts(t: DisplayTranslate): Record<string, string> {
 
 /**
  * The tiny script of a display; no framework. The clock and the date (which roll over at midnight
- * and at DST changes by themselves: Intl in the system's zone), "updated … ago", and the rooms:
- * the display's own event stream (/events) says when they changed, and the script asks for them
- * (/screen), one request at a time. While the stream is open it also asks every `safety` seconds
- * (a change made at the booking system itself), without it every `every` seconds; the stream is
- * tried again with backoff (1 s doubling to 60 s), from the last event id it saw. A new local day
- * asks at once. "Switched off" (the stream's last frame, or 404/410 from /screen) ends everything.
+ * and at DST changes by themselves: Intl in the system's zone, two formatters made once), "updated
+ * … ago", and the rooms: the display's own event stream (/events) says when they changed, and the
+ * script asks for them (/screen), one request at a time, and also every `every` seconds (a change
+ * made at the booking system itself reaches the portal only by a re-read, decision 030). A failed
+ * read marks the screen offline and waits twice as long as the last one, up to 2 minutes, until one
+ * succeeds; a broken stream asks at once only if the screen is not already offline (else its own
+ * backoff would undo that one). The stream is tried again with backoff (1 s doubling to 60 s,
+ * jittered), from the last event id it saw. A closed stream loses its listeners with it (steady
+ * memory over months, e2e display-live). A new local day asks at once. "Switched off" (the stream's
+ * last frame, or 404/410 from /screen) ends everything; "reload" (renamed, another language) loads
+ * the page again, once it answers (a browser's error page would have no script to recover).
  */
-export const DISPLAY_SCRIPT = `(()=>{const b=document.body,d=b.dataset,T=JSON.parse(d.texts),z=d.tz,l=d.lang,p=location.pathname,u=p+'/screen';
-let at=Number(d.refreshed)||0,off=0,w=Number(d.every)*1000,sf=Number(d.safety)*1000||w,timer=0,es=null,live=0,last=d.event||'',back=1000,rt=0,busy=0,again=0,gone=0,day='';
-const f=(ms,o)=>new Intl.DateTimeFormat(l,Object.assign({timeZone:z},o)).format(ms),$=(i)=>document.getElementById(i),hm={hour:'2-digit',minute:'2-digit',hourCycle:'h23'};
-function tick(){if(gone)return;const n=Date.now(),k=f(n,{weekday:'long',day:'numeric',month:'long'});$('clock').textContent=f(n,hm);
+export const DISPLAY_SCRIPT = `(()=>{const b=document.body,d=b.dataset,T=JSON.parse(d.texts),p=location.pathname,u=p+'/screen',w=Number(d.every)*1000;
+let at=Number(d.refreshed)||0,off=0,miss=0,timer=0,es=null,last=d.event||'',back=1000,rt=0,busy=0,again=0,gone=0,day='';
+const F=(o)=>new Intl.DateTimeFormat(d.lang,Object.assign({timeZone:d.tz},o)),hm=F({hour:'2-digit',minute:'2-digit',hourCycle:'h23'}),dm=F({weekday:'long',day:'numeric',month:'long'}),$=(i)=>document.getElementById(i);
+function tick(){if(gone)return;const n=Date.now(),k=dm.format(n);$('clock').textContent=hm.format(n);
 if(k!==day){$('date').textContent=k;if(day)load();day=k;}
-if(off){$('fresh').textContent=T.offline.replace('#',f(off,hm));$('fresh').className='offline';}
+if(off){$('fresh').textContent=T.offline.replace('#',hm.format(off));$('fresh').className='offline';}
 else if(at){const s=Math.max(0,Math.round((n-at)/1000));$('fresh').textContent=s<120?T.updated.replace('#',s):T.updatedMinutes.replace('#',Math.round(s/60));$('fresh').className='';}}
-function drop(){live=0;if(es){es.close();es=null;}}
+const H={open(){back=1000;if(off)load();},changed(m){last=m.lastEventId||last;load();},
+end(m){let r='';try{r=JSON.parse(m.data).reason;}catch{}if(r==='switched-off')stop();else if(r==='reload')reload();else retry();},error(){retry();if(!off)load();}};
+function drop(){if(es){es.close();for(const k in H)es.removeEventListener(k,H[k]);es=null;}}
 function stop(){gone=1;drop();clearTimeout(timer);clearTimeout(rt);clearInterval(ti);b.innerHTML='<main class="gone"><p>'+T.off.replace(/[<&]/g,'')+'</p></main>';}
-async function load(){if(gone)return;if(busy){again=1;return;}busy=1;clearTimeout(timer);let next=live?sf:w;
+async function load(){if(gone)return;if(busy){again=1;return;}busy=1;clearTimeout(timer);let next=w;
 try{const r=await fetch(u,{cache:'no-store',headers:{accept:'application/json'}});
 if(r.status===404||r.status===410){stop();return;}
-if(r.status===429){next=Math.max(next,1000*(Number(r.headers.get('retry-after'))||60));throw 0;}
-if(!r.ok)throw 0;const j=await r.json();$('rooms').innerHTML=j.html;at=j.refreshedAt?Date.parse(j.refreshedAt):0;off=0;}
-catch{if(!off)off=Date.now();next=Math.min(next*2,120000);}finally{busy=0;}
+if(r.status===429)next=1000*(Number(r.headers.get('retry-after'))||60);
+if(!r.ok)throw 0;const j=await r.json();$('rooms').innerHTML=j.html;at=j.refreshedAt?Date.parse(j.refreshedAt):0;off=0;miss=0;}
+catch{if(!off)off=Date.now();miss=Math.min((miss||w)*2,120000);next=Math.max(next,miss);}finally{busy=0;}
 if(gone)return;tick();timer=setTimeout(load,next);if(again){again=0;load();}}
-function connect(){rt=0;if(gone||!window.EventSource)return;drop();const e=es=new EventSource(p+'/events'+(last?'?lastEventId='+last:''));
-e.onopen=()=>{live=1;back=1000;if(off)load();};
-e.addEventListener('changed',(m)=>{last=m.lastEventId||last;load();});
-e.addEventListener('end',(m)=>{let r='';try{r=JSON.parse(m.data).reason;}catch{}if(r==='switched-off')stop();else retry();});
-e.onerror=()=>{retry();load();};}
+function connect(){rt=0;if(gone||!window.EventSource)return;drop();const e=es=new EventSource(p+'/events?v='+encodeURIComponent(d.v||'')+(last?'&lastEventId='+last:''));for(const k in H)e.addEventListener(k,H[k]);}
+function reload(){drop();fetch(p,{cache:'no-store'}).then((r)=>{if(r.ok)location.reload();else if(r.status===404||r.status===410)stop();else retry();},retry);}
 function retry(){drop();if(gone||rt)return;rt=setTimeout(connect,back*(0.75+Math.random()/2));back=Math.min(back*2,60000);}
 const ti=setInterval(tick,1000);tick();timer=setTimeout(load,w);connect();
 document.addEventListener('visibilitychange',()=>{if(!document.hidden){load();if(!es)connect();}});})();`;
@@ -124,7 +128,7 @@ h1{font-size:1.3em;margin:0}#clock{font-size:2.2em;font-weight:700;font-variant-
 .note{color:var(--mut)}.gone{display:grid;place-items:center;min-height:90vh;font-size:2em;text-align:center;padding:1em}`;
 
 /** The whole page: server-rendered, readable without the script; the script keeps it current. */
-export function renderDisplayPage(args: { screen: DisplayScreen; locale: DisplayLocale; t: DisplayTranslate; nonce: string; everyS: number; safetyS: number; lastEventId: number }): string {
+export function renderDisplayPage(args: { screen: DisplayScreen; locale: DisplayLocale; t: DisplayTranslate; nonce: string; everyS: number; lastEventId: number; version: string }): string {
   const { screen, locale, t, nonce } = args;
   const texts = escapeHtml(JSON.stringify(scriptTexts(t)));
   const refreshed = screen.refreshedAt ? Date.parse(screen.refreshedAt) : 0;
@@ -132,7 +136,7 @@ export function renderDisplayPage(args: { screen: DisplayScreen; locale: Display
     `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer"><title>${escapeHtml(screen.name)}</title>` +
     `<style nonce="${nonce}">${STYLE}</style></head>` +
-    `<body data-tz="${escapeHtml(screen.timeZone)}" data-lang="${TAG[locale]}" data-refreshed="${refreshed}" data-every="${args.everyS}" data-safety="${args.safetyS}" data-event="${args.lastEventId}" data-texts="${texts}">` +
+    `<body data-tz="${escapeHtml(screen.timeZone)}" data-lang="${TAG[locale]}" data-refreshed="${refreshed}" data-every="${args.everyS}" data-event="${args.lastEventId}" data-v="${escapeHtml(args.version)}" data-texts="${texts}">` +
     `<header><h1>${escapeHtml(screen.name)}</h1><div><div id="clock">${escapeHtml(timeOf(screen.nowMs, screen.timeZone, locale))}</div><div id="date">${escapeHtml(new Intl.DateTimeFormat(TAG[locale], { timeZone: screen.timeZone, weekday: 'long', day: 'numeric', month: 'long' }).format(screen.nowMs))}</div><div id="fresh" role="status"></div></div></header>` +
     `<main id="rooms" aria-live="polite">${renderRooms(screen, locale, t)}</main>` +
     `<script nonce="${nonce}">${DISPLAY_SCRIPT}</script></body></html>`

@@ -16,15 +16,21 @@ import { displayOfToken, type ActiveDisplay } from './displays';
 import { renderDisplayPage, renderGonePage, renderRooms, type DisplayTranslate } from './render';
 import { loadDisplayScreen } from './screen';
 
-/** How often a display's script asks for an update, in seconds. */
+/**
+ * How often a display's script asks for its rooms, in seconds, with its stream open or not. Changes
+ * made in the portal come by the stream, but one made at the booking system itself (a door panel)
+ * reaches the portal only when its copy is re-read, which a view's read starts once the freshness
+ * window has passed, and the screen sees it at its next read: the display's bound is the portal's
+ * promise (lib/mirror/freshness-bound.ts) plus two reads. Every 30 s missed the promise by up to a
+ * minute; a read of a display is a cached view.
+ */
 export const DISPLAY_UPDATE_S = 15;
 
 /**
- * Reads per display token and address: a screen with its stream asks for the rooms at every change
- * and every DISPLAY_SAFETY_S (without the stream every 15 s: 40 in 10 minutes), and opens its stream
- * again after a break, so 200 leaves room for several screens of one display behind one address
- * and for reloads. Per address over all tokens (unknown ones included, which slows anyone trying
- * tokens): 600 in 10 minutes.
+ * Reads per display token and address: a screen asks for the rooms at every change and every
+ * DISPLAY_UPDATE_S (40 in 10 minutes), and opens its stream again after a break, so 200 leaves room
+ * for several screens of one display behind one address and for reloads. Per address over all
+ * tokens (unknown ones included, which slows anyone trying tokens): 600 in 10 minutes.
  */
 export const DISPLAY_LIMITS: TokenLimits = {
   perToken: { points: 200, duration: 600 },
@@ -32,15 +38,12 @@ export const DISPLAY_LIMITS: TokenLimits = {
 };
 
 /**
- * How often a screen whose stream is open still asks for its rooms, in seconds: as often as without
- * the stream. Changes made in the portal come by the stream, but one made at the booking system
- * itself (a door panel) reaches the portal only when its copy is re-read, which a view's read starts
- * once the freshness window has passed, and the screen sees it at its next read: the display's bound
- * is the portal's promise (lib/mirror/freshness-bound.ts) plus two reads. Every 30 s missed the
- * promise by up to a minute; a read of a display is a cached view.
+ * What of a display its page itself holds (the heading, the language of its sentences), as a short
+ * hash: the page sends it with its stream, which ends with "reload" when the display's differs
+ * (lib/displays/stream.ts), also for a page rendered just before a rename its stream opened after.
  */
-export function displaySafetyS(): number {
-  return DISPLAY_UPDATE_S;
+export function displayPageVersion(display: Pick<ActiveDisplay, 'name' | 'locale'>): string {
+  return sha256(`${display.locale}\n${display.name}`).slice(0, 16);
 }
 
 export type DisplayRateLimiter = TokenRateLimiter;
@@ -110,7 +113,7 @@ export async function displayPageResponse(deps: DisplayDeps, token: string, addr
     });
   }
   const t = await translatorFor(opened.display.locale);
-  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S, safetyS: displaySafetyS(), lastEventId });
+  const html = renderDisplayPage({ screen, locale: opened.display.locale, t, nonce, everyS: DISPLAY_UPDATE_S, lastEventId, version: displayPageVersion(opened.display) });
   return new Response(html, { headers: { 'Content-Type': 'text/html; charset=utf-8', ...displayHeaders(nonce) } });
 }
 

@@ -11,7 +11,8 @@ import { storeConnection } from '@/lib/systems/store';
 import { describeWithDb } from '@/tests/db';
 import { pendingRequestView } from '@/tests/request-views';
 import { SseReader } from '@/tests/sse-reader';
-import { createDisplay, revokeDisplay, rotateDisplay } from './displays';
+import { createDisplay, revokeDisplay, rotateDisplay, updateDisplay } from './displays';
+import { displayPageVersion } from './serve';
 import { createDisplayStreamCaps, displayEventsResponse, displaySelects, type DisplayStreamCaps, type DisplayStreamDeps } from './stream';
 
 const PORTAL = 'http://192.168.1.20:3000';
@@ -63,10 +64,10 @@ describeWithDb('a display’s own event stream', (ctx) => {
     const { display, url } = await createDisplay(db(), { user: manager, input: { deviceId, name: 'Entré', ...input }, idempotencyKey: randomUUID(), portalUrl: PORTAL });
     return { display, token: url.slice(url.lastIndexOf('/') + 1) };
   };
-  const stream = (token: string, init: { lastEventId?: number; address?: string; d?: DisplayStreamDeps } = {}) => {
+  const stream = (token: string, init: { lastEventId?: number; address?: string; d?: DisplayStreamDeps; query?: string } = {}) => {
     const controller = new AbortController();
     open.push(controller);
-    const request = new Request(`${PORTAL}/display/${token}/events`, {
+    const request = new Request(`${PORTAL}/display/${token}/events${init.query ?? ''}`, {
       headers: init.lastEventId === undefined ? {} : { 'last-event-id': String(init.lastEventId) },
       signal: controller.signal,
     });
@@ -150,6 +151,37 @@ describeWithDb('a display’s own event stream', (ctx) => {
     await rotateDisplay(db(), { user: manager, displayId: second.display.id, portalUrl: PORTAL });
     await checked.until(() => checked.endReason() !== undefined, 3_000);
     expect(checked.endReason()).toBe('switched-off');
+  });
+
+  it('ends with "reload" when the display is renamed or given another language (the page holds them), not when its apartment setting changes', async () => {
+    const { display, token } = await create();
+    const renamed = new SseReader((await stream(token).response).body);
+    await settled();
+    // Apartment numbers are in the rooms the screen reads, not in the page: the stream goes on.
+    await updateDisplay(db(), { user: manager, displayId: display.id, input: { showApartments: true } });
+    // (Open streams counted, not frames read: a read that times out would lose the next frame.)
+    await settled();
+    expect(caps.open().streams).toBe(1);
+    const started = Date.now();
+    await updateDisplay(db(), { user: manager, displayId: display.id, input: { name: 'Entré B' } });
+    await renamed.until(() => renamed.endReason() !== undefined, 3_000);
+    expect(renamed.endReason()).toBe('reload');
+    expect(Date.now() - started).toBeLessThan(2_000);
+
+    // A stream opened since has the new name; another language ends it as well.
+    const relanguaged = new SseReader((await stream(token).response).body);
+    await settled();
+    await updateDisplay(db(), { user: manager, displayId: display.id, input: { locale: 'en' } });
+    await relanguaged.until(() => relanguaged.endReason() !== undefined, 3_000);
+    expect(relanguaged.endReason()).toBe('reload');
+
+    // A page rendered before a change, whose stream opened after it, is told at once; a current one is not.
+    const stale = new SseReader((await stream(token, { query: `?v=${displayPageVersion({ name: 'Entré B', locale: 'sv' })}` }).response).body);
+    await stale.until(() => stale.endReason() !== undefined, 3_000);
+    expect(stale.endReason()).toBe('reload');
+    expect((await stream(token, { query: `?v=${displayPageVersion({ name: 'Entré B', locale: 'en' })}` }).response).status).toBe(200);
+    await settled();
+    expect(caps.open().streams).toBe(1);
   });
 
   it('holds at most 3 open streams per display and 5 per address (429 with a sentence), and a closed one frees its place', async () => {

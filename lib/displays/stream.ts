@@ -8,7 +8,7 @@ import { msg } from '@/lib/i18n/message';
 import { createNonce } from '@/lib/security/headers';
 import { singleton } from '@/lib/singleton';
 import { displayOfToken, type ActiveDisplay } from './displays';
-import { displayHeaders, openDisplay, translatorFor, type DisplayDeps } from './serve';
+import { displayHeaders, displayPageVersion, openDisplay, translatorFor, type DisplayDeps } from './serve';
 
 /**
  * Open streams allowed at once: per display (a screen, a spare, one being set up) and per address
@@ -96,8 +96,9 @@ export function displaySelects(display: Pick<ActiveDisplay, 'resourceIds'>): ((e
  * GET /display/{token}/events: the display's own event stream, the portal's SSE machinery
  * (lib/events/sse.ts: Last-Event-ID catch-up, heartbeat, shutdown) narrowed to the display's rooms
  * and to "changed". It ends with `event: end` / `switched-off` when the display is revoked or
- * rotated (an access notice names it; DISPLAY_RECHECK_MS as backstop). Counted against the
- * display's rate limits when opened, and capped per display and address (429).
+ * rotated, and with `reload` when its name or language is no longer the page's (`?v=`, see
+ * displayPageVersion); an access notice names it, DISPLAY_RECHECK_MS is the backstop. Counted
+ * against the display's rate limits when opened, and capped per display and address (429).
  */
 export async function displayEventsResponse(deps: DisplayStreamDeps, request: Request, token: string, address: string): Promise<Response> {
   const opened = await openDisplay(deps, token, address);
@@ -108,6 +109,8 @@ export async function displayEventsResponse(deps: DisplayStreamDeps, request: Re
     return Response.json({ error }, { status: gone ? 410 : 404, headers: displayHeaders(createNonce()) });
   }
   const display = opened.display;
+  // The page's name and language, as it was rendered (`?v=`); the display's now without it.
+  const shown = new URL(request.url).searchParams.get('v') || displayPageVersion(display);
   const release = deps.caps.acquire(display.id, address);
   if (!release) throw new ApiError('rate_limited', msg('display.tooManyStreams', { seconds: CAP_RETRY_S }), { 'Retry-After': String(CAP_RETRY_S) });
   const { 'Cache-Control': _cache, ...headers } = displayHeaders(createNonce());
@@ -120,7 +123,10 @@ export async function displayEventsResponse(deps: DisplayStreamDeps, request: Re
       userId: displayNotice(display.id),
       check: async () => {
         const now = await displayOfToken(deps.db, token);
-        return now && !('revoked' in now) ? { deviceIds: [now.deviceId] } : { ended: 'switched-off' };
+        if (!now || 'revoked' in now) return { ended: 'switched-off' };
+        // The name and language are in the page, not in the rooms it reads: the screen loads it again.
+        if (displayPageVersion(now) !== shown) return { ended: 'reload' };
+        return { deviceIds: [now.deviceId] };
       },
       recheckMs: deps.recheckMs ?? DISPLAY_RECHECK_MS,
     },

@@ -13,8 +13,10 @@ import { singleton } from '@/lib/singleton';
  *   close another tab's stream in turn) and says so.
  * - `switched-off`: a laundry-room display's stream (lib/displays/stream.ts): the display was revoked
  *   or its address rotated away; the screen says so and does not reconnect.
+ * - `reload`: a laundry-room display was renamed or given another language, which are in the page
+ *   itself (its heading, its sentences): the screen loads its page again.
  */
-export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart' | 'superseded' | 'switched-off';
+export type StreamEndReason = 'signed-out' | 'account-removed' | 'restart' | 'superseded' | 'switched-off' | 'reload';
 
 /** Open streams one session may hold; a new one beyond closes the session's oldest. */
 export const STREAMS_PER_SESSION = 10;

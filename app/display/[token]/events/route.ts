@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ token: string }> };
 
 // GET /display/{token}/events — the display's own event stream (text/event-stream, no session): "changed"
-// with an event id for its rooms, `end`/`switched-off` once revoked or rotated; capped per display and address (429)
+// with an event id for its rooms, `end` with `switched-off` (revoked, rotated) or `reload` (renamed); capped (429)
 export const GET = withErrors(async (request: Request, { params }: Context) => {
   const { token } = await params;
   const deps = { ...(await portalViewDeps()), limiter: portalDisplayRateLimiter(), bus: getEventBus(), caps: portalDisplayStreamCaps() };
