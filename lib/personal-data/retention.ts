@@ -95,6 +95,12 @@ async function renewLease(db: Database, holder: string, leaseSeconds: number): P
 }
 
 /**
+ * Batches one run does at most (100,000 rows at the default size; the hourly run continues). A
+ * bound, so that a step whose rows were not marked cannot loop for ever: it stops, incomplete.
+ */
+export const MAX_BATCHES_PER_RUN = 200;
+
+/**
  * One run: each step anonymises its class's rows older than the cutoff, a batch at a time, until
  * none is left (or the run is told to stop). Another run holding the lease makes this one `busy`.
  */
@@ -103,6 +109,7 @@ export async function runRetention(deps: RetentionDeps, options: RetentionRunOpt
   const holder = randomUUID();
   const leaseSeconds = deps.leaseSeconds ?? 120;
   const limit = deps.batchSize ?? 500;
+  const maxBatches = options.maxBatches ?? MAX_BATCHES_PER_RUN;
   if (!(await claimLease(db, holder, leaseSeconds))) return { status: 'busy' };
   const now = deps.now?.() ?? new Date();
   const counts: Record<string, number> = {};
@@ -114,7 +121,7 @@ export async function runRetention(deps: RetentionDeps, options: RetentionRunOpt
     steps: for (const step of RETENTION_STEPS) {
       const condition = step.olderThan(cutoffs[step.retentionClass]);
       for (;;) {
-        if (options.shouldStop?.() || (options.maxBatches !== undefined && batches >= options.maxBatches)) {
+        if (options.shouldStop?.() || batches >= maxBatches) {
           complete = false;
           break steps;
         }
