@@ -274,7 +274,7 @@ test('an admin creates another admin, who can manage accounts but not deactivate
 });
 
 // Axe on a page with several 400-option zone selects takes a while on a busy machine.
-for (const path of ['/admin/systems', '/admin/managers', '/admin/audit']) {
+for (const path of ['/admin/systems', '/admin/managers', '/admin/audit', '/admin/retention', '/admin/personal-data']) {
   test(`${path} passes axe in light and dark, and fits 375 px`, async ({ page, signedInAs }) => {
     test.setTimeout(180_000);
     await signedInAs('admin');
