@@ -24,10 +24,11 @@ async function pickScenario(request: APIRequestContext, skip: number) {
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   const candidates = fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId));
   // From two thirds in: e2e/0-requests.spec.ts takes residents from the end, and counts every request of its resident.
-  // Then the first two thirds: on some days every resident from there on already holds a booking
-  // on their rooms within the horizon (the demo's history is generated relative to today).
+  // Then the first two thirds backwards: on some days every resident from there on already holds a
+  // booking on their rooms within the horizon (the demo's history is generated relative to today),
+  // and e2e/booking.spec.ts takes the first suitable resident from the start, whose quota it counts.
   const start = Math.floor((candidates.length * 2) / 3) + skip;
-  for (const resident of [...candidates.slice(start), ...candidates.slice(0, start)]) {
+  for (const resident of [...candidates.slice(start), ...candidates.slice(0, start).reverse()]) {
     for (const resourceId of resident.resourceIds) {
       const now = await weekView(request, resident.deviceId, resourceId);
       const next = await weekView(request, resident.deviceId, resourceId, now.nav.next);
