@@ -250,15 +250,9 @@ async function rememberReleased(tx: Database, deviceId: string, windows: Release
   return rows.length;
 }
 
-/** The released no-shows the mirror remembers (rememberReleased) whose booking overlaps [from, to). */
-export async function readReleasedNoShows(db: Database, deviceId: string, range: { from: Date; to: Date }): Promise<ReleasedNoShow[]> {
-  const k = mirrorReleasedNoShows;
-  const rows = await db
-    .select()
-    .from(k)
-    // A booking lasts at most a day: the start bound keeps the index range tight (as the report's read).
-    .where(and(eq(k.deviceId, deviceId), lt(k.startTime, range.to), gt(k.endTime, range.from), gt(k.startTime, new Date(range.from.getTime() - 86_400_000))));
-  return rows.map((r) => ({
+/** A remembered no-show row as its readers take it (times in ms). */
+function releasedNoShowOf(r: typeof mirrorReleasedNoShows.$inferSelect) {
+  return {
     id: r.id,
     resourceId: r.resourceId,
     userId: r.userId,
@@ -267,7 +261,18 @@ export async function readReleasedNoShows(db: Database, deviceId: string, range:
     startMs: r.startTime.getTime(),
     endMs: r.endTime.getTime(),
     releasedAtMs: r.releasedAt.getTime(),
-  }));
+  };
+}
+
+/** The released no-shows the mirror remembers (rememberReleased) whose booking overlaps [from, to). */
+export async function readReleasedNoShows(db: Database, deviceId: string, range: { from: Date; to: Date }): Promise<ReleasedNoShow[]> {
+  const k = mirrorReleasedNoShows;
+  const rows = await db
+    .select()
+    .from(k)
+    // A booking lasts at most a day: the start bound keeps the index range tight (as the report's read).
+    .where(and(eq(k.deviceId, deviceId), lt(k.startTime, range.to), gt(k.endTime, range.from), gt(k.startTime, new Date(range.from.getTime() - 86_400_000))));
+  return rows.map(releasedNoShowOf);
 }
 
 /** A booking the service released because nobody activated it: a no-show the upstream no longer lists. */
@@ -918,14 +923,5 @@ export async function readReleasedNoShowsOfUser(db: Database, deviceId: string, 
     .from(k)
     .where(and(eq(k.deviceId, deviceId), theirs))
     .orderBy(asc(k.startTime), asc(k.id));
-  return rows.map((r) => ({
-    id: r.id,
-    resourceId: r.resourceId,
-    userId: r.userId,
-    ownerId: r.ownerId,
-    ownerType: r.ownerType,
-    startMs: r.startTime.getTime(),
-    endMs: r.endTime.getTime(),
-    releasedAtMs: r.releasedAt.getTime(),
-  }));
+  return rows.map(releasedNoShowOf);
 }
