@@ -11,6 +11,7 @@ interface Resident {
   deviceId: string;
   userId: string;
   name: string;
+  email: string;
   apartmentId: string;
   resourceIds: string[];
 }

@@ -6,6 +6,7 @@ interface Resident {
   deviceId: string;
   userId: string;
   name: string;
+  email: string;
   apartmentId: string;
   resourceIds: string[];
 }

@@ -117,10 +117,16 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * Picks a resident in a resident combobox (the slot dialog's "Resident", the Residents page's
  * "Find a resident"): types the apartment number, then clicks the resident in that apartment's group.
  */
-export async function chooseResident(scope: Page | ReturnType<Page['getByRole']>, label: string, resident: { name: string; apartmentId: string }) {
+export async function chooseResident(
+  scope: Page | ReturnType<Page['getByRole']>,
+  label: string,
+  resident: { name: string; apartmentId: string; email?: string },
+) {
   await scope.getByRole('combobox', { name: label }).fill(resident.apartmentId);
   const group = scope.getByRole('group', { name: new RegExp(`^Apartment ${escapeRegExp(resident.apartmentId)}, `) }).first();
-  await group.getByRole('option', { name: new RegExp(`^${escapeRegExp(resident.name)}`) }).click({ timeout: 20_000 });
+  // By e-mail too where known: the demo has namesakes in one apartment (two Maria Erikssons in 1004).
+  const name = resident.email ? `^${escapeRegExp(resident.name)}\\s+${escapeRegExp(resident.email)}$` : `^${escapeRegExp(resident.name)}`;
+  await group.getByRole('option', { name: new RegExp(name) }).click({ timeout: 20_000 });
 }
 
 export interface WeekSlot {
