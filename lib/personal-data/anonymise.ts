@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { adminAudit, mailOutbox, mirrorReleasedNoShows, portalEvents, reservationRequests, roomClosures, webhookEvents } from '@/lib/db/schema';
 
@@ -46,6 +47,27 @@ export interface AnonymiseOptions {
 /** The tables (and steps) the anonymiser knows, each a function of (db, condition on that table, options) → rows changed. */
 export type AnonymiseStep = (db: Database, condition: SQL | undefined, options: AnonymiseOptions) => Promise<number>;
 
+/**
+ * The rows a step changes next, as the update's condition: at most `limit` rows the condition
+ * chooses that are not yet marked, oldest first, skipping rows another runner holds (FOR UPDATE SKIP
+ * LOCKED), and still unmarked when the update reaches them.
+ */
+function nextBatch(
+  db: Database,
+  batch: { table: PgTable; key: PgColumn; mark: PgColumn; age: PgColumn; also?: SQL },
+  condition: SQL | undefined,
+  limit: number,
+): SQL {
+  const chosen = db
+    .select({ key: batch.key })
+    .from(batch.table)
+    .where(and(condition, isNull(batch.mark), batch.also))
+    .orderBy(batch.age, batch.key)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return and(inArray(batch.key, chosen), isNull(batch.mark))!;
+}
+
 /** "Resident in LGH 1001" for an apartment (an SQL text expression), the bare word without one. */
 function residentPlaceholder(apartment: SQL, p: Placeholders): SQL {
   return sql`CASE WHEN nullif(btrim(${apartment}), '') IS NULL THEN ${p.resident}::text ELSE replace(${p.residentIn}::text, '{apartment}', btrim(${apartment})) END`;
@@ -63,13 +85,7 @@ function accountWhileItExists(id: SQL): SQL {
  */
 export const anonymiseRequests: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
   const t = reservationRequests;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
   const rows = await db
     .update(t)
     .set({
@@ -82,7 +98,7 @@ export const anonymiseRequests: AnonymiseStep = async (db, condition, { limit, p
       idempotencyKey: null,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.id, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
@@ -90,13 +106,7 @@ export const anonymiseRequests: AnonymiseStep = async (db, condition, { limit, p
 /** A request's events: the same, inside the JSON a browser was sent (a failure's sentence keeps its key, not its values). */
 export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
   const t = portalEvents;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
   const d = sql`${t.data}`;
   const rows = await db
     .update(t)
@@ -110,7 +120,7 @@ export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limi
         'reason', CASE WHEN jsonb_typeof(${d} -> 'reason') = 'object' THEN jsonb_build_object('key', ${d} -> 'reason' -> 'key') ELSE ${d} -> 'reason' END)`,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.id, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
@@ -118,13 +128,7 @@ export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limi
 /** Webhook deliveries: only the envelope and the outcome stay (correlation id, type, time, succeeded, error code, reservation id, operation). */
 export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { limit, now }) => {
   const t = webhookEvents;
-  const batch = db
-    .select({ id: t.webhookId })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.receivedAt, t.webhookId)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.webhookId, mark: t.anonymisedAt, age: t.receivedAt }, condition, limit);
   const p = sql`${t.payload}`;
   const e = sql`(${p} -> 'eventData')`;
   const rows = await db
@@ -142,7 +146,7 @@ export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { lim
             'operation', ${e} -> 'data' -> 'operation')) END)) END))`,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.webhookId, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.webhookId });
   return rows.length;
 };
@@ -154,13 +158,7 @@ export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { lim
  */
 export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, now }) => {
   const t = roomClosures;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
   const rows = await db
     .update(t)
     .set({
@@ -173,7 +171,7 @@ export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, n
         FROM jsonb_array_elements(${t.targets}) WITH ORDINALITY AS x(t, ord))`,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.id, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
@@ -181,17 +179,11 @@ export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, n
 /** The message as sent goes (body, calendar attachment, subject, the server's last refusal); a queued message is left to be sent. */
 export const dropMailBodies: AnonymiseStep = async (db, condition, { limit, now }) => {
   const t = mailOutbox;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.bodyDroppedAt), sql`${t.status} <> 'queued'`))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.bodyDroppedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, limit);
   const rows = await db
     .update(t)
     .set({ raw: null, subject: null, lastError: null, bodyDroppedAt: now })
-    .where(and(inArray(t.id, batch), isNull(t.bodyDroppedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
@@ -203,13 +195,7 @@ export const dropMailBodies: AnonymiseStep = async (db, condition, { limit, now 
  */
 export const anonymiseMailMeta: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
   const t = mailOutbox;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt), sql`${t.status} <> 'queued'`))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, limit);
   const rows = await db
     .update(t)
     .set({
@@ -222,7 +208,7 @@ export const anonymiseMailMeta: AnonymiseStep = async (db, condition, { limit, p
       bodyDroppedAt: sql`coalesce(${t.bodyDroppedAt}, ${now.toISOString()}::timestamptz)`,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.id, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
@@ -234,13 +220,7 @@ export const anonymiseMailMeta: AnonymiseStep = async (db, condition, { limit, p
  */
 export const anonymiseAudit: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
   const t = adminAudit;
-  const batch = db
-    .select({ id: t.id })
-    .from(t)
-    .where(and(condition, isNull(t.anonymisedAt)))
-    .orderBy(t.createdAt, t.id)
-    .limit(limit)
-    .for('update', { skipLocked: true });
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
   const account = sql`${t.targetType} = 'account'`;
   const rows = await db
     .update(t)
@@ -252,7 +232,7 @@ export const anonymiseAudit: AnonymiseStep = async (db, condition, { limit, plac
       detail: sql`CASE WHEN ${t.detail} IS NULL THEN NULL WHEN ${account} THEN ${t.detail} - 'email' - 'name' ELSE ${t.detail} - 'email' END`,
       anonymisedAt: now,
     })
-    .where(and(inArray(t.id, batch), isNull(t.anonymisedAt)))
+    .where(batch)
     .returning({ id: t.id });
   return rows.length;
 };
