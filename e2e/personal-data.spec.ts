@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, expect, sampleResidents, test } from './utils';
+import { BASE_URL, expect, sampleResidents, sandboxFixtures, test, weekView } from './utils';
 
 /** Nothing on the page is wider than the screen: no sideways scrolling. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -96,4 +96,75 @@ test('a manager has no personal-data page and no extract', async ({ page, contex
   const refused = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: resident.userId }, headers: { origin: BASE_URL } });
   expect(refused.status()).toBe(403);
   expect((await context.request.get(`/api/admin/personal-data/residents?q=${encodeURIComponent(resident.email)}`)).status()).toBe(403);
+});
+
+test('the demo admin erases a resident after a confirmation that says what changes; the audit keeps that it happened, not the name', async ({ page, signedInAs }) => {
+  test.setTimeout(240_000);
+  await signedInAs('admin');
+  const api = page.request;
+  // A resident of the second approval's system, from the end: the manager's specs use the first approval's.
+  const fixtures = await sandboxFixtures(api);
+  const deviceId = fixtures.approvals[1]?.deviceIds[0] ?? '';
+  await expect
+    .poll(async () => {
+      const response = await api.get(`/api/systems/${deviceId}/overview`);
+      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+    }, { timeout: 90_000 })
+    .toBe('ready');
+  type Listed = { requests: { status: string; residentName: string | null }[] };
+  const requestsOf = async (userId: string) => ((await (await api.get(`/api/requests?resident=${userId}`)).json()) as Listed).requests;
+  let chosen: { resident: (typeof fixtures.residents)[number]; slot: { startTime: string; endTime: string }; resourceId: string } | null = null;
+  for (const resident of fixtures.residents.filter((r) => r.deviceId === deviceId && /^[A-Za-z0-9]+$/.test(r.apartmentId)).reverse()) {
+    if ((await requestsOf(resident.userId)).length > 0) continue;
+    const resourceId = resident.resourceIds[0];
+    if (!resourceId) continue;
+    const now = await weekView(api, deviceId, resourceId);
+    const slot = (await weekView(api, deviceId, resourceId, now.nav.next)).slots.find((s) => s.bookable);
+    if (slot) {
+      chosen = { resident, slot, resourceId };
+      break;
+    }
+  }
+  if (!chosen) throw new Error('no resident of the second system to book for');
+  const { resident, slot, resourceId } = chosen;
+  // Something of theirs in the portal: a booking with a manager's note.
+  const booked = await api.post('/api/reservations', {
+    headers: { 'idempotency-key': `e2e-erase-${randomUUID()}`, origin: BASE_URL },
+    data: { deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime, note: 'E2E erasure note' },
+  });
+  expect(booked.status(), await booked.text()).toBe(202);
+  await expect.poll(async () => (await requestsOf(resident.userId)).map((r) => r.status), { timeout: 60_000 }).toEqual(['succeeded']);
+
+  await page.goto(`/admin/personal-data?q=${encodeURIComponent(resident.email)}`);
+  await page.getByRole('link', { name: `Show the data held about ${resident.name}` }).click();
+  const selected = page.getByRole('region', { name: `Data held about ${resident.name}` });
+  await expect(selected).toContainText('1 booking request');
+
+  // The confirmation says what will change; Cancel changes nothing.
+  const erase = selected.getByRole('button', { name: `Erase the personal data of ${resident.name}` });
+  await erase.click();
+  const dialog = page.getByRole('dialog', { name: `Erase the personal data of ${resident.name}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(new RegExp(`1 booking request: the name becomes “[^”]+ LGH ${resident.apartmentId}”`));
+  await expect(dialog).toContainText('is not erased here: that is the booking system owner’s task');
+  await expect(dialog).toContainText('This cannot be undone.');
+  await expectNoSeriousA11yViolations(page, 'the erasure’s confirmation');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await requestsOf(resident.userId)).map((r) => r.residentName)).toEqual([resident.name]);
+
+  await erase.click();
+  await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Erased what the portal held about' })).toHaveText(
+    new RegExp(`^Erased what the portal held about ${resident.name}: \\d+ records changed, .+\\. The booking system still lists them: ask its owner to erase them there\\.$`),
+    { timeout: 30_000 },
+  );
+  // Their request is no longer theirs: it stays for reports under the apartment's wording.
+  expect(await requestsOf(resident.userId)).toEqual([]);
+
+  // The audit log says that it happened, naming the apartment, not the resident.
+  await page.goto('/admin/audit');
+  const systemName = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
+  await expect(page.getByRole('cell', { name: new RegExp(`Erased the personal data of [^,]+ LGH ${resident.apartmentId} in ${systemName} \\(\\d+ records changed\\)`) }).first()).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText(resident.name);
 });

@@ -17,8 +17,11 @@ import { MailWorker } from '@/lib/mail/worker';
 import type { BackgroundDeps } from '@/lib/mirror/background';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import type { MirrorSource, MirrorState } from '@/lib/mirror/types';
+import { refreshSystem } from '@/lib/mirror/refresh';
 import { requestQueryTimer } from '@/lib/observability/server-timing';
 import type { Placeholders } from '@/lib/personal-data/anonymise';
+import { eraseResident, type ErasureResult } from '@/lib/personal-data/erase';
+import type { ResidentRef } from '@/lib/personal-data/extract';
 import type { RetentionDeps } from '@/lib/personal-data/retention';
 import { readRetentionPolicy } from '@/lib/personal-data/retention-settings';
 import { renderMessage } from '@/lib/i18n/server';
@@ -169,4 +172,28 @@ export async function retentionPlaceholders(): Promise<Placeholders> {
 export async function portalRetentionDeps(): Promise<RetentionDeps> {
   const [{ db }, placeholders] = await Promise.all([getDb(), retentionPlaceholders()]);
   return { db, placeholders, policy: () => readRetentionPolicy(db, env) };
+}
+
+/**
+ * An admin's erasure of one resident (issue 37, decision 036): the placeholders of retention, then
+ * the system's copy re-read from the booking system. Like a closure's, the re-read bypasses the
+ * freshness window and the budget's refusal (a rare act of an admin), and is charged all the same.
+ */
+export async function eraseResidentNow(actor: Actor, who: ResidentRef): Promise<ErasureResult> {
+  const [{ db }, placeholders] = await Promise.all([getDb(), retentionPlaceholders()]);
+  return eraseResident(
+    {
+      db,
+      placeholders,
+      refreshMirror: async (deviceId) => {
+        const outcome = await refreshSystem(db, deviceId, await mirrorSourceFor(deviceId), {
+          freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
+          budget: { perHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR, enforce: false },
+        });
+        return outcome.status === 'refreshed';
+      },
+    },
+    actor,
+    who,
+  );
 }

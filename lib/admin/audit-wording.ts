@@ -105,6 +105,11 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
     }
     case 'personal-data.extract':
       return t('personalDataExtract', { target, system: text(detail.system), format: detail.format === 'json' ? 'json' : 'html' });
+    case 'personal-data.erase': {
+      // Counts only: the entry keeps that it happened, not the data.
+      const counts = detail.counts && typeof detail.counts === 'object' ? Object.values(detail.counts as Record<string, unknown>).filter((n): n is number => typeof n === 'number') : [];
+      return t('personalDataErase', { target, system: text(detail.system), count: counts.reduce((sum, n) => sum + n, 0) });
+    }
     default:
       return t('unknown', { action: entry.action, target });
   }

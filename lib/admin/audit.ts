@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'retention.settings',
   'retention.run',
   'personal-data.extract',
+  'personal-data.erase',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -17,7 +17,8 @@ import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
 import { formatList } from '@/lib/i18n/format';
-import { connectSystemsByApproval } from '@/lib/wiring';
+import { connectSystemsByApproval, eraseResidentNow } from '@/lib/wiring';
+import { parseResidentRef } from '@/lib/personal-data/download';
 import { RETENTION_PERIODS, saveRetentionSetting } from '@/lib/personal-data/retention-settings';
 import { deviceIdSchema, requestBudgetSchema, systemUpdateSchema } from '@/lib/systems/schemas';
 
@@ -236,5 +237,22 @@ export async function saveRetentionAction(_state: ActionState, form: FormData): 
       period: t('amount', { unit: saved.unit, amount: saved.amount }),
       source: t('source', { source: saved.source, variable: RETENTION_PERIODS[saved.retentionClass].variable }),
     });
+  });
+}
+
+export async function eraseResidentAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  return runAction(async () => {
+    const admin = await requireAdmin();
+    const who = parseResidentRef(text(form, 'deviceId'), text(form, 'userId'));
+    const result = await eraseResidentNow({ id: admin.id, name: admin.name }, who);
+    revalidatePath('/admin/personal-data');
+    const t = await getTranslations('personalData.erase');
+    const c = result.counts;
+    const count = c.requests + c.events + c.deliveries + c.emails + c.closures + c.noShows + c.audit;
+    const { name, apartment, userId } = result.plan.resident;
+    const lines = [t('done', { name: name || apartment || userId, count, feeds: c.feedsRevoked })];
+    if (!result.mirrorRefreshed) lines.push(t('mirrorFailed'));
+    if (result.stillInBookingSystem) lines.push(t('stillListed'));
+    return lines.join(' ');
   });
 }

@@ -13,7 +13,7 @@ export const MAIL_STATUSES = ['queued', 'sent', 'captured', 'skipped', 'failed']
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
 /** Why a message was not sent at all: the resident has no address, or the system has e-mail off. */
-export const MAIL_SKIP_REASONS = ['noAddress', 'disabled'] as const;
+export const MAIL_SKIP_REASONS = ['noAddress', 'disabled', 'erased'] as const;
 export type MailSkipReason = (typeof MAIL_SKIP_REASONS)[number];
 
 /** The facts a message is rendered from (times as ISO instants, shown in `timeZone`). */

@@ -8,7 +8,11 @@ import { getDb } from '@/lib/db';
 import { isApiError } from '@/lib/errors/api-error';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/config';
 import { renderMessage } from '@/lib/i18n/server';
+import { planErasure, residentWording, type ErasurePlan } from '@/lib/personal-data/erase';
 import { gatherExtract } from '@/lib/personal-data/extract';
+import { ActionForm } from '@/components/admin/action-form';
+import { eraseResidentAction } from '../actions';
+import { retentionPlaceholders } from '@/lib/wiring';
 import { findResidents, type FoundResident } from '@/lib/personal-data/find';
 import { RESIDENT_QUERY_MAX_LENGTH } from '@/lib/residents/search';
 import { isUuid } from '@/lib/views/page-access';
@@ -42,7 +46,10 @@ export default async function PersonalDataPage({ searchParams }: Props) {
   const [t, rawLocale] = await Promise.all([getTranslations('personalData'), getLocale()]);
   const locale: Locale = isLocale(rawLocale) ? rawLocale : 'sv';
   const found = q === undefined ? null : await search(q, locale);
-  const selected = deviceId && userId && isUuid(deviceId) && isUuid(userId) ? await gatherExtract((await getDb()).db, { deviceId: deviceId.toLowerCase(), userId: userId.toLowerCase() }) : null;
+  const who = deviceId && userId && isUuid(deviceId) && isUuid(userId) ? { deviceId: deviceId.toLowerCase(), userId: userId.toLowerCase() } : null;
+  const { db } = await getDb();
+  const selected = who ? await gatherExtract(db, who) : null;
+  const [plan, placeholders] = selected ? await Promise.all([planErasure(db, selected), retentionPlaceholders()]) : [null, null];
   const selectedAsked = deviceId !== undefined || userId !== undefined;
   const value = (v: string | null) => v || t('noValue');
 
@@ -133,8 +140,54 @@ export default async function PersonalDataPage({ searchParams }: Props) {
             </div>
             <p className={mutedTextClass}>{t('downloadNote')}</p>
           </form>
+          {plan && placeholders ? <EraseSection plan={plan} wording={residentWording(selected, placeholders)} /> : null}
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/** Erasure beside the downloads: what it changes is said in the confirmation, from the same reads as the extract. */
+async function EraseSection({ plan, wording }: { plan: ErasurePlan; wording: string }) {
+  const t = await getTranslations('personalData.erase');
+  const name = plan.resident.name || plan.resident.apartment || plan.resident.userId;
+  const feeds =
+    plan.feedsToRevoke > 0
+      ? t('feedsRevoke', { count: plan.feedsToRevoke })
+      : plan.feedsKept > 0
+        ? t('feedsKept', { count: plan.feedsKept, housemates: plan.housemates })
+        : t('noFeeds');
+  return (
+    <div className="flex flex-col gap-2 border-t border-slate-200 pt-3 dark:border-slate-700">
+      <h3 className="font-semibold">{t('heading')}</h3>
+      <p className={mutedTextClass}>{t('intro')}</p>
+      <ActionForm
+        action={eraseResidentAction}
+        submitLabel={t('submit')}
+        submitAriaLabel={t('submitOf', { name })}
+        submitVariant="secondary"
+        confirm={{
+          title: t('confirmTitle', { name }),
+          confirmLabel: t('confirmLabel'),
+          body: (
+            <div className="flex flex-col gap-2">
+              <ul className="list-disc pl-5">
+                <li>{t('requests', { count: plan.requests, wording })}</li>
+                <li>{t('emails', { count: plan.emails, queued: plan.queuedEmails })}</li>
+                <li>{t('closures', { count: plan.closures })}</li>
+                <li>{t('noShows', { count: plan.noShows })}</li>
+                <li>{t('audit', { count: plan.auditEntries })}</li>
+                <li>{feeds}</li>
+              </ul>
+              <p>{t('bookingSystem', { count: plan.bookingSystem.reservations })}</p>
+              <p className="font-medium">{t('final')}</p>
+            </div>
+          ),
+        }}
+      >
+        <input type="hidden" name="deviceId" value={plan.resident.deviceId} />
+        <input type="hidden" name="userId" value={plan.resident.userId} />
+      </ActionForm>
     </div>
   );
 }
