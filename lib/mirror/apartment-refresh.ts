@@ -1,4 +1,5 @@
 import 'server-only';
+import { createCache } from '@/lib/cache';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { isMissingEndpoint } from '@/lib/service/errors';
@@ -38,9 +39,9 @@ interface Entry {
   running: Promise<ApartmentRefreshOutcome> | null;
 }
 
-const recent = singleton('mirror-apartment-refreshes', () => new Map<string, Entry>());
-/** Entries kept at most (the oldest dropped first): one per apartment viewed within a window. */
+/** Entries kept at most (the least recently viewed dropped first): one per apartment viewed within a window. */
 const KEPT_MAX = 10_000;
+const recent = createCache<Entry>('mirror-apartment-refreshes', { max: KEPT_MAX });
 /**
  * Systems whose service answered the endpoint with 404/405, until when: a service built from the
  * interface document alone lacks it, and asking again on every apartment view would only spend the
@@ -60,9 +61,7 @@ export function refreshApartmentBookings(deps: ApartmentRefreshDeps, deviceId: s
   entry.running = run(deps, deviceId, userIds).finally(() => {
     entry.running = null;
   });
-  recent.delete(key);
   recent.set(key, entry);
-  if (recent.size > KEPT_MAX) recent.delete(recent.keys().next().value!);
   return entry.running;
 }
 
