@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, expect, sampleResidents, sandboxFixtures, test, weekView } from './utils';
+import { BASE_URL, expect, sampleResidents, sandboxControl, sandboxFixtures, test, weekView } from './utils';
+import type { APIRequestContext } from '@playwright/test';
 
 /** Nothing on the page is wider than the screen: no sideways scrolling. */
 async function expectNoSidewaysScroll(page: Page) {
@@ -98,6 +99,41 @@ test('a manager has no personal-data page and no extract', async ({ page, contex
   expect((await context.request.get(`/api/admin/personal-data/residents?q=${encodeURIComponent(resident.email)}`)).status()).toBe(403);
 });
 
+type Fixtures = Awaited<ReturnType<typeof sandboxFixtures>>;
+type Listed = { requests: { status: string; residentName: string | null }[] };
+const requestsOf = async (api: APIRequestContext, userId: string) => ((await (await api.get(`/api/requests?resident=${userId}`)).json()) as Listed).requests;
+
+/**
+ * Books next week for a resident of `deviceId` with no requests yet (looked for from the start or
+ * the end of the list: two tests, two residents), passing over those whose apartment's quota is
+ * full. The system's copy is waited for first. Returns the resident once the portal accepted (202).
+ */
+async function bookForSomeone(api: APIRequestContext, fixtures: Fixtures, deviceId: string, order: 'from the start' | 'from the end', note?: string) {
+  await expect
+    .poll(async () => {
+      const response = await api.get(`/api/systems/${deviceId}/overview`);
+      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+    }, { timeout: 90_000 })
+    .toBe('ready');
+  const residents = fixtures.residents.filter((r) => r.deviceId === deviceId && /^[A-Za-z0-9]+$/.test(r.apartmentId));
+  for (const resident of order === 'from the end' ? residents.reverse() : residents) {
+    if ((await requestsOf(api, resident.userId)).length > 0) continue;
+    const resourceId = resident.resourceIds[0];
+    if (!resourceId) continue;
+    const now = await weekView(api, deviceId, resourceId);
+    const slot = (await weekView(api, deviceId, resourceId, now.nav.next)).slots.find((s) => s.bookable);
+    if (!slot) continue;
+    const booked = await api.post('/api/reservations', {
+      headers: { 'idempotency-key': `e2e-erase-${randomUUID()}`, origin: BASE_URL },
+      data: { deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime, ...(note ? { note } : {}) },
+    });
+    if (booked.status() === 422) continue; // the apartment's quota or a booking rule: another resident
+    expect(booked.status(), await booked.text()).toBe(202);
+    return resident;
+  }
+  throw new Error(`no resident of ${deviceId} to book for`);
+}
+
 test('the demo admin erases a resident after a confirmation that says what changes; the audit keeps that it happened, not the name', async ({ page, signedInAs }) => {
   test.setTimeout(240_000);
   await signedInAs('admin');
@@ -106,35 +142,9 @@ test('the demo admin erases a resident after a confirmation that says what chang
   // book mostly use the first system (e2e/admin.spec.ts disconnects the second approval's).
   const fixtures = await sandboxFixtures(api);
   const deviceId = fixtures.approvals[0]?.deviceIds[1] ?? '';
-  await expect
-    .poll(async () => {
-      const response = await api.get(`/api/systems/${deviceId}/overview`);
-      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
-    }, { timeout: 90_000 })
-    .toBe('ready');
-  type Listed = { requests: { status: string; residentName: string | null }[] };
-  const requestsOf = async (userId: string) => ((await (await api.get(`/api/requests?resident=${userId}`)).json()) as Listed).requests;
-  let chosen: { resident: (typeof fixtures.residents)[number]; slot: { startTime: string; endTime: string }; resourceId: string } | null = null;
-  for (const resident of fixtures.residents.filter((r) => r.deviceId === deviceId && /^[A-Za-z0-9]+$/.test(r.apartmentId)).reverse()) {
-    if ((await requestsOf(resident.userId)).length > 0) continue;
-    const resourceId = resident.resourceIds[0];
-    if (!resourceId) continue;
-    const now = await weekView(api, deviceId, resourceId);
-    const slot = (await weekView(api, deviceId, resourceId, now.nav.next)).slots.find((s) => s.bookable);
-    if (slot) {
-      chosen = { resident, slot, resourceId };
-      break;
-    }
-  }
-  if (!chosen) throw new Error('no resident of the second system to book for');
-  const { resident, slot, resourceId } = chosen;
   // Something of theirs in the portal: a booking with a manager's note.
-  const booked = await api.post('/api/reservations', {
-    headers: { 'idempotency-key': `e2e-erase-${randomUUID()}`, origin: BASE_URL },
-    data: { deviceId, resourceId, residentUserId: resident.userId, startTime: slot.startTime, endTime: slot.endTime, note: 'E2E erasure note' },
-  });
-  expect(booked.status(), await booked.text()).toBe(202);
-  await expect.poll(async () => (await requestsOf(resident.userId)).map((r) => r.status), { timeout: 60_000 }).toEqual(['succeeded']);
+  const resident = await bookForSomeone(api, fixtures, deviceId, 'from the end', 'E2E erasure note');
+  await expect.poll(async () => (await requestsOf(api, resident.userId)).map((r) => r.status), { timeout: 60_000 }).toEqual(['succeeded']);
 
   await page.goto(`/admin/personal-data?q=${encodeURIComponent(resident.email)}`);
   await page.getByRole('link', { name: `Show the data held about ${resident.name}` }).click();
@@ -152,7 +162,7 @@ test('the demo admin erases a resident after a confirmation that says what chang
   await expectNoSeriousA11yViolations(page, 'the erasure’s confirmation');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  expect((await requestsOf(resident.userId)).map((r) => r.residentName)).toEqual([resident.name]);
+  expect((await requestsOf(api, resident.userId)).map((r) => r.residentName)).toEqual([resident.name]);
 
   await erase.click();
   await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
@@ -161,11 +171,58 @@ test('the demo admin erases a resident after a confirmation that says what chang
     { timeout: 30_000 },
   );
   // Their request is no longer theirs: it stays for reports under the apartment's wording.
-  expect(await requestsOf(resident.userId)).toEqual([]);
+  expect(await requestsOf(api, resident.userId)).toEqual([]);
 
   // The audit log says that it happened, naming the apartment, not the resident.
   await page.goto('/admin/audit');
   const systemName = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await expect(page.getByRole('cell', { name: new RegExp(`Erased the personal data of [^,]+ LGH ${resident.apartmentId} in ${systemName} \\(\\d+ records changed\\)`) }).first()).toBeVisible();
   await expect(page.getByRole('main')).not.toContainText(resident.name);
+});
+
+test.describe('in Swedish on a 375 px phone', () => {
+  // The header too: server actions' fetches go out with en-US otherwise (see e2e/rules-installations.spec.ts).
+  test.use({ locale: 'sv-SE', extraHTTPHeaders: { 'Accept-Language': 'sv-SE,sv;q=0.9' }, viewport: { width: 375, height: 812 } });
+
+  test('erasure waits while a booking for the resident awaits the booking system’s answer, then offers a confirmation in Swedish that fits the screen', async ({ page, context, signedInAs }) => {
+    test.setTimeout(240_000);
+    await signedInAs('admin');
+    const api = page.request;
+    // The account's saved language wins over the browser's (other specs leave the demo admin in English).
+    const saveLocale = (locale: 'sv' | 'en') => context.request.put('/api/me/locale', { data: { locale }, headers: { origin: BASE_URL, 'idempotency-key': `erase-locale-${locale}-${randomUUID()}` } });
+    expect((await saveLocale('sv')).ok()).toBe(true);
+    const fixtures = await sandboxFixtures(api);
+    const deviceId = fixtures.approvals[0]?.deviceIds[1] ?? '';
+    // The booking system answers late: the request waits, as it does when its outcome is slow.
+    expect((await sandboxControl('PUT', '/sandbox/_sandbox/faults', { webhook: { delayMs: 30_000 } })).status).toBe(200);
+    let resident: Awaited<ReturnType<typeof bookForSomeone>>;
+    try {
+      resident = await bookForSomeone(api, fixtures, deviceId, 'from the start');
+      await page.goto(`/admin/personal-data?q=${encodeURIComponent(resident.email)}&deviceId=${deviceId}&userId=${resident.userId}`);
+      const selected = page.getByRole('region', { name: `Uppgifter om ${resident.name}` });
+      await expect(selected).toContainText('Raderingen måste vänta: En bokningsförfrågan för den boende väntar fortfarande på bokningssystemets svar');
+      await expect(selected.getByRole('button', { name: `Radera personuppgifterna om ${resident.name}` })).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+    } finally {
+      await sandboxControl('DELETE', '/sandbox/_sandbox/faults');
+    }
+    try {
+      await expect.poll(async () => (await requestsOf(api, resident.userId)).map((r) => r.status), { timeout: 90_000 }).toEqual(['succeeded']);
+      await page.reload();
+      const selected = page.getByRole('region', { name: `Uppgifter om ${resident.name}` });
+      await selected.getByRole('button', { name: `Radera personuppgifterna om ${resident.name}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Radera personuppgifterna om ${resident.name}?` });
+      await expect(dialog).toContainText(new RegExp(`1 bokningsförfrågan: namnet blir ”Boende i LGH ${resident.apartmentId}”`));
+      await expect(dialog).toContainText('Det går inte att ångra.');
+      await expectNoSidewaysScroll(page);
+      const box = await dialog.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 375, 'the dialog fits the screen').toBe(true);
+      await expectNoSeriousA11yViolations(page, 'the erasure’s confirmation in Swedish at 375 px');
+      await dialog.getByRole('button', { name: 'Avbryt' }).click();
+      await expect(dialog).toBeHidden();
+      expect((await requestsOf(api, resident.userId)).map((r) => r.residentName)).toEqual([resident.name]);
+    } finally {
+      await saveLocale('en');
+    }
+  });
 });

@@ -190,7 +190,7 @@ export async function eraseResidentNow(actor: Actor, who: ResidentRef): Promise<
           freshnessMs: env.MIRROR_FRESHNESS_S * 1000,
           budget: { perHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR, enforce: false },
         });
-        return outcome.status === 'refreshed';
+        return outcome.status;
       },
     },
     actor,

@@ -43,6 +43,12 @@ describe('describeAuditEntry in English', () => {
     );
     expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'json', locale: 'en' }, 'Anna Andersson'))).toBe('Downloaded the personal data of Anna Andersson in Ekhagen (JSON).');
     expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'html', locale: 'sv' }, 'Anna Andersson'))).toBe('Downloaded the personal data of Anna Andersson in Ekhagen (document).');
+    // The success line's figure: a stopped e-mail is among the e-mails and feeds are said apart, so neither adds to it.
+    const counts = { requests: 2, events: 1, deliveries: 1, emailsStopped: 1, emails: 2, closures: 1, noShows: 1, audit: 2, feedsRevoked: 1 };
+    expect(describeAudit(entry('personal-data.erase', { system: 'Ekhagen', records: 10, feedsRevoked: 1, counts }, 'Resident in LGH 1001'))).toBe(
+      'Erased the personal data of Resident in LGH 1001 in Ekhagen (10 records changed).',
+    );
+    expect(describeAudit(entry('personal-data.erase', { system: 'Ekhagen', counts }, 'Resident in LGH 1001'))).toBe('Erased the personal data of Resident in LGH 1001 in Ekhagen (10 records changed).');
   });
 
   it('says what retention changed: a period from → to, and a run’s counts (no names)', () => {

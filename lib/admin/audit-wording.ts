@@ -106,9 +106,11 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
     case 'personal-data.extract':
       return t('personalDataExtract', { target, system: text(detail.system), format: detail.format === 'json' ? 'json' : 'html' });
     case 'personal-data.erase': {
-      // Counts only: the entry keeps that it happened, not the data.
-      const counts = detail.counts && typeof detail.counts === 'object' ? Object.values(detail.counts as Record<string, unknown>).filter((n): n is number => typeof n === 'number') : [];
-      return t('personalDataErase', { target, system: text(detail.system), count: counts.reduce((sum, n) => sum + n, 0) });
+      // Counts only: the entry keeps that it happened, not the data. `records` is the success line's
+      // figure (lib/personal-data/erase.ts erasedRecords); entries written before it had only counts.
+      const counts = detail.counts && typeof detail.counts === 'object' ? (detail.counts as Record<string, unknown>) : {};
+      const legacy = ['requests', 'events', 'deliveries', 'emails', 'closures', 'noShows', 'audit'].reduce((sum, key) => sum + (typeof counts[key] === 'number' ? counts[key] : 0), 0);
+      return t('personalDataErase', { target, system: text(detail.system), count: typeof detail.records === 'number' ? detail.records : legacy });
     }
     default:
       return t('unknown', { action: entry.action, target });

@@ -42,6 +42,16 @@ export interface AnonymiseOptions {
   placeholders: Placeholders;
   /** Written into the rows' mark. */
   now: Date;
+  /**
+   * Rows another transaction holds: skipped (retention, whose next run takes them) unless false
+   * (erasure, which must reach every row of the resident and so waits for the lock).
+   */
+  skipLocked?: boolean;
+  /**
+   * Remembered no-shows: the apartment's group to put a user's booking on when the current copy of
+   * the user list no longer knows the user (erasure knows it from the resident's records).
+   */
+  ownerGroupId?: string | null;
 }
 
 /** The tables (and steps) the anonymiser knows, each a function of (db, condition on that table, options) → rows changed. */
@@ -49,14 +59,14 @@ export type AnonymiseStep = (db: Database, condition: SQL | undefined, options: 
 
 /**
  * The rows a step changes next, as the update's condition: at most `limit` rows the condition
- * chooses that are not yet marked, oldest first, skipping rows another runner holds (FOR UPDATE SKIP
- * LOCKED), and still unmarked when the update reaches them.
+ * chooses that are not yet marked, oldest first, locked (FOR UPDATE; skipping rows another runner
+ * holds unless `skipLocked` is false), and still unmarked when the update reaches them.
  */
 function nextBatch(
   db: Database,
   batch: { table: PgTable; key: PgColumn; mark: PgColumn; age: PgColumn; also?: SQL },
   condition: SQL | undefined,
-  limit: number,
+  { limit, skipLocked = true }: Pick<AnonymiseOptions, 'limit' | 'skipLocked'>,
 ): SQL {
   const chosen = db
     .select({ key: batch.key })
@@ -64,8 +74,43 @@ function nextBatch(
     .where(and(condition, isNull(batch.mark), batch.also))
     .orderBy(batch.age, batch.key)
     .limit(limit)
-    .for('update', { skipLocked: true });
+    .for('update', skipLocked ? { skipLocked: true } : {});
   return and(inArray(batch.key, chosen), isNull(batch.mark))!;
+}
+
+export interface RepeatOptions {
+  /** Batches at most (a step whose rows were not marked cannot loop for ever). */
+  maxBatches: number;
+  /** Asked before each batch: true stops there (shutdown), the rest left for later. */
+  shouldStop?: () => boolean;
+  /** Between two batches (retention renews its lease): false stops there. */
+  betweenBatches?: () => Promise<boolean>;
+  /** After each batch, with the rows it changed (so a later batch's failure loses no count). */
+  onBatch?: (changed: number) => void;
+}
+
+/**
+ * Runs a step on the rows `condition` chooses, a batch at a time, until a batch changes fewer than
+ * `limit` rows. `complete` is false when it stopped before that (told to, or out of batches).
+ */
+export async function repeatStep(
+  db: Database,
+  step: AnonymiseStep,
+  condition: SQL | undefined,
+  options: AnonymiseOptions,
+  repeat: RepeatOptions,
+): Promise<{ changed: number; batches: number; complete: boolean }> {
+  let changed = 0;
+  let batches = 0;
+  for (;;) {
+    if (repeat.shouldStop?.() || batches >= repeat.maxBatches) return { changed, batches, complete: false };
+    const n = await step(db, condition, options);
+    batches += 1;
+    changed += n;
+    repeat.onBatch?.(n);
+    if (n < options.limit) return { changed, batches, complete: true };
+    if (repeat.betweenBatches && !(await repeat.betweenBatches())) return { changed, batches, complete: false };
+  }
 }
 
 /** "Resident in LGH 1001" for an apartment (an SQL text expression), the bare word without one. */
@@ -83,9 +128,10 @@ function accountWhileItExists(id: SQL): SQL {
  * who asked go, the resident's user id goes, and the idempotency key and stored first answer go
  * (a repeat can no longer come). Room, times, status, error code, apartment and its group stay.
  */
-export const anonymiseRequests: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
+export const anonymiseRequests: AnonymiseStep = async (db, condition, options) => {
+  const { placeholders, now } = options;
   const t = reservationRequests;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, options);
   const rows = await db
     .update(t)
     .set({
@@ -104,9 +150,10 @@ export const anonymiseRequests: AnonymiseStep = async (db, condition, { limit, p
 };
 
 /** A request's events: the same, inside the JSON a browser was sent (a failure's sentence keeps its key, not its values). */
-export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
+export const anonymisePortalEvents: AnonymiseStep = async (db, condition, options) => {
+  const { placeholders, now } = options;
   const t = portalEvents;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, options);
   const d = sql`${t.data}`;
   const rows = await db
     .update(t)
@@ -126,9 +173,10 @@ export const anonymisePortalEvents: AnonymiseStep = async (db, condition, { limi
 };
 
 /** Webhook deliveries: only the envelope and the outcome stay (correlation id, type, time, succeeded, error code, reservation id, operation). */
-export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { limit, now }) => {
+export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, options) => {
+  const { now } = options;
   const t = webhookEvents;
-  const batch = nextBatch(db, { table: t, key: t.webhookId, mark: t.anonymisedAt, age: t.receivedAt }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.webhookId, mark: t.anonymisedAt, age: t.receivedAt }, condition, options);
   const p = sql`${t.payload}`;
   const e = sql`(${p} -> 'eventData')`;
   const rows = await db
@@ -156,9 +204,10 @@ export const anonymiseWebhookEvents: AnonymiseStep = async (db, condition, { lim
  * closer's name goes, and each target loses the resident's name and its refusal's values; its
  * booking, room, times, apartment and outcome kind stay.
  */
-export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, now }) => {
+export const anonymiseClosures: AnonymiseStep = async (db, condition, options) => {
+  const { now } = options;
   const t = roomClosures;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, options);
   const rows = await db
     .update(t)
     .set({
@@ -177,9 +226,10 @@ export const anonymiseClosures: AnonymiseStep = async (db, condition, { limit, n
 };
 
 /** The message as sent goes (body, calendar attachment, subject, the server's last refusal); a queued message is left to be sent. */
-export const dropMailBodies: AnonymiseStep = async (db, condition, { limit, now }) => {
+export const dropMailBodies: AnonymiseStep = async (db, condition, options) => {
+  const { now } = options;
   const t = mailOutbox;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.bodyDroppedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.bodyDroppedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, options);
   const rows = await db
     .update(t)
     .set({ raw: null, subject: null, lastError: null, bodyDroppedAt: now })
@@ -193,9 +243,10 @@ export const dropMailBodies: AnonymiseStep = async (db, condition, { limit, now 
  * apartment's wording, and the facts lose who arranged it and a closure's reason (the body goes too,
  * if still there: it holds the same). That it was sent, when, its kind and status stay.
  */
-export const anonymiseMailMeta: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
+export const anonymiseMailMeta: AnonymiseStep = async (db, condition, options) => {
+  const { placeholders, now } = options;
   const t = mailOutbox;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt, also: sql`${t.status} <> 'queued'` }, condition, options);
   const rows = await db
     .update(t)
     .set({
@@ -218,9 +269,10 @@ export const anonymiseMailMeta: AnonymiseStep = async (db, condition, { limit, p
  * person and keep theirs); an account target loses its id and name; e-mail addresses and account
  * names leave the detail. The action, its time and the systems it touched stay.
  */
-export const anonymiseAudit: AnonymiseStep = async (db, condition, { limit, placeholders, now }) => {
+export const anonymiseAudit: AnonymiseStep = async (db, condition, options) => {
+  const { placeholders, now } = options;
   const t = adminAudit;
-  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, limit);
+  const batch = nextBatch(db, { table: t, key: t.id, mark: t.anonymisedAt, age: t.createdAt }, condition, options);
   const account = sql`${t.targetType} = 'account'`;
   const rows = await db
     .update(t)
@@ -239,17 +291,17 @@ export const anonymiseAudit: AnonymiseStep = async (db, condition, { limit, plac
 
 /**
  * Remembered no-shows: the user id goes. A booking a user held is put on their apartment's group
- * (from the current copy of the user list), as the no-show report places it anyway, so its figures
- * stay; a user the copy no longer knows was unplaced before and stays so.
+ * (from the current copy of the user list, else `ownerGroupId`), as the no-show report places it
+ * anyway, so its figures stay; a user nobody can place was unplaced before and stays so.
  */
-export const anonymiseReleasedNoShows: AnonymiseStep = async (db, condition, { limit, now }) => {
+export const anonymiseReleasedNoShows: AnonymiseStep = async (db, condition, { limit, now, skipLocked = true, ownerGroupId = null }) => {
   const k = mirrorReleasedNoShows;
   const rows = await db
     .update(k)
     .set({
-      ownerId: sql`CASE WHEN ${k.ownerType} = 'User' THEN (
+      ownerId: sql`CASE WHEN ${k.ownerType} = 'User' THEN coalesce((
           SELECT u.user_group_id FROM mirror_users u JOIN mirror_state s ON s.device_id = u.device_id AND s.generation = u.generation
-           WHERE u.device_id = ${k.deviceId} AND u.id = coalesce(${k.userId}, ${k.ownerId})) ELSE ${k.ownerId} END`,
+           WHERE u.device_id = ${k.deviceId} AND u.id = coalesce(${k.userId}, ${k.ownerId})), ${ownerGroupId}::uuid) ELSE ${k.ownerId} END`,
       ownerType: sql`CASE WHEN ${k.ownerType} = 'User' THEN 'Group' ELSE ${k.ownerType} END`,
       userId: null,
       anonymisedAt: now,
@@ -259,7 +311,7 @@ export const anonymiseReleasedNoShows: AnonymiseStep = async (db, condition, { l
         isNull(k.anonymisedAt),
         sql`(${k.deviceId}, ${k.id}) IN (SELECT ${k.deviceId}, ${k.id} FROM ${k}
               WHERE ${and(condition, isNull(k.anonymisedAt))}
-              ORDER BY ${k.startTime}, ${k.id} LIMIT ${limit} FOR UPDATE SKIP LOCKED)`,
+              ORDER BY ${k.startTime}, ${k.id} LIMIT ${limit} FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``})`,
       ),
     )
     .returning({ id: k.id });

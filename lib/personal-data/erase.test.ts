@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MailFacts } from '@/lib/db/schema';
 import {
   adminAudit,
@@ -22,7 +22,8 @@ import {
 import { isApiError } from '@/lib/errors/api-error';
 import { describeWithDb } from '@/tests/db';
 import { ENGLISH_PLACEHOLDERS } from './anonymise';
-import { eraseResident, planErasure, type ErasureDeps } from './erase';
+import { claimRequest } from '@/lib/reservations/lifecycle';
+import { eraseFromDetail, eraseResident, erasedRecords, planErasure, type ErasureDeps } from './erase';
 import { gatherExtract } from './extract';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
@@ -49,7 +50,7 @@ describeWithDb('erasing a resident', (ctx) => {
   const annaSecrets = ['Anna Andersson', 'anna@example.com', 'Anna-note', 'Anna-first-answer', 'Anna-subject', 'Anna-raw', 'Anna-refusal'];
   const boFacts = ['Bo Berg', 'bo@example.com', 'Bo-note', 'Bo-subject', 'Bo-raw'];
   const refreshed: string[] = [];
-  const deps = (refresh: ErasureDeps['refreshMirror'] = (deviceId) => Promise.resolve((refreshed.push(deviceId), true))): ErasureDeps => ({ db: db(), placeholders: ENGLISH_PLACEHOLDERS, refreshMirror: refresh });
+  const deps = (refresh: ErasureDeps['refreshMirror'] = (deviceId) => Promise.resolve((refreshed.push(deviceId), 'refreshed' as const))): ErasureDeps => ({ db: db(), placeholders: ENGLISH_PLACEHOLDERS, refreshMirror: refresh });
   const facts = (apartment: string): MailFacts => ({
     systemName: 'Ekhagen',
     timeZone: 'Europe/Stockholm',
@@ -182,7 +183,7 @@ describeWithDb('erasing a resident', (ctx) => {
     const calls = refreshed.length;
     const result = await eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW);
     expect(result.counts).toEqual({ requests: 2, events: 1, deliveries: 1, emailsStopped: 1, emails: 2, closures: 1, noShows: 1, audit: 2, feedsRevoked: 0 });
-    expect(result).toMatchObject({ mirrorRefreshed: true, stillInBookingSystem: true });
+    expect(result).toMatchObject({ mirror: 'refreshed', stillInBookingSystem: true, records: 10 });
     expect(refreshed.slice(calls)).toEqual([system]);
 
     const text = await portalText();
@@ -216,7 +217,7 @@ describeWithDb('erasing a resident', (ctx) => {
 
     const [entry] = await db().select().from(adminAudit).where(and(eq(adminAudit.action, 'personal-data.erase'), eq(adminAudit.targetId, `${system}/${anna}`)));
     expect(entry).toMatchObject({ actorId: admin.id, actorName: 'Ada Admin', targetType: 'resident', targetId: `${system}/${anna}`, targetName: 'Resident in LGH 1001' });
-    expect(entry!.detail).toMatchObject({ system: 'Ekhagen', counts: result.counts, feedsKept: 1 });
+    expect(entry!.detail).toMatchObject({ system: 'Ekhagen', records: 10, feedsRevoked: 0, counts: result.counts, feedsKept: 1 });
     // The booking system's copy is its owner's: still there, and the extract says so.
     const after = (await gatherExtract(db(), { deviceId: system, userId: anna }, NOW))!;
     expect(after.portal.requests).toEqual([]);
@@ -236,10 +237,157 @@ describeWithDb('erasing a resident', (ctx) => {
 
   it('revokes the feeds of an apartment where the resident lives alone, and erases even when the booking system cannot be re-read', async () => {
     const result = await eraseResident(deps(() => Promise.reject(new Error('service down'))), admin, { deviceId: system, userId: dag }, NOW);
-    expect(result).toMatchObject({ mirrorRefreshed: false, stillInBookingSystem: true });
+    expect(result).toMatchObject({ mirror: 'failed', stillInBookingSystem: true });
     expect(result.counts.feedsRevoked).toBe(1);
     const [feed] = await db().select().from(calendarFeeds).where(eq(calendarFeeds.id, ids.aloneFeed));
     expect(feed!.revokedAt).toEqual(NOW);
     expect(await portalText()).not.toContain('Dag Dahl');
+  });
+
+  it('keeps an apartment’s feeds when the portal has no user list to count housemates by, and puts a no-show of a user the list no longer has on the apartment', async () => {
+    const frida = id();
+    const fridaGroup = id();
+    const fridaFeed = id();
+    const fridaNoShow = id();
+    await db().insert(reservationRequests).values(request({ id: id(), residentUserId: frida, residentName: 'Frida Fors', residentApartment: '1004', residentGroupId: fridaGroup }));
+    await db().insert(calendarFeeds).values({ id: fridaFeed, deviceId: system, scope: 'apartment', groupId: fridaGroup, tokenHash: hash('frida'), locale: 'sv' });
+    await db().insert(mirrorReleasedNoShows).values({ deviceId: system, resourceId: room, ownerType: 'User', id: fridaNoShow, userId: frida, ownerId: frida, releasedAt: at('2026-11-04T06:30:00Z'), startTime: at('2026-11-04T06:00:00Z'), endTime: at('2026-11-04T09:00:00Z') });
+    // The last refresh could not read the user list and had none to keep.
+    await db().update(mirrorState).set({ usersStatus: 'unavailable' }).where(eq(mirrorState.deviceId, system));
+    try {
+      const plan = await planErasure(db(), (await gatherExtract(db(), { deviceId: system, userId: frida }, NOW))!, NOW);
+      expect(plan).toMatchObject({ housemates: null, feedsToRevoke: 0, feedsKept: 1 });
+      const result = await eraseResident(deps(), admin, { deviceId: system, userId: frida }, NOW);
+      expect(result.counts.feedsRevoked).toBe(0);
+      const [feed] = await db().select().from(calendarFeeds).where(eq(calendarFeeds.id, fridaFeed));
+      expect(feed!.revokedAt).toBeNull();
+      // The mirror has no Frida: the no-show goes on the apartment her records name, not nowhere.
+      const [noShow] = await db().select().from(mirrorReleasedNoShows).where(eq(mirrorReleasedNoShows.id, fridaNoShow));
+      expect(noShow).toMatchObject({ userId: null, ownerType: 'Group', ownerId: fridaGroup });
+    } finally {
+      await db().update(mirrorState).set({ usersStatus: 'loaded' }).where(eq(mirrorState.deviceId, system));
+    }
+  });
+
+  it('waits while the mail worker is sending one of their e-mails, and while a closure is still cancelling one of their bookings: a 409 each, nothing changed', async () => {
+    const gus = id();
+    const gusRequest = id();
+    const gusBooked = id();
+    const gusMail = id();
+    const closure = id();
+    await db().insert(reservationRequests).values(request({ id: gusRequest, residentUserId: gus, residentName: 'Gus Gran', residentApartment: '1005', reservationId: gusBooked }));
+    await db().insert(mailOutbox).values({ id: gusMail, deviceId: system, kind: 'booked', reservationId: gusBooked, requestId: gusRequest, recipient: 'gus@example.com', recipientName: 'Gus Gran', locale: 'en', facts: facts('1005'), status: 'queued', leaseUntil: new Date(NOW.getTime() + 60_000) });
+    const who = { deviceId: system, userId: gus };
+    expect(await planErasure(db(), (await gatherExtract(db(), who, NOW))!, NOW)).toMatchObject({ sendingEmails: 1, queuedEmails: 1 });
+    const before = await portalText();
+    await expect(eraseResident(deps(), admin, who, NOW)).rejects.toSatisfy((e) => isApiError(e) && e.code === 'conflict' && e.text.key === 'errors.personalDataErasureSending');
+    expect(await portalText()).toBe(before);
+
+    // Sent meanwhile; now a closure is cancelling his booking (its cancel request would name him).
+    await db().update(mailOutbox).set({ status: 'sent', leaseUntil: null }).where(eq(mailOutbox.id, gusMail));
+    await db().insert(roomClosures).values({
+      id: closure,
+      deviceId: system,
+      resourceIds: [room],
+      startsAt: at('2026-11-24T00:00:00Z'),
+      endsAt: at('2026-11-25T00:00:00Z'),
+      reason: 'Floor',
+      status: 'cancelling',
+      targets: [{ reservationId: gusBooked.toUpperCase(), resourceId: room, startTime: '2026-11-24T06:00:00.000Z', endTime: '2026-11-24T09:00:00.000Z', apartment: '1005', residentName: 'Gus Gran' }],
+    });
+    expect(await planErasure(db(), (await gatherExtract(db(), who, NOW))!, NOW)).toMatchObject({ sendingEmails: 0, closuresCancelling: 1 });
+    const middle = await portalText();
+    await expect(eraseResident(deps(), admin, who, NOW)).rejects.toSatisfy((e) => isApiError(e) && e.code === 'conflict' && e.text.key === 'errors.personalDataErasureClosing');
+    expect(await portalText()).toBe(middle);
+
+    await db().update(roomClosures).set({ status: 'done' }).where(eq(roomClosures.id, closure));
+    const result = await eraseResident(deps(), admin, who, NOW);
+    expect(result.counts).toMatchObject({ requests: 1, emails: 1, closures: 1 });
+    expect(await portalText()).not.toContain('Gus Gran');
+  });
+
+  it('waits for a row another transaction holds instead of skipping it, and a booking claimed for the resident meanwhile undoes the erasure (PostgreSQL: two connections)', async (t) => {
+    if (ctx().kind !== 'postgres') t.skip();
+    const ivy = id();
+    const ivyRequest = id();
+    await db().insert(reservationRequests).values(request({ id: ivyRequest, residentUserId: ivy, residentName: 'Ivy Isaksson', residentApartment: '1006', note: 'Ivy-note' }));
+    // Another transaction (a webhook, the retention job) holds her request's row for a moment.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = db().transaction(async (tx) => {
+      await tx.select().from(reservationRequests).where(eq(reservationRequests.id, ivyRequest)).for('update');
+      locked();
+      await held;
+    });
+    await isLocked;
+    const erasing = eraseResident(deps(), admin, { deviceId: system, userId: ivy }, NOW);
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await holder;
+    expect((await erasing).counts.requests).toBe(1);
+    expect(await portalText()).not.toContain('Ivy-note');
+
+    // A booking claimed for Jon while his erasure runs: the claim holds his lock, so the erasure
+    // waits, then finds the request waiting and refuses; nothing of his is changed.
+    const jon = id();
+    await db().insert(reservationRequests).values(request({ id: id(), residentUserId: jon, residentName: 'Jon Johansson', residentApartment: '1007', note: 'Jon-note' }));
+    let claimRelease!: () => void;
+    const claimHeld = new Promise<void>((resolve) => (claimRelease = resolve));
+    let claimed!: () => void;
+    const isClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const claim = claimRequest(
+      db(),
+      {
+        kind: 'create',
+        deviceId: system,
+        resourceId: room,
+        residentUserId: jon,
+        reservationId: null,
+        startTime: '2026-11-30T06:00:00.000Z',
+        endTime: '2026-11-30T09:00:00.000Z',
+        requestedBy: manager,
+        requestedByName: 'Maja Manager',
+        idempotencyKey: `jon-${id()}`,
+        residentName: 'Jon Johansson',
+        residentApartment: '1007',
+        residentGroupId: null,
+        resourceName: 'Tvättstuga 1',
+        note: null,
+      },
+      async () => {
+        claimed();
+        await claimHeld;
+      },
+    );
+    await isClaimed;
+    const erasingJon = eraseResident(deps(), admin, { deviceId: system, userId: jon }, NOW);
+    await new Promise((r) => setTimeout(r, 300));
+    claimRelease();
+    expect(await claim).toMatchObject({ fresh: true });
+    await expect(erasingJon).rejects.toSatisfy((e) => isApiError(e) && e.code === 'conflict' && e.text.key === 'errors.personalDataErasureWaiting');
+    expect(await portalText()).toContain('Jon-note');
+  });
+});
+
+describe('an audit entry’s detail without the resident', () => {
+  const anna = '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+  it('replaces her id at any depth and takes name and address keys from the objects that name her, whatever the case', () => {
+    const detail = { note: `about ${anna.toUpperCase()}`, email: 'admin@example.com', rows: [{ userId: anna, name: 'Anna Andersson', email: 'anna@example.com' }, { userId: 'other', name: 'Bo Berg' }], nested: { deep: { residentName: 'Anna Andersson', id: anna } } };
+    expect(eraseFromDetail(detail, anna, '(anonymised)', false)).toEqual({
+      note: 'about (anonymised)',
+      rows: [{ userId: '(anonymised)' }, { userId: 'other', name: 'Bo Berg' }],
+      nested: { deep: { id: '(anonymised)' } },
+    });
+  });
+  it('takes every name and address key from an entry about her, and leaves a detail that is no object as it is but for her id', () => {
+    expect(eraseFromDetail({ system: 'Ekhagen', name: 'Anna Andersson', inner: [{ recipient: 'anna@example.com', kind: 'x' }] }, anna, '(anonymised)', true)).toEqual({ system: 'Ekhagen', inner: [{ kind: 'x' }] });
+    expect(eraseFromDetail(`user ${anna}`, anna, '(anonymised)', false)).toBe('user (anonymised)');
+    expect(eraseFromDetail([anna, 3, null], anna, '$&', false)).toEqual(['$&', 3, null]);
+    expect(eraseFromDetail(42, anna, 'x', true)).toBe(42);
+  });
+  it('counts the records the success line and the audit entry say: a stopped e-mail is among the e-mails, feeds are said apart', () => {
+    expect(erasedRecords({ requests: 1, events: 2, deliveries: 3, emailsStopped: 100, emails: 4, closures: 5, noShows: 6, audit: 7, feedsRevoked: 100 })).toBe(28);
   });
 });

@@ -1,13 +1,14 @@
 import 'server-only';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { arrayParam, equalsAnyUuid } from '@/lib/db/raw';
 import { adminAudit, calendarFeeds, mailOutbox, mirrorReleasedNoShows, portalEvents, reservationRequests, roomClosures, webhookEvents } from '@/lib/db/schema';
 import { recordAudit, residentAuditTargetId, type Actor } from '@/lib/admin/audit';
 import { ApiError } from '@/lib/errors/api-error';
-import { msg } from '@/lib/i18n/message';
+import { msg, type Message } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
-import { readUsers, readUserWithGroup } from '@/lib/mirror/store';
+import { readState, readUsers, readUserWithGroup } from '@/lib/mirror/store';
+import { lockResident } from '@/lib/reservations/lifecycle';
 import {
   anonymiseMailMeta,
   anonymisePortalEvents,
@@ -15,6 +16,8 @@ import {
   anonymiseRequests,
   anonymiseWebhookEvents,
   dropMailBodies,
+  repeatStep,
+  type AnonymiseOptions,
   type AnonymiseStep,
   type Placeholders,
 } from './anonymise';
@@ -42,15 +45,19 @@ export interface ErasurePlan {
   emails: number;
   /** E-mails still waiting to be sent: they will not be. */
   queuedEmails: number;
+  /** E-mails the mail worker is sending at this moment: erasure waits for them. */
+  sendingEmails: number;
   closures: number;
+  /** Room closures still cancelling one of their bookings: erasure waits for them. */
+  closuresCancelling: number;
   noShows: number;
   auditEntries: number;
-  /** The apartment's working feeds revoked (nobody else lives there). */
+  /** The apartment's working feeds revoked (the booking system lists nobody else there). */
   feedsToRevoke: number;
-  /** The apartment's working feeds kept because others live there too. */
+  /** The apartment's working feeds kept: others live there too, or who lives there is not known. */
   feedsKept: number;
-  /** Other residents the booking system lists in the apartment. */
-  housemates: number;
+  /** Other residents the booking system lists in the apartment; null when the portal has no user list to tell (then the feeds stay). */
+  housemates: number | null;
   bookingSystem: { listed: boolean; reservations: number };
 }
 
@@ -66,11 +73,15 @@ export interface ErasureCounts {
   feedsRevoked: number;
 }
 
+/** The re-read of the system's copy after an erasure: done, already running (it follows the booking system when it ends), or failed (the next refresh will). */
+export type MirrorRefreshOutcome = 'refreshed' | 'busy' | 'failed';
+
 export interface ErasureResult {
   plan: ErasurePlan;
   counts: ErasureCounts;
-  /** The portal's copy of the booking system re-read after the erasure; false when that failed (the next refresh will). */
-  mirrorRefreshed: boolean;
+  /** Records changed, as the success line and the audit entry say it: erasedRecords(counts). */
+  records: number;
+  mirror: MirrorRefreshOutcome;
   /** The booking system still lists the resident (after the re-read): erasure there is its owner's task. */
   stillInBookingSystem: boolean;
 }
@@ -78,8 +89,8 @@ export interface ErasureResult {
 export interface ErasureDeps {
   db: Database;
   placeholders: Placeholders;
-  /** Re-reads the system's copy from the booking system; resolves false when it could not. */
-  refreshMirror?: (deviceId: string) => Promise<boolean>;
+  /** Re-reads the system's copy from the booking system. */
+  refreshMirror?: (deviceId: string) => Promise<Exclude<MirrorRefreshOutcome, 'failed'>>;
 }
 
 /**
@@ -136,27 +147,76 @@ interface Subject {
 }
 
 async function subjectOf(db: Database, who: ResidentRef, now: Date): Promise<Subject | null> {
-  const extract = await gatherExtract(db, who, now);
-  return extract ? subjectOfExtract(db, extract) : null;
+  const extract = await gatherExtract(db, who, now, { texts: false });
+  return extract ? subjectOfExtract(db, extract, now) : null;
 }
 
-async function subjectOfExtract(db: Database, extract: PersonalDataExtract): Promise<Subject> {
+/** Their e-mails the mail worker holds at `now` (queued, with a live lease): being sent. */
+async function countSending(db: Database, emailIds: readonly string[], now: Date): Promise<number> {
+  if (emailIds.length === 0) return 0;
+  const m = mailOutbox;
+  const [row] = await db
+    .select({ n: count() })
+    .from(m)
+    .where(and(equalsAnyUuid(m.id, emailIds), eq(m.status, 'queued'), gt(m.leaseUntil, now)));
+  return row?.n ?? 0;
+}
+
+/** Closures of the system still cancelling one of these bookings (their cancel requests would name the resident). */
+async function countCancelling(db: Database, deviceId: string, reservationIds: readonly string[]): Promise<number> {
+  if (reservationIds.length === 0) return 0;
+  const c = roomClosures;
+  const [row] = await db
+    .select({ n: count() })
+    .from(c)
+    .where(
+      and(
+        eq(c.deviceId, deviceId),
+        eq(c.status, 'cancelling'),
+        sql`EXISTS (SELECT 1 FROM jsonb_array_elements(${c.targets}) AS x(t) WHERE lower(x.t ->> 'reservationId') = ANY(${arrayParam(reservationIds)}::text[]))`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** Their requests still waiting for the booking system's answer, as recorded now (anonymised ones never wait). */
+async function countWaiting(db: Database, who: ResidentRef): Promise<number> {
+  const r = reservationRequests;
+  const [row] = await db
+    .select({ n: count() })
+    .from(r)
+    .where(and(eq(r.deviceId, who.deviceId), eq(r.residentUserId, who.userId), inArray(r.status, ['sending', 'pending'])));
+  return row?.n ?? 0;
+}
+
+async function subjectOfExtract(db: Database, extract: PersonalDataExtract, now: Date): Promise<Subject> {
   const who: ResidentRef = { deviceId: extract.resident.deviceId, userId: extract.resident.userId };
   const groupId = extract.resident.groupId;
-  const housemates = groupId ? (await readUsers(db, who.deviceId, [groupId])).filter((u) => u.id !== who.userId).length : 0;
-  const working = extract.portal.calendarFeeds.filter((f) => f.works);
   const { requests, emails, closures } = extract.portal;
+  const emailIds = emails.map((m) => m.id);
+  const reservationIds = [
+    ...new Set([...requests.flatMap((r) => (r.reservationId ? [r.reservationId.toLowerCase()] : [])), ...extract.bookingSystem.reservations.map((r) => r.id), ...extract.portal.releasedNoShows.map((n) => n.id)]),
+  ];
+  const [state, sendingEmails, closuresCancelling] = await Promise.all([readState(db, who.deviceId), countSending(db, emailIds, now), countCancelling(db, who.deviceId, reservationIds)]);
+  // Housemates are counted from the copy of the booking system's user list, so only a list that was
+  // read (or kept from an earlier read) can say nobody else lives there; without one, the feeds stay.
+  const listKnown = state?.usersStatus === 'loaded' || state?.usersStatus === 'kept';
+  const housemates = !groupId ? 0 : listKnown ? (await readUsers(db, who.deviceId, [groupId])).filter((u) => u.id !== who.userId).length : null;
+  const working = extract.portal.calendarFeeds.filter((f) => f.works);
+  const revoke = housemates === 0;
   const plan: ErasurePlan = {
     resident: extract.resident,
     requests: requests.length,
     waiting: requests.filter((r) => r.status === 'sending' || r.status === 'pending').length,
     emails: emails.length,
     queuedEmails: emails.filter((m) => m.status === 'queued').length,
+    sendingEmails,
     closures: closures.length,
+    closuresCancelling,
     noShows: extract.portal.releasedNoShows.length,
     auditEntries: extract.portal.audit.length,
-    feedsToRevoke: housemates === 0 ? working.length : 0,
-    feedsKept: housemates === 0 ? 0 : working.length,
+    feedsToRevoke: revoke ? working.length : 0,
+    feedsKept: revoke ? 0 : working.length,
     housemates,
     bookingSystem: { listed: extract.resident.inBookingSystem, reservations: extract.bookingSystem.reservations.length },
   };
@@ -165,13 +225,33 @@ async function subjectOfExtract(db: Database, extract: PersonalDataExtract): Pro
     plan,
     requestIds: requests.map((r) => r.id),
     webhookIds: [...new Set(requests.flatMap((r) => r.outcomes.map((o) => o.webhookId)))],
-    emailIds: emails.map((m) => m.id),
-    reservationIds: [
-      ...new Set([...requests.flatMap((r) => (r.reservationId ? [r.reservationId.toLowerCase()] : [])), ...extract.bookingSystem.reservations.map((r) => r.id), ...extract.portal.releasedNoShows.map((n) => n.id)]),
-    ],
+    emailIds,
+    reservationIds,
     closureIds: closures.map((c) => c.id),
-    revokeFeedIds: housemates === 0 ? working.map((f) => f.id) : [],
+    revokeFeedIds: revoke ? working.map((f) => f.id) : [],
   };
+}
+
+/**
+ * Why erasure must wait, as a sentence, or null when it can go ahead: something still in flight
+ * would write their name or address again (an answer from the booking system, a closure's
+ * cancellations) or send it (an e-mail the worker holds).
+ */
+export function erasureBlockedBy(plan: Pick<ErasurePlan, 'waiting' | 'sendingEmails' | 'closuresCancelling'>): Message | null {
+  if (plan.waiting > 0) return msg('errors.personalDataErasureWaiting', { count: plan.waiting });
+  if (plan.closuresCancelling > 0) return msg('errors.personalDataErasureClosing', { count: plan.closuresCancelling });
+  if (plan.sendingEmails > 0) return msg('errors.personalDataErasureSending', { count: plan.sendingEmails });
+  return null;
+}
+
+/** Records an erasure changed, as its success line and its audit entry say it (a stopped e-mail is among `emails`; feeds are said apart). */
+export function erasedRecords(counts: ErasureCounts): number {
+  return counts.requests + counts.events + counts.deliveries + counts.emails + counts.closures + counts.noShows + counts.audit;
+}
+
+/** How the portal's pages name a resident: their name, else their apartment, else their user id. */
+export function residentLabel(resident: { name: string | null; apartment: string | null; userId: string }): string {
+  return resident.name || resident.apartment || resident.userId;
 }
 
 /**
@@ -184,20 +264,18 @@ export function residentWording(extract: PersonalDataExtract, placeholders: Pick
 }
 
 /** What erasing the resident of an extract just gathered would change, for the confirmation. */
-export async function planErasure(db: Database, extract: PersonalDataExtract): Promise<ErasurePlan> {
-  return (await subjectOfExtract(db, extract)).plan;
+export async function planErasure(db: Database, extract: PersonalDataExtract, now: Date = new Date()): Promise<ErasurePlan> {
+  return (await subjectOfExtract(db, extract, now)).plan;
 }
 
-/** Runs a step on the rows `condition` chooses until none are left. */
-async function untilDone(db: Database, step: AnonymiseStep, condition: SQL | undefined, options: Parameters<AnonymiseStep>[2]): Promise<number> {
+/** Runs a step on the resident's rows `condition` chooses until none are left (no condition: none). */
+async function untilDone(db: Database, step: AnonymiseStep, condition: SQL | undefined, options: AnonymiseOptions): Promise<number> {
   if (condition === undefined) return 0;
-  let total = 0;
-  for (let batch = 0; batch < MAX_BATCHES; batch += 1) {
-    const changed = await step(db, condition, options);
-    total += changed;
-    if (changed < options.limit) break;
-  }
-  return total;
+  const done = await repeatStep(db, step, condition, options, { maxBatches: MAX_BATCHES });
+  // A resident's rows are few; a step still unfinished after MAX_BATCHES is a broken mark, and an
+  // erasure that says it is done must be.
+  if (!done.complete) throw new Error(`erasure: a step did not finish in ${MAX_BATCHES} batches`);
+  return done.changed;
 }
 
 /** The resident's own targets in the closures that hit them lose the name and the refusal's values; other residents' targets and the reason stay. */
@@ -227,25 +305,48 @@ async function eraseClosureTargets(db: Database, deviceId: string, closureIds: r
   return rows.length;
 }
 
-/** Audit entries about the resident: the name becomes the apartment's wording; any entry's detail loses their user id, e-mail addresses and names. */
+/** Keys that carry a person's name or address in an audit entry's detail. */
+const PERSONAL_DETAIL_KEYS = new Set(['email', 'name', 'residentName', 'residentEmail', 'recipient', 'recipientName']);
+
+/**
+ * One audit detail with the resident taken out, at any depth: their user id becomes `replacement`,
+ * and name and address keys go from the entry when it is about them, else from the objects in it
+ * that name their id (a housemate or an admin named elsewhere in the entry stays).
+ */
+export function eraseFromDetail(value: unknown, userId: string, replacement: string, about: boolean): unknown {
+  const id = userId.toLowerCase();
+  const pattern = new RegExp(id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const names = (v: unknown): boolean => typeof v === 'string' && v.toLowerCase().includes(id);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return names(v) ? v.replace(pattern, () => replacement) : v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const entries = Object.entries(v as Record<string, unknown>);
+    const theirs = about || entries.some(([, x]) => names(x));
+    return Object.fromEntries(entries.filter(([k]) => !(theirs && PERSONAL_DETAIL_KEYS.has(k))).map(([k, x]) => [k, walk(x)]));
+  };
+  return walk(value);
+}
+
+/** Audit entries about the resident: the name becomes the apartment's wording; any entry's detail loses their user id, and their name and address. */
 async function eraseAuditMentions(db: Database, who: ResidentRef, wording: string, replacement: string): Promise<number> {
   const a = adminAudit;
   const about = and(eq(a.targetType, 'resident'), eq(a.targetId, residentAuditTargetId(who)));
-  const mentions = sql`strpos(${a.detail}::text, ${who.userId}) > 0`;
-  // The id is hexadecimal and dashes: replacing it in the JSON text keeps the JSON valid, and the
-  // replacement is encoded as a JSON string's inside.
-  const inside = sql`btrim(to_jsonb(${replacement}::text)::text, '"')`;
   const rows = await db
-    .update(a)
-    .set({
-      targetName: sql`CASE WHEN ${about} THEN ${wording}::text ELSE ${a.targetName} END`,
-      detail: sql`CASE WHEN ${a.detail} IS NULL THEN NULL ELSE (replace(${a.detail}::text, ${who.userId}, ${inside})::jsonb - 'email' - 'name') END`,
-    })
-    .where(
-      sql`((${about}) AND (${a.targetName} IS DISTINCT FROM ${wording}::text OR ${a.detail} ?| array['email', 'name'])) OR (${a.detail} IS NOT NULL AND ${mentions})`,
-    )
-    .returning({ id: a.id });
-  return rows.length;
+    .select({ id: a.id, targetType: a.targetType, targetId: a.targetId, targetName: a.targetName, detail: a.detail })
+    .from(a)
+    .where(or(about, sql`${a.detail} IS NOT NULL AND strpos(lower(${a.detail}::text), ${who.userId.toLowerCase()}) > 0`))
+    .for('update');
+  let changed = 0;
+  for (const row of rows) {
+    const isAbout = row.targetType === 'resident' && row.targetId === residentAuditTargetId(who);
+    const targetName = isAbout ? wording : row.targetName;
+    const detail = row.detail === null ? null : (eraseFromDetail(row.detail, who.userId, replacement, isAbout) as typeof row.detail);
+    if (targetName === row.targetName && JSON.stringify(detail) === JSON.stringify(row.detail)) continue;
+    await db.update(a).set({ targetName, detail }).where(eq(a.id, row.id));
+    changed += 1;
+  }
+  return changed;
 }
 
 /**
@@ -255,12 +356,15 @@ async function eraseAuditMentions(db: Database, who: ResidentRef, wording: strin
  */
 export async function eraseResident(deps: ErasureDeps, actor: Actor, who: ResidentRef, now: Date = new Date()): Promise<ErasureResult> {
   const { db, placeholders } = deps;
-  const counts = await db.transaction(async (tx) => {
+  const done = await db.transaction(async (tx) => {
+    // No booking or cancellation is claimed for them while this runs (claimRequest takes the same lock).
+    await lockResident(tx, who.deviceId, who.userId);
     const subject = await subjectOf(tx, who, now);
     if (!subject) throw new ApiError('not_found', msg('errors.personalDataNoResident'));
-    // An answer still to come would write their name and address again (its e-mail, its delivery).
-    if (subject.plan.waiting > 0) throw new ApiError('conflict', msg('errors.personalDataErasureWaiting', { count: subject.plan.waiting }));
-    const options = { limit: ERASE_BATCH, placeholders, now };
+    const blocked = erasureBlockedBy(subject.plan);
+    if (blocked) throw new ApiError('conflict', blocked);
+    // Every row of theirs, so a row another transaction holds is waited for, not skipped.
+    const options: AnonymiseOptions = { limit: ERASE_BATCH, placeholders, now, skipLocked: false, ownerGroupId: subject.extract.resident.groupId };
     const r = reservationRequests;
     const e = portalEvents;
     const m = mailOutbox;
@@ -268,14 +372,18 @@ export async function eraseResident(deps: ErasureDeps, actor: Actor, who: Reside
     const f = calendarFeeds;
     const ids = (list: readonly string[], build: (l: readonly string[]) => SQL) => (list.length ? build(list) : undefined);
 
-    // A message still waiting would go out with the name and address: it is skipped instead.
-    const stopped = subject.emailIds.length
-      ? await tx
-          .update(m)
-          .set({ status: 'skipped', skipReason: 'erased', leaseUntil: null })
-          .where(and(equalsAnyUuid(m.id, subject.emailIds), eq(m.status, 'queued')))
-          .returning({ id: m.id })
-      : [];
+    // A message still waiting would go out with the name and address: it is skipped instead. One
+    // the worker claimed since the plan was read is being sent: the erasure waits for it (409).
+    let stopped: { id: string }[] = [];
+    if (subject.emailIds.length) {
+      stopped = await tx
+        .update(m)
+        .set({ status: 'skipped', skipReason: 'erased', leaseUntil: null })
+        .where(and(equalsAnyUuid(m.id, subject.emailIds), eq(m.status, 'queued'), or(isNull(m.leaseUntil), lte(m.leaseUntil, now))))
+        .returning({ id: m.id });
+      const sending = await countSending(tx, subject.emailIds, now);
+      if (sending > 0) throw new ApiError('conflict', msg('errors.personalDataErasureSending', { count: sending }));
+    }
     const counts: ErasureCounts = {
       requests: await untilDone(tx, anonymiseRequests, ids(subject.requestIds, (l) => and(eq(r.deviceId, who.deviceId), equalsAnyUuid(r.id, l))!), options),
       events: await untilDone(tx, anonymisePortalEvents, and(eq(e.deviceId, who.deviceId), sql`${e.data} ->> 'residentUserId' = ${who.userId}`), options),
@@ -300,25 +408,30 @@ export async function eraseResident(deps: ErasureDeps, actor: Actor, who: Reside
         .returning({ id: f.id });
       counts.feedsRevoked = revoked.length;
     }
+    // Checked again before the record is written: anything that began to wait meanwhile undoes it all.
+    const waiting = await countWaiting(tx, who);
+    if (waiting > 0) throw new ApiError('conflict', msg('errors.personalDataErasureWaiting', { count: waiting }));
+    const records = erasedRecords(counts);
     await recordAudit(tx, actor, {
       action: 'personal-data.erase',
       targetType: 'resident',
       targetId: residentAuditTargetId(who),
       targetName: wording,
-      detail: { system: subject.extract.resident.systemName, counts: { ...counts }, feedsKept: subject.plan.feedsKept },
+      detail: { system: subject.extract.resident.systemName, records, feedsRevoked: counts.feedsRevoked, feedsKept: subject.plan.feedsKept, counts: { ...counts } },
     });
-    return { counts, plan: subject.plan };
+    return { counts, records, plan: subject.plan };
   });
 
-  let mirrorRefreshed = false;
+  let mirror: MirrorRefreshOutcome = 'failed';
   if (deps.refreshMirror) {
     try {
-      mirrorRefreshed = await deps.refreshMirror(who.deviceId);
+      mirror = await deps.refreshMirror(who.deviceId);
     } catch (error) {
       log.warn('erasure: mirror refresh failed; the next refresh follows the booking system', { deviceId: who.deviceId, error });
     }
   }
   const stillInBookingSystem = (await readUserWithGroup(db, who.deviceId, who.userId)) !== null;
-  log.info('resident erased', { deviceId: who.deviceId, counts: counts.counts, mirrorRefreshed, stillInBookingSystem });
-  return { plan: counts.plan, counts: counts.counts, mirrorRefreshed, stillInBookingSystem };
+  // The figures only (the log's redaction would hide counts under keys that say e-mail anyway).
+  log.info('resident erased', { deviceId: who.deviceId, records: done.records, feedsRevoked: done.counts.feedsRevoked, mirror, stillInBookingSystem });
+  return { plan: done.plan, counts: done.counts, records: done.records, mirror, stillInBookingSystem };
 }

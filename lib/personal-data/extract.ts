@@ -297,8 +297,11 @@ export function readAuditEntries(db: Database, who: ResidentRef) {
     .orderBy(asc(a.createdAt), asc(a.id));
 }
 
-/** Null when neither the system nor anything about the user is known. */
-export async function gatherExtract(db: Database, who: ResidentRef, now: Date = new Date()): Promise<PersonalDataExtract | null> {
+/**
+ * Null when neither the system nor anything about the user is known. `texts: false` leaves each
+ * e-mail's text unrendered (null): erasure and its plan need only which rows there are.
+ */
+export async function gatherExtract(db: Database, who: ResidentRef, now: Date = new Date(), { texts: withTexts = true }: { texts?: boolean } = {}): Promise<PersonalDataExtract | null> {
   const system = await getSystem(db, who.deviceId);
   if (!system) return null;
   const [mirrored, requests, events, state, resources] = await Promise.all([
@@ -331,7 +334,7 @@ export async function gatherExtract(db: Database, who: ResidentRef, now: Date = 
   const room = (id: string | null) => (id ? (roomName.get(id) ?? null) : null);
   const latest = requests.at(-1);
   const mine = new Set(reservationIds);
-  const texts = await Promise.all(emails.map(async (m) => (m.status === 'skipped' ? null : (await previewOf(m)).text)));
+  const texts = withTexts ? await Promise.all(emails.map(async (m) => (m.status === 'skipped' ? null : (await previewOf(m)).text))) : [];
 
   return {
     format: 'laundry-portal/personal-data-extract',

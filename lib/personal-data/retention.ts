@@ -13,6 +13,7 @@ import {
   anonymiseRequests,
   anonymiseWebhookEvents,
   dropMailBodies,
+  repeatStep,
   type AnonymiseStep,
   type Placeholders,
 } from './anonymise';
@@ -118,21 +119,19 @@ export async function runRetention(deps: RetentionDeps, options: RetentionRunOpt
   const policy = await deps.policy();
   const cutoffs = Object.fromEntries(Object.values(policy).map((p) => [p.retentionClass, cutoffOf(p, now)])) as Record<AgedClass, Date>;
   try {
-    steps: for (const step of RETENTION_STEPS) {
-      const condition = step.olderThan(cutoffs[step.retentionClass]);
-      for (;;) {
-        if (options.shouldStop?.() || batches >= maxBatches) {
-          complete = false;
-          break steps;
-        }
-        const changed = await step.run(db, condition, { limit, placeholders: deps.placeholders, now });
-        batches += 1;
-        if (changed > 0) counts[step.key] = (counts[step.key] ?? 0) + changed;
-        if (changed < limit) break;
-        if (!(await renewLease(db, holder, leaseSeconds))) {
-          complete = false;
-          break steps;
-        }
+    for (const step of RETENTION_STEPS) {
+      const done = await repeatStep(db, step.run, step.olderThan(cutoffs[step.retentionClass]), { limit, placeholders: deps.placeholders, now }, {
+        maxBatches: maxBatches - batches,
+        shouldStop: options.shouldStop,
+        betweenBatches: () => renewLease(db, holder, leaseSeconds),
+        onBatch: (changed) => {
+          batches += 1;
+          if (changed > 0) counts[step.key] = (counts[step.key] ?? 0) + changed;
+        },
+      });
+      if (!done.complete) {
+        complete = false;
+        break;
       }
     }
   } finally {

@@ -119,6 +119,16 @@ async function clashingOpenRequest(tx: Database, request: NewRequest): Promise<b
   return rows.length > 0;
 }
 
+/**
+ * One resident's lock, held until commit: a booking or cancellation claimed for them and the
+ * erasure of their personal data (lib/personal-data/erase.ts) never overlap, so an erasure cannot
+ * miss a request recorded while it runs. Taken after the room's lock; erasure takes no room lock.
+ */
+export async function lockResident(tx: Database, deviceId: string, userId: string): Promise<void> {
+  // Hand-written: an advisory lock held until commit, per resident.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`portal-resident:${deviceId.toLowerCase()}:${userId.toLowerCase()}`}))`);
+}
+
 export type ClaimResult = { fresh: true; row: RequestRow } | { fresh: false; row: RequestRow } | { clash: true };
 
 /**
@@ -130,6 +140,7 @@ export function claimRequest(db: Database, request: NewRequest, guard?: (tx: Dat
   return db.transaction(async (tx): Promise<ClaimResult> => {
     // Hand-written: an advisory lock held until commit, per resource.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`portal-booking:${request.resourceId}`}))`);
+    if (request.residentUserId) await lockResident(tx, request.deviceId, request.residentUserId);
     const again = await findByKey(tx, request.requestedBy, request.idempotencyKey);
     if (again) return { fresh: false, row: again };
     if (await clashingOpenRequest(tx, request)) return { clash: true };

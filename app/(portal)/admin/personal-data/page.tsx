@@ -8,7 +8,7 @@ import { getDb } from '@/lib/db';
 import { isApiError } from '@/lib/errors/api-error';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/config';
 import { renderMessage } from '@/lib/i18n/server';
-import { planErasure, residentWording, type ErasurePlan } from '@/lib/personal-data/erase';
+import { erasureBlockedBy, planErasure, residentLabel, residentWording, type ErasurePlan } from '@/lib/personal-data/erase';
 import { gatherExtract } from '@/lib/personal-data/extract';
 import { ActionForm } from '@/components/admin/action-form';
 import { eraseResidentAction } from '../actions';
@@ -48,7 +48,8 @@ export default async function PersonalDataPage({ searchParams }: Props) {
   const found = q === undefined ? null : await search(q, locale);
   const who = deviceId && userId && isUuid(deviceId) && isUuid(userId) ? { deviceId: deviceId.toLowerCase(), userId: userId.toLowerCase() } : null;
   const { db } = await getDb();
-  const selected = who ? await gatherExtract(db, who) : null;
+  // The page shows counts only: no e-mail's text is rendered for it.
+  const selected = who ? await gatherExtract(db, who, new Date(), { texts: false }) : null;
   const [plan, placeholders] = selected ? await Promise.all([planErasure(db, selected), retentionPlaceholders()]) : [null, null];
   const selectedAsked = deviceId !== undefined || userId !== undefined;
   const value = (v: string | null) => v || t('noValue');
@@ -96,7 +97,7 @@ export default async function PersonalDataPage({ searchParams }: Props) {
                   className={`${linkClass} mt-2 inline-block`}
                   href={`/admin/personal-data?${new URLSearchParams({ q: q ?? '', deviceId: r.deviceId, userId: r.userId }).toString()}#personal-data-selected`}
                 >
-                  {t('choose', { name: r.name || r.apartment || r.userId })}
+                  {t('choose', { name: residentLabel(r) })}
                 </Link>
               </li>
             ))}
@@ -109,7 +110,7 @@ export default async function PersonalDataPage({ searchParams }: Props) {
       {selected ? (
         <section id="personal-data-selected" aria-labelledby="personal-data-selected-heading" className={`${cardClass} flex min-w-0 flex-col gap-3`}>
           <h2 id="personal-data-selected-heading" className="break-words text-lg font-semibold">
-            {t('selectedHeading', { name: selected.resident.name || selected.resident.apartment || selected.resident.userId })}
+            {t('selectedHeading', { name: residentLabel(selected.resident) })}
           </h2>
           <p className={`${mutedTextClass} break-words`}>{t('selectedIntro', { system: selected.resident.systemName, userId: selected.resident.userId })}</p>
           <ul className="list-disc pl-5 text-sm">
@@ -140,54 +141,66 @@ export default async function PersonalDataPage({ searchParams }: Props) {
             </div>
             <p className={mutedTextClass}>{t('downloadNote')}</p>
           </form>
-          {plan && placeholders ? <EraseSection plan={plan} wording={residentWording(selected, placeholders)} /> : null}
+          {plan && placeholders ? <EraseSection plan={plan} wording={residentWording(selected, placeholders)} locale={locale} /> : null}
         </section>
       ) : null}
     </div>
   );
 }
 
-/** Erasure beside the downloads: what it changes is said in the confirmation, from the same reads as the extract. */
-async function EraseSection({ plan, wording }: { plan: ErasurePlan; wording: string }) {
+/**
+ * Erasure beside the downloads: what it changes is said in the confirmation, from the same reads as
+ * the extract; while something of theirs is in flight, why it must wait instead of the button.
+ */
+async function EraseSection({ plan, wording, locale }: { plan: ErasurePlan; wording: string; locale: Locale }) {
   const t = await getTranslations('personalData.erase');
-  const name = plan.resident.name || plan.resident.apartment || plan.resident.userId;
+  const name = residentLabel(plan.resident);
+  const blocked = erasureBlockedBy(plan);
   const feeds =
     plan.feedsToRevoke > 0
       ? t('feedsRevoke', { count: plan.feedsToRevoke })
       : plan.feedsKept > 0
-        ? t('feedsKept', { count: plan.feedsKept, housemates: plan.housemates })
+        ? plan.housemates === null
+          ? t('feedsKeptUnknown', { count: plan.feedsKept })
+          : t('feedsKept', { count: plan.feedsKept, housemates: plan.housemates })
         : t('noFeeds');
   return (
     <div className="flex flex-col gap-2 border-t border-slate-200 pt-3 dark:border-slate-700">
       <h3 className="font-semibold">{t('heading')}</h3>
       <p className={mutedTextClass}>{t('intro')}</p>
-      <ActionForm
-        action={eraseResidentAction}
-        submitLabel={t('submit')}
-        submitAriaLabel={t('submitOf', { name })}
-        submitVariant="secondary"
-        confirm={{
-          title: t('confirmTitle', { name }),
-          confirmLabel: t('confirmLabel'),
-          body: (
-            <div className="flex flex-col gap-2">
-              <ul className="list-disc pl-5">
-                <li>{t('requests', { count: plan.requests, wording })}</li>
-                <li>{t('emails', { count: plan.emails, queued: plan.queuedEmails })}</li>
-                <li>{t('closures', { count: plan.closures })}</li>
-                <li>{t('noShows', { count: plan.noShows })}</li>
-                <li>{t('audit', { count: plan.auditEntries })}</li>
-                <li>{feeds}</li>
-              </ul>
-              <p>{t('bookingSystem', { count: plan.bookingSystem.reservations })}</p>
-              <p className="font-medium">{t('final')}</p>
-            </div>
-          ),
-        }}
-      >
-        <input type="hidden" name="deviceId" value={plan.resident.deviceId} />
-        <input type="hidden" name="userId" value={plan.resident.userId} />
-      </ActionForm>
+      {blocked ? (
+        <p role="status" className="text-sm">
+          <span className="font-medium">{t('blocked')}</span> {await renderMessage(locale, blocked)}
+        </p>
+      ) : (
+        <ActionForm
+          action={eraseResidentAction}
+          submitLabel={t('submit')}
+          submitAriaLabel={t('submitOf', { name })}
+          submitVariant="secondary"
+          confirm={{
+            title: t('confirmTitle', { name }),
+            confirmLabel: t('confirmLabel'),
+            body: (
+              <div className="flex flex-col gap-2">
+                <ul className="list-disc pl-5">
+                  <li>{t('requests', { count: plan.requests, wording })}</li>
+                  <li>{t('emails', { count: plan.emails, queued: plan.queuedEmails })}</li>
+                  <li>{t('closures', { count: plan.closures })}</li>
+                  <li>{t('noShows', { count: plan.noShows })}</li>
+                  <li>{t('audit', { count: plan.auditEntries })}</li>
+                  <li>{feeds}</li>
+                </ul>
+                <p>{t('bookingSystem', { count: plan.bookingSystem.reservations })}</p>
+                <p className="font-medium">{t('final')}</p>
+              </div>
+            ),
+          }}
+        >
+          <input type="hidden" name="deviceId" value={plan.resident.deviceId} />
+          <input type="hidden" name="userId" value={plan.resident.userId} />
+        </ActionForm>
+      )}
     </div>
   );
 }
