@@ -70,11 +70,16 @@ describeWithDb('released no-shows', (ctx) => {
       const inputs = await readTogether(db, weekInputReads(connected.deviceId, resourceId, anyZoneWeekRange(undefined, now)));
       return loadResourceWeek(deps(), system, resourceId, undefined, inputs);
     };
-    const freed = (await week(room!.id)).slots.filter((s) => s.released?.id === noShow);
-    // The booking runs now, so a slot of it has not ended; one it overlapped that has ended is past, never booked.
-    expect(freed.filter((s) => !s.isPast).length).toBeGreaterThan(0);
+    const weekSlots = (await week(room!.id)).slots;
+    const freed = weekSlots.filter((s) => s.released?.id === noShow);
+    // The booking runs now, so a slot of it that has not ended shows free; one it overlapped that has
+    // ended is past, never booked. Late in the evening the room's schedule may have no slot running
+    // between now and the booking's end (CI once ran at 23:14 in Stockholm): then only the latter.
+    if (weekSlots.some((s) => s.startMs < end.getTime() && s.endMs > now)) expect(freed.filter((s) => !s.isPast).length).toBeGreaterThan(0);
     for (const slot of freed) expect(slot.state).toBe(slot.isPast ? 'past' : 'free');
-    expect((await week(other!.id)).slots.some((s) => s.reservation?.id === kept && s.state === 'booked')).toBe(true);
+    expect(weekSlots.some((s) => s.reservation?.id === noShow)).toBe(false);
+    const otherSlots = (await week(other!.id)).slots;
+    if (otherSlots.some((s) => s.startMs < end.getTime() && s.endMs > start.getTime())) expect(otherSlots.some((s) => s.reservation?.id === kept && s.state === 'booked')).toBe(true);
     const building = await loadBuildingView(deps(), system, { day: undefined, mode: 'day', onlyFree: false, roomId: undefined });
     const buildingRoom = building.rooms.find((r) => r.id === room!.id);
     if (buildingRoom?.slots.some((s) => s.startMs < end.getTime() && s.endMs > start.getTime())) {
