@@ -31,6 +31,15 @@ const at = (iso: string) => new Date(iso);
 const id = () => randomUUID();
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** A point another transaction holds: `reached()` once it is in place (`inPlace`), `letGo()` to end it (`released`). */
+function holdPoint() {
+  let reached!: () => void;
+  let letGo!: () => void;
+  const inPlace = new Promise<void>((resolve) => (reached = resolve));
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  return { reached, inPlace, letGo, released };
+}
+
 /** The portal's own tables that can hold a resident's data (the mirror's are the booking system's). */
 const PORTAL_TABLES = ['reservation_requests', 'portal_events', 'webhook_events', 'mail_outbox', 'room_closures', 'admin_audit', 'mirror_released_no_shows', 'calendar_feeds'];
 
@@ -312,19 +321,16 @@ describeWithDb('erasing a resident', (ctx) => {
     const ivyRequest = id();
     await db().insert(reservationRequests).values(request({ id: ivyRequest, residentUserId: ivy, residentName: 'Ivy Isaksson', residentApartment: '1006', note: 'Ivy-note' }));
     // Another transaction (a webhook, the retention job) holds her request's row for a moment.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const row = holdPoint();
     const holder = db().transaction(async (tx) => {
       await tx.select().from(reservationRequests).where(eq(reservationRequests.id, ivyRequest)).for('update');
-      locked();
-      await held;
+      row.reached();
+      await row.released;
     });
-    await isLocked;
+    await row.inPlace;
     const erasing = eraseResident(deps(), admin, { deviceId: system, userId: ivy }, NOW);
     await new Promise((r) => setTimeout(r, 300));
-    release();
+    row.letGo();
     await holder;
     expect((await erasing).counts.requests).toBe(1);
     expect(await portalText()).not.toContain('Ivy-note');
@@ -333,10 +339,7 @@ describeWithDb('erasing a resident', (ctx) => {
     // waits, then finds the request waiting and refuses; nothing of his is changed.
     const jon = id();
     await db().insert(reservationRequests).values(request({ id: id(), residentUserId: jon, residentName: 'Jon Johansson', residentApartment: '1007', note: 'Jon-note' }));
-    let claimRelease!: () => void;
-    const claimHeld = new Promise<void>((resolve) => (claimRelease = resolve));
-    let claimed!: () => void;
-    const isClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const claiming = holdPoint();
     const claim = claimRequest(
       db(),
       {
@@ -357,14 +360,14 @@ describeWithDb('erasing a resident', (ctx) => {
         note: null,
       },
       async () => {
-        claimed();
-        await claimHeld;
+        claiming.reached();
+        await claiming.released;
       },
     );
-    await isClaimed;
+    await claiming.inPlace;
     const erasingJon = eraseResident(deps(), admin, { deviceId: system, userId: jon }, NOW);
     await new Promise((r) => setTimeout(r, 300));
-    claimRelease();
+    claiming.letGo();
     expect(await claim).toMatchObject({ fresh: true });
     await expect(erasingJon).rejects.toSatisfy((e) => isApiError(e) && e.code === 'conflict' && e.text.key === 'errors.personalDataErasureWaiting');
     expect(await portalText()).toContain('Jon-note');

@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/errors/api-error';
 import { msg, type Message } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { readState, readUsers, readUserWithGroup } from '@/lib/mirror/store';
-import { lockResident } from '@/lib/reservations/lifecycle';
+import { isOpen, lockResident } from '@/lib/reservations/lifecycle';
 import {
   anonymiseMailMeta,
   anonymisePortalEvents,
@@ -185,7 +185,7 @@ async function countWaiting(db: Database, who: ResidentRef): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(r)
-    .where(and(eq(r.deviceId, who.deviceId), eq(r.residentUserId, who.userId), inArray(r.status, ['sending', 'pending'])));
+    .where(and(eq(r.deviceId, who.deviceId), eq(r.residentUserId, who.userId), isOpen()));
   return row?.n ?? 0;
 }
 

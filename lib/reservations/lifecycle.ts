@@ -32,7 +32,8 @@ const iso = (v: Date | null): string | null => v?.toISOString() ?? null;
  * Still open: not yet resolved. Written as the literal predicate of the partial indexes on open
  * requests (migrations 0004 and 0006), so the planner can match them whatever the plan.
  */
-const isOpen = (status: Column = requests.status) => sql`${status} IN ('sending', 'pending')`;
+/** A request still waiting for the booking system's answer (sent or about to be). */
+export const isOpen = (status: Column = requests.status) => sql`${status} IN ('sending', 'pending')`;
 
 export function toRequestView(row: RequestRow): RequestView {
   const { kind, residentName, residentApartment, resourceName, errorDescription } = row;
