@@ -52,21 +52,26 @@ const WORDS = {
 async function pickScenario(request: APIRequestContext, skip: Set<string>) {
   const fixtures = await sandboxFixtures(request);
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
-  for (const resident of fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId) && !skip.has(r.userGroupId))) {
-    for (const resourceId of resident.resourceIds) {
-      let week: string | undefined;
-      let held = 0;
-      let target: { key: string; week: number } | null = null;
-      for (let i = 0; i < 5; i += 1) {
-        const view = await weekView(request, resident.deviceId, resourceId, week);
-        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
-        if (i >= 1 && !target && view.slots.filter((s) => s.bookable).length >= 2) target = { key: view.week.key, week: view.week.week };
-        week = view.nav.next;
+  // First an apartment holding nothing ahead in the room; the demo's history is generated relative to
+  // today, so on some days (and after the specs before this one) none is left: then one holding a
+  // single booking there, below the quota of 2, since the journey books one slot (CI, 28 November).
+  for (const mostHeld of [0, 1]) {
+    for (const resident of fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId) && !skip.has(r.userGroupId))) {
+      for (const resourceId of resident.resourceIds) {
+        let week: string | undefined;
+        let held = 0;
+        let target: { key: string; week: number } | null = null;
+        for (let i = 0; i < 5; i += 1) {
+          const view = await weekView(request, resident.deviceId, resourceId, week);
+          held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
+          if (i >= 1 && !target && view.slots.filter((s) => s.bookable).length >= 2) target = { key: view.week.key, week: view.week.week };
+          week = view.nav.next;
+        }
+        if (held <= mostHeld && target) return { resident, resourceId, ...target };
       }
-      if (held === 0 && target) return { resident, resourceId, ...target };
     }
   }
-  throw new Error('no resident without bookings in the demo data');
+  throw new Error('no resident below the quota in the demo data');
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
