@@ -205,19 +205,32 @@ test('deactivating a manager signs them out and ends their event stream; reactiv
   const managerPage = await managerContext.newPage();
   await managerPage.goto('/systems');
   await expect(managerPage.getByRole('heading', { level: 1, name: 'Systems' })).toBeVisible();
-  // An open event stream, read in the manager's browser until the server ends it.
-  const streamEnd = managerPage.evaluate(async () => {
-    const response = await fetch('/api/events', { headers: { 'last-event-id': '0' } });
-    const reader = response.body?.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    for (;;) {
-      const chunk = await reader?.read();
-      if (!chunk || chunk.done) return text;
-      text += decoder.decode(chunk.value);
-      if (text.includes('event: end')) return text;
-    }
-  });
+  // An open event stream, read in the manager's browser until the server ends it. Open first (its
+  // first frame read), then the deactivation: on a busy machine the request could otherwise reach
+  // the server after it, and be refused as signed out instead of being ended.
+  await managerPage.evaluate(
+    () =>
+      new Promise<void>((opened) => {
+        (window as unknown as { streamEnd: Promise<string> }).streamEnd = (async () => {
+          const response = await fetch('/api/events', { headers: { 'last-event-id': '0' } });
+          if (!response.ok || !response.body) {
+            opened();
+            return `not opened: ${response.status} ${await response.text()}`;
+          }
+          const reader = response.body.getReader();
+          const decoder = new TextDecoder();
+          let text = '';
+          for (;;) {
+            const chunk = await reader.read();
+            if (chunk.done) return text;
+            text += decoder.decode(chunk.value);
+            opened();
+            if (text.includes('event: end')) return text;
+          }
+        })();
+      }),
+  );
+  const streamEnd = managerPage.evaluate(() => (window as unknown as { streamEnd: Promise<string> }).streamEnd);
 
   const card = page.getByRole('list', { name: 'Managers' }).getByRole('listitem', { name: manager.name });
   await card.getByRole('button', { name: `Deactivate ${manager.name}` }).click();
