@@ -9,6 +9,7 @@ import { observeQueries } from '@/lib/db/query-observer';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors/api-error';
 import { getEventBus } from '@/lib/events/bus';
+import type { Locale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { mailDelivery } from '@/lib/mail/delivery';
@@ -154,11 +155,11 @@ export async function startMailWorker(): Promise<void> {
 }
 
 /**
- * The words that replace names when retention anonymises (decision 034): in the portal's default
- * language, since the rows are read in any language afterwards. `{apartment}` is filled per row in SQL.
+ * The words that replace names when retention anonymises (decision 034): stored in the portal's
+ * default language, since the rows are read in any language afterwards (pages word an anonymised
+ * row in the reader's own, issue 47); `locale` for showing them. `{apartment}` is filled per row in SQL.
  */
-export async function retentionPlaceholders(): Promise<Placeholders> {
-  const locale = env.PORTAL_DEFAULT_LOCALE;
+export async function retentionPlaceholders(locale: Locale = env.PORTAL_DEFAULT_LOCALE): Promise<Placeholders> {
   const [residentIn, resident, person, recipient] = await Promise.all([
     renderMessage(locale, msg('retention.placeholder.residentIn', { apartment: '{apartment}' })),
     renderMessage(locale, msg('retention.placeholder.resident')),
