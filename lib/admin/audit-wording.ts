@@ -31,7 +31,7 @@ const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(tex
  */
 function erasedResident(erased: unknown, t: AuditEntryTranslator): string | null {
   if (erased === null || typeof erased !== 'object' || !('apartment' in erased)) return null;
-  const { apartment } = erased as { apartment: unknown };
+  const { apartment } = erased;
   if (typeof apartment === 'string' && apartment !== '') return t('erasedResident', { apartment });
   return apartment === null ? t('erasedResidentNoApartment') : null;
 }
