@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { chooseResident, DEMO, expect, PORT, test, weekView } from './utils';
+import { chooseResident, DEMO, expect, PORT, sandboxFixtures, test, weekView } from './utils';
 
 /**
  * Issue 30: the portal opened at any address of its own — not only PORTAL_URL's localhost — books
@@ -21,7 +21,7 @@ const HORIZON_WEEKS = 5;
 
 /** A resident of the manager's first system with no future booking on one of their rooms (up to the horizon), and a week with free slots. */
 async function pickScenario(request: APIRequestContext, skip: number) {
-  const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
+  const fixtures = (await sandboxFixtures(request)) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   const candidates = fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId));
   // From two thirds in: e2e/0-requests.spec.ts takes residents from the end, and counts every request of its resident.

@@ -33,10 +33,20 @@ export async function sampleResidents(request: APIRequestContext) {
   return { fixtures, withPlus, oddApartment, other, systemName: (id: string) => fixtures.systems.find((s) => s.deviceId === id)?.name ?? '' };
 }
 
-export async function sandboxFixtures(request: APIRequestContext): Promise<SandboxFixtures> {
-  const response = await request.get('/sandbox/_sandbox/fixtures');
-  expect(response.status()).toBe(200);
-  return (await response.json()) as SandboxFixtures;
+/**
+ * The demo sandbox's fixtures as a signed-in admin reads them: in demo mode the route answers only an
+ * admin, and never with the client secret (issue 47, decision 037). `_request` is kept for the callers.
+ */
+export async function sandboxFixtures(_request?: APIRequestContext): Promise<SandboxFixtures> {
+  const admin = await playwrightRequest.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { 'Accept-Language': 'en' } });
+  try {
+    expect(await signInWithApi(admin, DEMO.admin.email, DEMO.admin.password)).toBeNull();
+    const response = await admin.get('/sandbox/_sandbox/fixtures');
+    expect(response.status()).toBe(200);
+    return (await response.json()) as SandboxFixtures;
+  } finally {
+    await admin.dispose();
+  }
 }
 
 /**
