@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import { rawRequest } from './raw-http';
-import { DEMO, PORT, sandboxFixtures, signInWithApi } from './utils';
-
-interface Fixtures {
-  tokenPath: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  approvals: { approvalId: string; deviceIds: string[] }[];
-}
+import { DEMO, expect, PORT, sandboxFixtures, signInWithApi, test } from './utils';
 
 test('the mounted sandbox issues a token and an API key and serves a page of reservations', async ({ request }) => {
-  const fixtures = (await sandboxFixtures(request)) as Fixtures;
+  const fixtures = await sandboxFixtures();
   expect(fixtures.approvals.length).toBeGreaterThan(0);
 
   const tokenResponse = await request.post(`/sandbox${fixtures.tokenPath}`, {
