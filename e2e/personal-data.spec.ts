@@ -151,6 +151,7 @@ test('the demo admin erases a resident after a confirmation that says what chang
   // Something of theirs in the portal: a booking with a manager's note.
   const resident = await bookForSomeone(api, fixtures, deviceId, 'from the end', 'E2E erasure note');
   await expect.poll(async () => (await requestsOf(api, resident.userId)).map((r) => r.status), { timeout: 60_000 }).toEqual(['succeeded']);
+  const [request] = (await (await api.get(`/api/requests?resident=${resident.userId}`)).json() as { requests: { id: string }[] }).requests;
 
   await page.goto(`/admin/personal-data?q=${encodeURIComponent(resident.email)}`);
   await page.getByRole('link', { name: `Show the data held about ${resident.name}` }).click();
@@ -162,7 +163,8 @@ test('the demo admin erases a resident after a confirmation that says what chang
   await erase.click();
   const dialog = page.getByRole('dialog', { name: `Erase the personal data of ${resident.name}?` });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText(new RegExp(`1 booking request: the name becomes “[^”]+ LGH ${resident.apartmentId}”`));
+  // In the reader's language (issue 47: the English dialog quoted the Swedish words).
+  await expect(dialog).toContainText(`1 booking request: the name becomes “Resident in LGH ${resident.apartmentId}”`);
   await expect(dialog).toContainText('is not erased here: that is the booking system owner’s task');
   await expect(dialog).toContainText('This cannot be undone.');
   await expectNoSeriousA11yViolations(page, 'the erasure’s confirmation');
@@ -178,11 +180,18 @@ test('the demo admin erases a resident after a confirmation that says what chang
   );
   // Their request is no longer theirs: it stays for reports under the apartment's wording.
   expect(await requestsOf(api, resident.userId)).toEqual([]);
+  // Handed to pages with no stored (default-language) name, and worded in the reader's language there.
+  const listed = (await (await api.get(`/api/requests?deviceId=${deviceId}&limit=200`)).json()) as { requests: { id: string; residentName: string | null; residentAnonymised?: boolean }[] };
+  expect(listed.requests.find((r) => r.id === request!.id)).toMatchObject({ residentName: null, residentAnonymised: true });
+  await page.goto(`/requests?deviceId=${deviceId}&limit=200`);
+  await expect(page.getByRole('main')).toContainText(`Resident in LGH ${resident.apartmentId}`);
+  await expect(page.getByRole('main')).not.toContainText('Boende i');
 
   // The audit log says that it happened, naming the apartment, not the resident.
   await page.goto('/admin/audit');
   const systemName = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
-  await expect(page.getByRole('cell', { name: new RegExp(`Erased the personal data of [^,]+ LGH ${resident.apartmentId} in ${systemName} \\(\\d+ records changed\\)`) }).first()).toBeVisible();
+  await expect(page.getByRole('cell', { name: new RegExp(`Erased the personal data of Resident in LGH ${resident.apartmentId} in ${systemName} \\(\\d+ records changed\\)`) }).first()).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText('Boende i');
   await expect(page.getByRole('main')).not.toContainText(resident.name);
 });
 

@@ -87,8 +87,9 @@ test("the sandbox's control routes refuse another site, and carry the security h
   const plain = await request.post('/sandbox/_sandbox/reset', { headers: { 'content-type': 'text/plain' }, data: '{"seed":2}' });
   expect(plain.status()).toBe(403);
 
+  // Anonymous: refused (issue 47), with the headers all the same.
   const fixtures = await request.get('/sandbox/_sandbox/fixtures');
-  expect(fixtures.status()).toBe(200);
+  expect(fixtures.status()).toBe(401);
   expect(fixtures.headers()['content-security-policy']).toContain("default-src 'none'");
   expect(fixtures.headers()['x-content-type-options']).toBe('nosniff');
 });

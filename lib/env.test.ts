@@ -165,5 +165,10 @@ describe('e-mail settings', () => {
     expect(slow?.variable).toBe('MIRROR_BACKGROUND_S');
     expect(slow?.message).toMatch(/at least MIRROR_FRESHNESS_S \(60\)/);
     expect(String(new EnvError(problems({ MIRROR_BACKGROUND_S: '-5' })))).toContain('MIRROR_BACKGROUND_S: must be 0 or more');
+    // Issue 47: z.coerce read these as 16, 1000 and 3.
+    for (const spelling of ['0x10', '1e3', '0b11']) {
+      expect(String(new EnvError(problems({ MIRROR_FRESHNESS_S: spelling })))).toContain('MIRROR_FRESHNESS_S: must be a whole number written with the digits 0-9');
+      expect(problems({ RETENTION_REQUEST_MONTHS: spelling }).map((p) => p.variable)).toEqual(['RETENTION_REQUEST_MONTHS']);
+    }
   });
 });

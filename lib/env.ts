@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { FALLBACK_LOCALE, LOCALES, isLocale } from '@/lib/i18n/config';
 import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-address';
+import { wholeNumberInput } from '@/lib/http/whole-number';
 
 /**
  * Every setting of the portal, read and validated once. Nothing else reads `process.env`.
@@ -9,8 +10,12 @@ import { parseTrustedProxies, type TrustedProxies } from '@/lib/http/client-addr
  */
 
 const optionalUrl = z.url().optional();
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0, 'must be 0 or more').default(fallback);
+// Whole numbers in digits only: z.coerce read "0x10" as 16 and "1e3" as 1000 (issue 47). A minus
+// sign is read, so that "-5" is told its range rather than its spelling.
+const signed = (value: unknown) => (typeof value === 'string' && /^\s*-\d+\s*$/.test(value) ? -Number(value.trim().slice(1)) : wholeNumberInput(value));
+const digits = () => z.preprocess(signed, z.number('must be a whole number written with the digits 0-9').int());
+const positiveInt = (fallback: number) => digits().pipe(z.number().positive()).default(fallback);
+const nonNegativeInt = (fallback: number) => digits().pipe(z.number().min(0, 'must be 0 or more')).default(fallback);
 
 /**
  * The bounds of the retention periods (issue 37, decision 034), for the environment's values and an
@@ -22,11 +27,15 @@ export const RETENTION_BOUNDS = {
   days: { min: 7, max: 3650 },
 } as const;
 const retentionPeriod = (unit: keyof typeof RETENTION_BOUNDS) =>
-  z.coerce
-    .number()
-    .int(`must be a whole number of ${unit}`)
-    .min(RETENTION_BOUNDS[unit].min, `must be at least ${RETENTION_BOUNDS[unit].min} ${unit}`)
-    .max(RETENTION_BOUNDS[unit].max, `must be at most ${RETENTION_BOUNDS[unit].max} ${unit}`)
+  z
+    .preprocess(
+      wholeNumberInput,
+      z
+        .number(`must be a whole number of ${unit}, in digits`)
+        .int(`must be a whole number of ${unit}`)
+        .min(RETENTION_BOUNDS[unit].min, `must be at least ${RETENTION_BOUNDS[unit].min} ${unit}`)
+        .max(RETENTION_BOUNDS[unit].max, `must be at most ${RETENTION_BOUNDS[unit].max} ${unit}`),
+    )
     .optional();
 
 const serviceVariables = [
@@ -157,7 +166,7 @@ export const envSchema = z
      * The most an admin may set a system's own request budget to, as the service's owner allows (0:
      * any); unset: MIRROR_REQUEST_BUDGET_PER_HOUR, so admins may only lower it.
      */
-    MIRROR_REQUEST_BUDGET_MAX_PER_HOUR: z.coerce.number().int().min(0, 'must be 0 or more').max(10_000_000, 'must be at most 10000000 (or 0 for any)').optional(),
+    MIRROR_REQUEST_BUDGET_MAX_PER_HOUR: digits().pipe(z.number().min(0, 'must be 0 or more').max(10_000_000, 'must be at most 10000000 (or 0 for any)')).optional(),
     /** Rooms, time schedules and user groups are re-read every this many re-reads of a system (1: every time); reservations always. */
     MIRROR_STRUCTURE_EVERY: positiveInt(10),
     RECONCILE_AFTER_S: positiveInt(120),

@@ -4,6 +4,7 @@ import { getDb } from '@/lib/db';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { errorMessageOf, within } from '@/lib/within';
+import { mountedSandboxCredentials } from '@/lib/sandbox-mount';
 import { getServiceClient, sandboxBaseUrl } from '@/lib/service/client-from-settings';
 import { startupTaskProblems } from '@/lib/startup-status';
 
@@ -63,7 +64,7 @@ export async function checkHealthWith(deps: HealthDeps): Promise<HealthReport> {
 export function checkHealth(): Promise<HealthReport> {
   return checkHealthWith({
     pingDatabase: () => getDb().then((handle) => handle.db.execute(sql`SELECT 1`)),
-    accessToken: async () => (await getServiceClient()).accessToken(),
+    accessToken: async () => (await getServiceClient(mountedSandboxCredentials)).accessToken(),
     startupProblems: startupTaskProblems,
     serviceMode: env.serviceMode,
     databaseKind: env.databaseKind,

@@ -4,6 +4,7 @@ import { loadMigrations } from '@/lib/db/migrate';
 import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { errorMessageOf, within } from '@/lib/within';
+import { mountedSandboxCredentials } from '@/lib/sandbox-mount';
 import { getServiceClient } from '@/lib/service/client-from-settings';
 
 export type ReadinessCheck = 'database' | 'migrations' | 'upstreamToken';
@@ -81,7 +82,7 @@ export async function checkReadiness(deps: ReadinessDeps): Promise<Omit<Readines
 export const liveReadinessDeps: ReadinessDeps = {
   db: getDb,
   migrationIds: async () => (await loadMigrations()).map((m) => m.id),
-  accessToken: async () => (await getServiceClient()).accessToken(),
+  accessToken: async () => (await getServiceClient(mountedSandboxCredentials)).accessToken(),
 };
 
 /** GET /api/health/ready: 200 when ready, 503 naming each failing check otherwise. */

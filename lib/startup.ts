@@ -5,7 +5,7 @@ import { env, startupProblem } from '@/lib/env';
 import { startEventBus } from '@/lib/events/bus';
 import { registerSandboxWebhook } from '@/lib/events/sandbox-webhook';
 import { log } from '@/lib/log';
-import { getMountedSandbox, mountedSandboxFetch } from '@/lib/sandbox-mount';
+import { getMountedSandbox, mountedSandboxDirectory, mountedSandboxFetch } from '@/lib/sandbox-mount';
 import { startReconciler } from '@/lib/reservations/reconcile';
 import { startClosureWorker } from '@/lib/closures/worker';
 import { startMirrorWorker } from '@/lib/mirror/background';
@@ -13,7 +13,6 @@ import { startRetentionWorker } from '@/lib/personal-data/worker';
 import { getSecrets } from '@/lib/secrets';
 import { markStartupTask } from '@/lib/startup-status';
 import { installShutdown } from '@/lib/shutdown';
-import { readSandboxDirectory } from '@/lib/systems/sandbox-directory';
 import {
   generateApiKey,
   observeDatabaseQueries,
@@ -74,8 +73,9 @@ export async function startPortal(): Promise<void> {
     } catch (error) {
       log.error('demo logins could not be created', { error });
     }
-    // In the background: the connection reaches the sandbox over HTTP, through this very server;
-    // the webhook is registered in-process (the control routes answer only a signed-in admin).
+    // In the background: the connection reads the sandbox's directory in-process and generates the
+    // keys over HTTP, through this very server; the webhook is registered in-process (the control
+    // routes and the fixtures answer only a signed-in admin).
     // Each reports to /api/health when it gives up (lib/startup-status.ts).
     void connectDemoSystems();
     markStartupTask('webhookRegistration', 'running');
@@ -103,7 +103,7 @@ async function connectDemoSystems(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, DEMO_CONNECT_DELAY_MS).unref());
     try {
       const [{ db }, { encryptionKey }] = await Promise.all([getDb(), getSecrets()]);
-      await seedDemoConnection(db, { directory: readSandboxDirectory, generate: generateApiKey, encryptionKey });
+      await seedDemoConnection(db, { directory: mountedSandboxDirectory, generate: generateApiKey, encryptionKey });
       markStartupTask('demoConnection', 'done');
       return;
     } catch (error) {

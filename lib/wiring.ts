@@ -9,6 +9,7 @@ import { observeQueries } from '@/lib/db/query-observer';
 import { env } from '@/lib/env';
 import { ApiError } from '@/lib/errors/api-error';
 import { getEventBus } from '@/lib/events/bus';
+import type { Locale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { mailDelivery } from '@/lib/mail/delivery';
@@ -27,6 +28,7 @@ import { readRetentionPolicy } from '@/lib/personal-data/retention-settings';
 import { renderMessage } from '@/lib/i18n/server';
 import type { ReservationDeps } from '@/lib/reservations/requests';
 import { getSecrets } from '@/lib/secrets';
+import { mountedSandboxCredentials, mountedSandboxDirectory } from '@/lib/sandbox-mount';
 import { getServiceClient } from '@/lib/service/client-from-settings';
 import { apiKeyGeneratorFor } from '@/lib/systems/api-key-generator';
 import { connectApproval, type ApiKeyGenerator } from '@/lib/systems/connect';
@@ -48,6 +50,11 @@ export function observeDatabaseQueries(): void {
   observeQueries(requestQueryTimer);
 }
 
+/** The configured upstream client: in sandbox mode with the mounted sandbox's credentials, read in-process. */
+export function portalServiceClient(): ReturnType<typeof getServiceClient> {
+  return getServiceClient(mountedSandboxCredentials);
+}
+
 /**
  * The decrypted API key of a system, for calls to the upstream service; undefined when the system
  * is not connected. The key must go nowhere but the `x-api-key` header.
@@ -66,7 +73,7 @@ async function apiKeyFor(deviceId: string): Promise<string> {
 
 /** A system's mirror, read from the configured upstream with the system's key. */
 async function mirrorSourceFor(deviceId: string): Promise<MirrorSource> {
-  const [client, apiKey] = await Promise.all([getServiceClient(), apiKeyFor(deviceId)]);
+  const [client, apiKey] = await Promise.all([portalServiceClient(), apiKeyFor(deviceId)]);
   return serviceMirrorSource(client, apiKey);
 }
 
@@ -86,7 +93,7 @@ export async function portalViewDeps(): Promise<ViewDeps> {
 
 /** The apartment views: the views' dependencies and the upstream lookup of an apartment's authorizations. */
 export async function portalApartmentDeps(): Promise<ApartmentDeps> {
-  const [view, client] = await Promise.all([portalViewDeps(), getServiceClient()]);
+  const [view, client] = await Promise.all([portalViewDeps(), portalServiceClient()]);
   return { ...view, client, apiKeyFor: systemApiKey };
 }
 
@@ -96,13 +103,13 @@ export async function portalResidentSearchDeps(
   apiKeyOf: ResidentSearchDeps['apiKeyOf'],
   known: ReadonlyMap<string, MirrorState>,
 ): Promise<ResidentSearchDeps> {
-  const [view, client] = await Promise.all([portalViewDeps(), getServiceClient()]);
+  const [view, client] = await Promise.all([portalViewDeps(), portalServiceClient()]);
   return residentSearchDepsOf(view, client, systems, apiKeyOf, known);
 }
 
 /** Booking and cancelling: the database, the upstream client, the systems' keys and the event bus. */
 export async function portalReservationDeps(): Promise<ReservationDeps> {
-  const [{ db }, client] = await Promise.all([getDb(), getServiceClient()]);
+  const [{ db }, client] = await Promise.all([getDb(), portalServiceClient()]);
   return { db, client, apiKeyFor, bus: getEventBus() };
 }
 
@@ -129,11 +136,11 @@ export async function portalMirrorWorkerDeps(): Promise<BackgroundDeps> {
 }
 
 /** apikey/generate through the configured upstream client. */
-export const generateApiKey: ApiKeyGenerator = async (approvalId) => apiKeyGeneratorFor(await getServiceClient())(approvalId);
+export const generateApiKey: ApiKeyGenerator = async (approvalId) => apiKeyGeneratorFor(await portalServiceClient())(approvalId);
 
 /** The admin's "connect systems": through the configured upstream, recorded in the admin audit log. */
 export async function connectSystemsByApproval(approvalId: unknown, admin: Actor): Promise<SystemPublic[]> {
-  const [{ db }, { encryptionKey }, names] = await Promise.all([getDb(), getSecrets(), knownSystemNames()]);
+  const [{ db }, { encryptionKey }, names] = await Promise.all([getDb(), getSecrets(), knownSystemNames(mountedSandboxDirectory)]);
   return connectApproval(db, approvalId, {
     generate: generateApiKey,
     encryptionKey,
@@ -154,11 +161,11 @@ export async function startMailWorker(): Promise<void> {
 }
 
 /**
- * The words that replace names when retention anonymises (decision 034): in the portal's default
- * language, since the rows are read in any language afterwards. `{apartment}` is filled per row in SQL.
+ * The words that replace names when retention anonymises (decision 034): stored in the portal's
+ * default language, since the rows are read in any language afterwards (pages word an anonymised
+ * row in the reader's own, issue 47); `locale` for showing them. `{apartment}` is filled per row in SQL.
  */
-export async function retentionPlaceholders(): Promise<Placeholders> {
-  const locale = env.PORTAL_DEFAULT_LOCALE;
+export async function retentionPlaceholders(locale: Locale = env.PORTAL_DEFAULT_LOCALE): Promise<Placeholders> {
   const [residentIn, resident, person, recipient] = await Promise.all([
     renderMessage(locale, msg('retention.placeholder.residentIn', { apartment: '{apartment}' })),
     renderMessage(locale, msg('retention.placeholder.resident')),

@@ -90,6 +90,8 @@ interface Ctx {
   deviceId: string;
   resourceId: string;
   residentUserId: string;
+  /** The portal's output (stdout and stderr): the bad-input sweep must add no stack trace to it. */
+  logFile?: string;
 }
 
 const json = (url: string, init: RequestInit & { cookie?: string } = {}) =>
@@ -144,8 +146,19 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     { route: 'api/admin/personal-data/extract/[file]', name: 'a language the portal does not have', method: 'POST', path: '/api/admin/personal-data/extract/extract.html', body: `deviceId=${d}&userId=${ctx.residentUserId}&locale=${enc(injection)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, expect: (s) => s === 400 },
     { route: 'api/admin/personal-data/extract/[file]', name: 'JSON instead of the form', method: 'POST', path: '/api/admin/personal-data/extract/extract.json', body: JSON.stringify({ deviceId: d }), headers: jsonHeaders, expect: (s) => s === 415 },
     { route: 'api/admin/personal-data/extract/[file]', name: 'body over 4 KB', method: 'POST', path: '/api/admin/personal-data/extract/extract.json', body: `deviceId=${'x'.repeat(5_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, expect: (s) => s === 413 },
-    { route: 'api/auth/[...nextauth]', name: 'wrong types, no CSRF token', method: 'POST', path: '/api/auth/callback/credentials', body: JSON.stringify({ email: 1, password: [] }), headers: jsonHeaders, expect: (s) => s < 500 },
+    // Issue 47: next-auth parsed these bodies itself and answered 500 with an empty body and a stack trace in the log.
+    { route: 'api/auth/[...nextauth]', name: 'wrong types, no CSRF token', method: 'POST', path: '/api/auth/callback/credentials', body: JSON.stringify({ email: 1, password: [] }), headers: jsonHeaders, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'malformed JSON (sign-in)', method: 'POST', path: '/api/auth/callback/credentials', body: '{"email":', headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'malformed JSON (sign-out)', method: 'POST', path: '/api/auth/signout', body: '{', headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'malformed JSON (sign-in with a provider)', method: 'POST', path: '/api/auth/signin/credentials', body: 'not json', headers: { 'content-type': 'application/json; charset=utf-8' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'JSON null', method: 'POST', path: '/api/auth/callback/credentials', body: 'null', headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'a JSON array', method: 'POST', path: '/api/auth/signout', body: '[1,2]', headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'an object as the callback URL', method: 'POST', path: '/api/auth/signout', body: JSON.stringify({ csrfToken: 'x', callbackUrl: { href: 'x' } }), headers: { 'content-type': 'application/json' }, expect: (s) => s === 400 },
+    { route: 'api/auth/[...nextauth]', name: 'body over 16 KB', method: 'POST', path: '/api/auth/callback/credentials', body: `email=${'x'.repeat(20_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, expect: (s) => s === 413 },
     { route: 'api/auth/[...nextauth]', name: 'unknown provider (injection)', method: 'GET', path: `/api/auth/signin/${enc(injection)}`, expect: (s) => s < 500 },
+    // Issue 47: whole numbers are digits only (z.coerce took 0x10 as 16).
+    { route: 'api/systems/[deviceId]', name: 'a quota in hexadecimal', method: 'PATCH', path: `/api/systems/${d}`, body: JSON.stringify({ bookingQuota: '0x10' }), headers: jsonHeaders, expect: (s) => s === 422 },
+    { route: 'api/systems/[deviceId]', name: 'a horizon with an exponent', method: 'PATCH', path: `/api/systems/${d}`, body: JSON.stringify({ bookingHorizonDays: '1e1' }), headers: jsonHeaders, expect: (s) => s === 422 },
     { route: 'api/events', name: 'injection as Last-Event-ID (ignored, stream opens)', method: 'GET', path: `/api/events?lastEventId=${enc(injection)}`, expect: (s) => s === 200 },
     { route: 'api/health', name: 'injection in the query (ignored)', method: 'GET', path: `/api/health?x=${enc(injection)}`, expect: (s) => s === 200 },
     { route: 'api/health/ready', name: 'injection in the query (ignored; ready or not, never a 500)', method: 'GET', path: `/api/health/ready?x=${enc(injection)}`, expect: (s) => s === 200 || s === 503 },
@@ -275,6 +288,9 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
   check(missing.length === 0, `bad input probes cover every route handler (${covered.size} routes${missing.length ? `; missing ${missing.join(', ')}` : ''})`);
 
   const before = await counts(ctx.db);
+  if (!ctx.logFile) throw new Error('the bad-input sweep needs the portal’s log');
+  const logFile = ctx.logFile;
+  const logOffset = readFileSync(logFile, 'utf8').length;
   const results: { route: string; name: string; status: number; message: string }[] = [];
   for (const probe of probes) {
     const controller = new AbortController();
@@ -300,11 +316,17 @@ async function badInputSweep(ctx: Ctx, secrets: string[]): Promise<void> {
     }
     results.push({ route: probe.route, name: probe.name, status, message });
     const accepted = probe.expect ? probe.expect(status) : status >= 400 && status < 500;
-    const clear = status < 400 || status === 431 || status === 405 || message.length >= 10 || probe.route.startsWith('api/auth');
+    // Every refusal says why in a sentence, next-auth's routes included (issue 47; they were exempt).
+    const clear = status < 400 || status === 431 || status === 405 || message.length >= 10;
     check(accepted && clear, `${probe.method} /${probe.route} — ${probe.name}: ${status} ${message.slice(0, 100)}`);
   }
   const after = await counts(ctx.db);
   check(JSON.stringify(before) === JSON.stringify(after), `bad input stored nothing (${JSON.stringify(after)})`);
+  // Bad input is the caller's mistake: no stack trace in the log (issue 47: next-auth's SyntaxError was printed whole).
+  await sleep(300);
+  const logged = readFileSync(logFile, 'utf8').slice(logOffset);
+  const frames = logged.split('\n').filter((line) => /^\s+at \S/.test(line) || /"stack"\s*:/.test(line));
+  check(frames.length === 0, `bad input left no stack trace in the server log (${frames.length} stack lines${frames.length ? `: ${frames[0]!.trim().slice(0, 120)}` : ''})`);
   report.badInput = { probes: results.length, routes: covered.size, results };
 }
 
@@ -1186,7 +1208,7 @@ async function baseParts(secrets: Secrets, adminUrl: string): Promise<void> {
     if (connected.status !== 201) throw new Error(`connecting the systems failed: ${connected.status} ${await connected.text()}`);
     const resident = fixtures.residents.find((r) => approval.deviceIds.includes(r.deviceId) && r.resourceIds.length > 0);
     if (!resident) throw new Error('no resident with resources in the fixtures');
-    const ctx: Ctx = { url: portal.url, cookie, db, deviceId: resident.deviceId, resourceId: resident.resourceIds[0] ?? '', residentUserId: resident.userId };
+    const ctx: Ctx = { url: portal.url, cookie, db, deviceId: resident.deviceId, resourceId: resident.resourceIds[0] ?? '', residentUserId: resident.userId, logFile: portal.logFile };
     await waitFor('the mirror to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
     const knownSecrets = [config.webhookSecret, config.authSecret, config.encryptionKey, fixtures.clientSecret, account.password, approval.approvalId];
 

@@ -22,7 +22,7 @@ import { Card } from '@/components/ui/card';
 import { errorTextClass, inputClass, labelClass, mutedTextClass, termClass } from '@/components/ui/styles';
 import type { RequestsPageData } from './live-events';
 import { requestStatusText } from './request-status';
-import { roomKnown, useWords, type Words } from './words';
+import { anonymisedResidentWords, roomKnown, useWords, type Words } from './words';
 import { useErrorText } from '@/components/use-error-text';
 
 /** A request as listed; `note` arrives once bookings carry one (optional until then). */
@@ -322,8 +322,9 @@ function describe(r: ListedRequest, system: RequestsListProps['systems'][number]
     failed: r.status === 'failed',
     what: t('requests.what', { kind: r.kind, room: r.resourceName ?? '', roomKnown: roomKnown(r) }),
     systemName: system?.name ?? '',
-    forWhom: r.residentName ?? t('requests.aResident'),
-    apartment: r.residentApartment ?? null,
+    // An anonymised request's name says its apartment already, in the reader's language.
+    forWhom: r.residentAnonymised ? anonymisedResidentWords(r.residentApartment, words) : (r.residentName ?? t('requests.aResident')),
+    apartment: r.residentAnonymised ? null : (r.residentApartment ?? null),
     residentHref: r.residentUserId && filters.resident !== r.residentUserId ? `/requests${requestsSearch({ ...filters, resident: r.residentUserId })}` : null,
     slot: r.startTime && r.endTime ? `${formatDayTime(Date.parse(r.startTime), tz, locale)}–${formatClock(Date.parse(r.endTime), tz)}` : '—',
     askedBy: r.requestedByName ?? t('requests.someone'),

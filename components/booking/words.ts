@@ -34,6 +34,16 @@ export function roomKnown(r: Pick<RequestView, 'resourceId' | 'resourceName'>): 
   return r.resourceId && r.resourceName === null ? 'unlisted' : 'no';
 }
 
+/**
+ * An anonymised resident (retention or erasure, issue 47) in the reader's language: "Resident in LGH
+ * 1001" by the apartment's number (its own "LGH" dropped, never doubled), "Resident" without one.
+ * The stored placeholder is in the portal's default language; this is what readers see instead.
+ */
+export function anonymisedResidentWords(apartment: string | null | undefined, { t }: Pick<Words, 't'>): string {
+  const number = apartmentNumber(apartment);
+  return number ? t('retention.placeholder.residentIn', { apartment: number }) : t('retention.placeholder.resident');
+}
+
 /** Who a request is for, mid-sentence: "apartment 1203", "Anna Berg", "a resident". */
 export function residentWords(r: Pick<RequestView, 'residentApartment' | 'residentName'>, { t }: Words): string {
   if (r.residentApartment) return t('outcomes.resident.apartment', { apartment: apartmentNumber(r.residentApartment) });

@@ -45,4 +45,10 @@ describe('BookingDetails', () => {
     );
     expect(text(html)).toBe('|Bokat för|lägenhet 3001|Hur|Bokat via portalen av en förvaltare den 20 november 2026|');
   });
+
+  it('words an anonymised booking by its apartment in the reader’s language, never the stored placeholder (issue 47)', () => {
+    const origin = { reservationId: 'res-1', requestedByName: null, requestedAt: '2026-11-20T09:15:00Z', residentName: null, residentAnonymised: true, note: null };
+    expect(text(renderToStaticMarkup(withIntl(<dl><BookingDetails slot={booked} origin={origin} /></dl>)))).toMatch(/^\|Booked for\|apartment 3001\|/);
+    expect(text(renderToStaticMarkup(withIntl(<dl><BookingDetails slot={{ ...booked, ownerLabel: null }} origin={origin} /></dl>)))).toMatch(/^\|Booked for\|Resident\|/);
+  });
 });

@@ -9,6 +9,7 @@ import { mutedTextClass, termClass } from '@/components/ui/styles';
 import { formatDate, formatDayTime } from '@/lib/i18n/format';
 import type { StatefulSlot } from '@/lib/schedule';
 import type { BookingOrigin } from '@/lib/reservations/types';
+import { anonymisedResidentWords } from '@/components/booking/words';
 import { type SlotT, ownerText, useSlotWords } from './slot-words';
 
 export interface SlotPanelProps {
@@ -38,11 +39,13 @@ function describeAvailability(slot: StatefulSlot, t: SlotT, closedText: (reason:
  */
 export function BookingDetails({ slot, origin, deviceId }: { slot: StatefulSlot; origin: BookingOrigin | null; deviceId?: string }): ReactNode {
   const t = useTranslations('slot');
+  const tAll = useTranslations();
   const locale = useLocale();
   if (slot.state !== 'booked' && slot.state !== 'used') return null;
   const apartment = slot.ownerLabel ? ownerText(slot.ownerLabel, t) : null;
   const name = origin?.residentName ?? null;
-  const holder = name && apartment ? `${name}, ${apartment}` : (name ?? apartment);
+  // Anonymised (issue 47): no name, the apartment in the reader's words says who.
+  const holder = origin?.residentAnonymised ? (apartment ?? anonymisedResidentWords(null, { t: tAll })) : name && apartment ? `${name}, ${apartment}` : (name ?? apartment);
   // An apartment's booking (owned by its user group): its page is one click away.
   const owner = slot.reservation;
   const apartmentHref = deviceId && owner?.ownerType === 'Group' && owner.ownerId ? `/systems/${deviceId}/apartments/${owner.ownerId}` : null;

@@ -49,6 +49,11 @@ describe('describeAuditEntry in English', () => {
       'Erased the personal data of Resident in LGH 1001 in Ekhagen (10 records changed).',
     );
     expect(describeAudit(entry('personal-data.erase', { system: 'Ekhagen', counts }, 'Resident in LGH 1001'))).toBe('Erased the personal data of Resident in LGH 1001 in Ekhagen (10 records changed).');
+    // Issue 47: the stored name is the default language's wording; the fact beside it is said in the reader's.
+    const erased = entry('personal-data.erase', { system: 'Ekhagen', records: 10, counts, erased: { apartment: '1001' } }, 'Boende i LGH 1001');
+    expect(describeAudit(erased)).toBe('Erased the personal data of Resident in LGH 1001 in Ekhagen (10 records changed).');
+    expect(describeIn('sv')(erased)).toMatch(/Boende i LGH 1001/);
+    expect(describeAudit(entry('personal-data.extract', { system: 'Ekhagen', format: 'html', erased: { apartment: null } }, 'Boende'))).toBe('Downloaded the personal data of Resident in Ekhagen (document).');
   });
 
   it('says what retention changed: a period from → to, and a run’s counts (no names)', () => {

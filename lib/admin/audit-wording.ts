@@ -25,9 +25,20 @@ const RETENTION_CLASS_KEYS: Record<string, string> = { 'request-13m': 'request',
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '–');
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : []);
 
+/**
+ * An erased resident (issue 47): the entry's name is the wording in the portal's default language;
+ * its fact `erased: {apartment}` says it in the reader's, "Resident in LGH 1001" or "Resident".
+ */
+function erasedResident(erased: unknown, t: AuditEntryTranslator): string | null {
+  if (erased === null || typeof erased !== 'object' || !('apartment' in erased)) return null;
+  const { apartment } = erased;
+  if (typeof apartment === 'string' && apartment !== '') return t('erasedResident', { apartment });
+  return apartment === null ? t('erasedResidentNoApartment') : null;
+}
+
 export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslator, locale: Locale): string {
-  const target = entry.targetName ?? entry.targetId ?? t('unknownTarget');
   const detail = entry.detail ?? {};
+  const target = erasedResident(detail.erased, t) ?? entry.targetName ?? entry.targetId ?? t('unknownTarget');
   const role = detail.role === 'admin' || detail.role === 'manager' ? detail.role : 'account';
   const account = typeof detail.email === 'string' ? t('accountWithEmail', { role, name: target, email: detail.email }) : t('account', { role, name: target });
   const kind = (value: unknown): string => (typeof value === 'string' && KINDS.has(value) ? t('kind', { kind: value }) : text(value));

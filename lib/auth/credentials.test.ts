@@ -86,6 +86,29 @@ describeWithDb('verifyCredentials', (ctx) => {
     expect(await verifyCredentials(db, throttle, { email: 'dee@example.com', password }, '10.7.0.1')).toMatchObject({ ok: true });
   });
 
+  it('spray after a typo (issue 47): one typo by the owner at their usual address, 110 wrong tries from 22 other addresses, and the owner still signs in there', async () => {
+    const db = ctx().handle.db;
+    await createUser(db, { email: 'ola@example.com', name: 'Ola', role: 'admin', passwordHash: await hashPassword(password, 4) });
+    const home = '10.9.0.1';
+    // The owner's usual address: signed in from before.
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password }, home)).toMatchObject({ ok: true });
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password: 'a typo, once' }, home)).toEqual({ ok: false, reason: 'invalid' });
+    // The spray: 5 wrong passwords (the pair limit) from each of 22 addresses, past the day's backstop.
+    const sprayers = Array.from({ length: 22 }, (_, i) => `10.9.1.${i + 1}`);
+    expect(sprayers.length * PAIR_ATTEMPTS).toBeGreaterThan(ACCOUNT_DAY_ATTEMPTS);
+    for (const address of sprayers) {
+      for (let i = 0; i < PAIR_ATTEMPTS; i += 1) await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password: `guess-${i}` }, address);
+    }
+    // The owner's right password at the usual address: signed in, not "Throttled".
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password }, home)).toMatchObject({ ok: true });
+    // The backstop still holds for the sprayers (even with the right password) and still lets a fresh address try.
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password }, sprayers[0]!)).toMatchObject({ reason: 'throttled' });
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password }, '10.9.2.1')).toMatchObject({ ok: true });
+    // The usual address still has its own pair limit: no unlimited guessing from there.
+    for (let i = 0; i < PAIR_ATTEMPTS; i += 1) await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password: `again-${i}` }, home);
+    expect(await verifyCredentials(db, createSignInThrottle(db), { email: 'ola@example.com', password }, home)).toMatchObject({ reason: 'throttled' });
+  });
+
   it('spray case: many accounts from one address are throttled after the per-address limit', async () => {
     const db = ctx().handle.db;
     const throttle = createSignInThrottle(db);

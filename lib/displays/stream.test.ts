@@ -47,7 +47,7 @@ describeWithDb('a display’s own event stream', (ctx) => {
 
   beforeEach(() => {
     bus = new InProcessEventBus();
-    caps = createDisplayStreamCaps({ perDisplay: 3, perAddress: 5 });
+    caps = createDisplayStreamCaps({ perDisplayAndAddress: 3, perAddress: 5 });
   });
 
   const deps = (over: Partial<DisplayStreamDeps> = {}): DisplayStreamDeps => ({
@@ -184,7 +184,7 @@ describeWithDb('a display’s own event stream', (ctx) => {
     expect(caps.open().streams).toBe(1);
   });
 
-  it('holds at most 3 open streams per display and 5 per address (429 with a sentence), and a closed one frees its place', async () => {
+  it('holds at most 3 open streams per display from one address and 5 per address (429 with a sentence), and a closed one frees its place', async () => {
     const { token } = await create();
     const streams = [stream(token), stream(token), stream(token)];
     for (const s of streams) expect((await s.response).status).toBe(200);
@@ -192,7 +192,7 @@ describeWithDb('a display’s own event stream', (ctx) => {
     expect(fourth.status).toBe(429);
     expect(fourth.headers.get('retry-after')).toBe('30');
     expect(((await fourth.json()) as { error: { message: string } }).error.message).toBe(
-      'This display already has as many live connections as it may have open at once. Try again in 30 seconds.',
+      'This display already has as many live connections from this address as it may have open at once. Try again in 30 seconds.',
     );
     // Another display from the same address: two more, then the address is full.
     const other = await create();
@@ -205,6 +205,24 @@ describeWithDb('a display’s own event stream', (ctx) => {
     streams[0]!.controller.abort();
     await expect.poll(() => caps.open().streams).toBe(5);
     expect((await stream(token).response).status).toBe(200);
+  });
+
+  it('three foreign holders of its address cannot take the real screen’s live stream (issue 47)', async () => {
+    const { token } = await create();
+    // Whoever read the address off the wall, from three places, each holding all it may.
+    for (const foreign of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      for (let i = 0; i < 3; i += 1) expect((await stream(token, { address: foreign }).response).status).toBe(200);
+      expect((await stream(token, { address: foreign }).response).status).toBe(429);
+    }
+    // The screen on the wall still gets its stream, and hears a change.
+    const screen = await stream(token, { address: '192.0.2.50' }).response;
+    expect(screen.status).toBe(200);
+    const reader = new SseReader(screen.body);
+    await settled();
+    const event = await append(named(deviceId));
+    bus.publish([event]);
+    const frames = await reader.until((f) => f.some((x) => x.event === 'changed'));
+    expect(frames.filter((f) => f.event === 'changed').map((f) => f.id)).toEqual([event.id]);
   });
 
   it('counts against the display’s rate limits, and answers 404 for an address that never was a display', async () => {

@@ -11,11 +11,14 @@ import { displayOfToken, type ActiveDisplay } from './displays';
 import { displayHeaders, displayPageVersion, openDisplay, translatorFor, type DisplayDeps } from './serve';
 
 /**
- * Open streams allowed at once: per display (a screen, a spare, one being set up) and per address
- * over all displays (a building's screens behind one router). Beyond, a new stream is refused (429):
- * its screen keeps asking every 15 s and tries the stream again later.
+ * Open streams allowed at once: per display *from one address* (a screen, a spare, one being set
+ * up behind one router) and per address over all displays (a building's screens behind one
+ * router). Beyond, a new stream is refused (429): its screen keeps asking every 15 s and tries the
+ * stream again later. No cap counts one display's streams over all addresses: then whoever has a
+ * display's address could hold all of its places from elsewhere and push the real screen onto
+ * polling (issue 47); a cap per address leaves every address its own places (decision 030).
  */
-export const DISPLAY_STREAM_CAPS = { perDisplay: 3, perAddress: 12 } as const;
+export const DISPLAY_STREAM_CAPS = { perDisplayAndAddress: 3, perAddress: 12 } as const;
 
 /**
  * Backstop of the stream's token check: a revoke or rotate announces itself (displays.ts sends an
@@ -29,12 +32,13 @@ const CAP_RETRY_S = 30;
 export interface DisplayStreamCaps {
   /** Holds a place for a stream of this display from this address: the release, or null when full. */
   acquire(displayId: string, address: string): (() => void) | null;
-  /** Open streams now, per display and per address (tests, and the steady-memory check). */
+  /** Open streams now: displays and addresses with one open, and streams (tests, and the steady-memory check). */
   open(): { displays: number; addresses: number; streams: number };
 }
 
 /** Counts in this process's memory, like the rate limits: each instance of a scaled-out portal caps its own. */
-export function createDisplayStreamCaps(caps: { perDisplay: number; perAddress: number } = DISPLAY_STREAM_CAPS): DisplayStreamCaps {
+export function createDisplayStreamCaps(caps: { perDisplayAndAddress: number; perAddress: number } = DISPLAY_STREAM_CAPS): DisplayStreamCaps {
+  const byPair = new Map<string, number>();
   const byDisplay = new Map<string, number>();
   const byAddress = new Map<string, number>();
   let streams = 0;
@@ -46,7 +50,9 @@ export function createDisplayStreamCaps(caps: { perDisplay: number; perAddress: 
   };
   return {
     acquire(displayId, address) {
-      if ((byDisplay.get(displayId) ?? 0) >= caps.perDisplay || (byAddress.get(address) ?? 0) >= caps.perAddress) return null;
+      const pair = JSON.stringify([displayId, address]);
+      if ((byPair.get(pair) ?? 0) >= caps.perDisplayAndAddress || (byAddress.get(address) ?? 0) >= caps.perAddress) return null;
+      add(byPair, pair, 1);
       add(byDisplay, displayId, 1);
       add(byAddress, address, 1);
       streams += 1;
@@ -54,6 +60,7 @@ export function createDisplayStreamCaps(caps: { perDisplay: number; perAddress: 
       return () => {
         if (released) return;
         released = true;
+        add(byPair, pair, -1);
         add(byDisplay, displayId, -1);
         add(byAddress, address, -1);
         streams -= 1;
@@ -98,7 +105,7 @@ export function displaySelects(display: Pick<ActiveDisplay, 'resourceIds'>): ((e
  * and to "changed". It ends with `event: end` / `switched-off` when the display is revoked or
  * rotated, and with `reload` when its name or language is no longer the page's (`?v=`, see
  * displayPageVersion); an access notice names it, DISPLAY_RECHECK_MS is the backstop. Counted
- * against the display's rate limits when opened, and capped per display and address (429).
+ * against the display's rate limits when opened, and capped per display and address, and per address (429).
  */
 export async function displayEventsResponse(deps: DisplayStreamDeps, request: Request, token: string, address: string): Promise<Response> {
   const opened = await openDisplay(deps, token, address);

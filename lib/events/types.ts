@@ -33,6 +33,11 @@ export const requestViewSchema = z.object({
   requestedByName: z.string().nullish(),
   residentName: z.string().nullish(),
   residentApartment: z.string().nullish(),
+  /**
+   * Retention or erasure anonymised the request (issue 47): its stored name is a placeholder in the
+   * portal's default language, so the view gives no name and readers word it in their own language.
+   */
+  residentAnonymised: z.boolean().optional(),
   resourceName: z.string().nullish(),
   /** The manager's note on a booking made on a resident's behalf; null without one (absent on older events). */
   note: z.string().nullish(),

@@ -14,6 +14,12 @@ import { clock, wallClock, type WallClock } from '@/lib/schedule/zoned';
 const APARTMENT_WORD = /^\s*(?:lgh|lägenhet|lagenhet|apartment|apt)\.?\s*(?=\S)/i;
 
 /**
+ * The same leading word as a PostgreSQL regular expression (its ARE reads this source alike; use
+ * it with the 'i' flag): retention writes "Resident in LGH {apartment}" in SQL (issue 47: "LGH LGH 1001").
+ */
+export const APARTMENT_WORD_PATTERN = APARTMENT_WORD.source;
+
+/**
  * An apartment number as the messages want it ("Apartment {apartment}" / "Lägenhet {apartment}"):
  * trimmed, a leading "LGH" or similar dropped, so no label says "Apt LGH 6001". The one formatter
  * for every label, e-mail, feed and sheet that names an apartment.

@@ -6,6 +6,7 @@ import type { SessionUser } from '@/lib/auth/schemas';
 import type { Database } from '@/lib/db';
 import { MAIL_STATUSES, type MailStatus } from '@/lib/db/schema/mail';
 import { env } from '@/lib/env';
+import { parseWholeNumber } from '@/lib/http/whole-number';
 import { msg } from '@/lib/i18n/message';
 import { listMail, readMail, requeueFailedMail, type MailListRow, type OutboxRow } from './outbox';
 import { renderRow } from './worker';
@@ -36,7 +37,7 @@ export interface MailFilters {
 export function parseMailFilters(params: URLSearchParams): MailFilters {
   const status = params.get('status');
   const deviceId = params.get('deviceId');
-  const page = Number(params.get('page') ?? '1');
+  const page = parseWholeNumber(params.get('page') ?? '1') ?? 1;
   return {
     status: (MAIL_STATUSES as readonly string[]).includes(status ?? '') ? (status as MailStatus) : undefined,
     deviceId: deviceId && mailIdSchema.safeParse(deviceId).success ? deviceId : undefined,

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
+import { APARTMENT_WORD_PATTERN } from '@/lib/i18n/format';
 import { adminAudit, mailOutbox, mirrorReleasedNoShows, portalEvents, reservationRequests, roomClosures, webhookEvents } from '@/lib/db/schema';
 
 // The anonymiser (issue 37, decision 034): per table, the rows a condition chooses lose their
@@ -113,9 +114,12 @@ export async function repeatStep(
   }
 }
 
-/** "Resident in LGH 1001" for an apartment (an SQL text expression), the bare word without one. */
+/**
+ * "Resident in LGH 1001" for an apartment (an SQL text expression), the bare word without one. The
+ * number as apartmentNumber() gives it: the service's own leading "LGH" dropped, never "LGH LGH 1001".
+ */
 function residentPlaceholder(apartment: SQL, p: Placeholders): SQL {
-  return sql`CASE WHEN nullif(btrim(${apartment}), '') IS NULL THEN ${p.resident}::text ELSE replace(${p.residentIn}::text, '{apartment}', btrim(${apartment})) END`;
+  return sql`CASE WHEN nullif(btrim(${apartment}), '') IS NULL THEN ${p.resident}::text ELSE replace(${p.residentIn}::text, '{apartment}', regexp_replace(btrim(${apartment}), ${APARTMENT_WORD_PATTERN}::text, '', 'i')) END`;
 }
 
 /** An account id kept while the account exists (reports count bookings per manager), a fixed word once it is gone. */

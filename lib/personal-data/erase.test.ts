@@ -226,7 +226,7 @@ describeWithDb('erasing a resident', (ctx) => {
 
     const [entry] = await db().select().from(adminAudit).where(and(eq(adminAudit.action, 'personal-data.erase'), eq(adminAudit.targetId, `${system}/${anna}`)));
     expect(entry).toMatchObject({ actorId: admin.id, actorName: 'Ada Admin', targetType: 'resident', targetId: `${system}/${anna}`, targetName: 'Resident in LGH 1001' });
-    expect(entry!.detail).toMatchObject({ system: 'Ekhagen', records: 10, feedsRevoked: 0, counts: result.counts, feedsKept: 1 });
+    expect(entry!.detail).toMatchObject({ system: 'Ekhagen', records: 10, feedsRevoked: 0, counts: result.counts, feedsKept: 1, erased: { apartment: '1001' } });
     // The booking system's copy is its owner's: still there, and the extract says so.
     const after = (await gatherExtract(db(), { deviceId: system, userId: anna }, NOW))!;
     expect(after.portal.requests).toEqual([]);

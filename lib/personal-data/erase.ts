@@ -5,6 +5,7 @@ import { arrayParam, equalsAnyUuid } from '@/lib/db/raw';
 import { adminAudit, calendarFeeds, mailOutbox, mirrorReleasedNoShows, portalEvents, reservationRequests, roomClosures, webhookEvents } from '@/lib/db/schema';
 import { recordAudit, residentAuditTargetId, type Actor } from '@/lib/admin/audit';
 import { ApiError } from '@/lib/errors/api-error';
+import { apartmentNumber } from '@/lib/i18n/format';
 import { msg, type Message } from '@/lib/i18n/message';
 import { log } from '@/lib/log';
 import { readState, readUsers, readUserWithGroup } from '@/lib/mirror/store';
@@ -259,8 +260,18 @@ export function residentLabel(resident: { name: string | null; apartment: string
  * (as requests record it), the bare word when none is known.
  */
 export function residentWording(extract: PersonalDataExtract, placeholders: Pick<Placeholders, 'residentIn' | 'resident'>): string {
+  const apartment = erasedApartment(extract);
+  return apartment ? placeholders.residentIn.replace('{apartment}', apartment) : placeholders.resident;
+}
+
+/**
+ * The apartment's number that stands for the resident once erased, as the SQL of anonymise.ts
+ * writes it (its own leading "LGH" dropped, issue 47), or null when none is known. Kept as a fact in
+ * the audit entries about them (`erased`), which the log words in each reader's language.
+ */
+export function erasedApartment(extract: PersonalDataExtract): string | null {
   const apartment = extract.bookingSystem.apartment?.apartmentId || extract.portal.requests.findLast((r) => r.residentApartment)?.residentApartment || null;
-  return apartment ? placeholders.residentIn.replace('{apartment}', apartment.trim()) : placeholders.resident;
+  return apartment ? apartmentNumber(apartment) : null;
 }
 
 /** What erasing the resident of an extract just gathered would change, for the confirmation. */
@@ -329,7 +340,7 @@ export function eraseFromDetail(value: unknown, userId: string, replacement: str
 }
 
 /** Audit entries about the resident: the name becomes the apartment's wording; any entry's detail loses their user id, and their name and address. */
-async function eraseAuditMentions(db: Database, who: ResidentRef, wording: string, replacement: string): Promise<number> {
+async function eraseAuditMentions(db: Database, who: ResidentRef, wording: string, replacement: string, erased: { apartment: string | null }): Promise<number> {
   const a = adminAudit;
   const about = and(eq(a.targetType, 'resident'), eq(a.targetId, residentAuditTargetId(who)));
   const rows = await db
@@ -341,7 +352,9 @@ async function eraseAuditMentions(db: Database, who: ResidentRef, wording: strin
   for (const row of rows) {
     const isAbout = row.targetType === 'resident' && row.targetId === residentAuditTargetId(who);
     const targetName = isAbout ? wording : row.targetName;
-    const detail = row.detail === null ? null : (eraseFromDetail(row.detail, who.userId, replacement, isAbout) as typeof row.detail);
+    const kept = row.detail === null ? null : (eraseFromDetail(row.detail, who.userId, replacement, isAbout) as typeof row.detail);
+    // The name is the wording in the portal's default language; the fact beside it lets the log say it in the reader's.
+    const detail = isAbout ? { ...(kept ?? {}), erased } : kept;
     if (targetName === row.targetName && JSON.stringify(detail) === JSON.stringify(row.detail)) continue;
     await db.update(a).set({ targetName, detail }).where(eq(a.id, row.id));
     changed += 1;
@@ -399,7 +412,8 @@ export async function eraseResident(deps: ErasureDeps, actor: Actor, who: Reside
     await untilDone(tx, dropMailBodies, mails, options);
     counts.emails = await untilDone(tx, anonymiseMailMeta, mails, options);
     const wording = residentWording(subject.extract, placeholders);
-    counts.audit = await eraseAuditMentions(tx, who, wording, placeholders.recipient);
+    const erased = { apartment: erasedApartment(subject.extract) };
+    counts.audit = await eraseAuditMentions(tx, who, wording, placeholders.recipient, erased);
     if (subject.revokeFeedIds.length) {
       const revoked = await tx
         .update(f)
@@ -417,7 +431,7 @@ export async function eraseResident(deps: ErasureDeps, actor: Actor, who: Reside
       targetType: 'resident',
       targetId: residentAuditTargetId(who),
       targetName: wording,
-      detail: { system: subject.extract.resident.systemName, records, feedsRevoked: counts.feedsRevoked, feedsKept: subject.plan.feedsKept, counts: { ...counts } },
+      detail: { system: subject.extract.resident.systemName, records, feedsRevoked: counts.feedsRevoked, feedsKept: subject.plan.feedsKept, counts: { ...counts }, erased },
     });
     return { counts, records, plan: subject.plan };
   });

@@ -21,6 +21,7 @@ import {
   webhookEvents,
 } from '@/lib/db/schema';
 import { describeWithDb } from '@/tests/db';
+import { toRequestView } from '@/lib/reservations/lifecycle';
 import { ANONYMISED_ACCOUNT, ENGLISH_PLACEHOLDERS } from './anonymise';
 import { RETENTION_ACTOR, runRetention, type RetentionDeps, type RetentionRunResult } from './retention';
 import { cutoffOf, readRetentionPolicy, saveRetentionSetting } from './retention-settings';
@@ -218,6 +219,35 @@ describeWithDb('retention', (ctx) => {
     expect(entry).toMatchObject({ actorId: null, actorName: RETENTION_ACTOR.name, targetType: 'portal', detail: { counts: EXPECTED, complete: true } });
     const [lease] = await db().select().from(jobLeases);
     expect(lease).toMatchObject({ name: 'retention', leaseUntil: null, lastResult: { counts: EXPECTED, complete: true } });
+  });
+
+  it('words the name by the apartment’s number without doubling its “LGH”, in the placeholders’ language, and views give readers no stored name (issue 47)', async () => {
+    const make = async (apartment: string | null) => {
+      const [row] = await db()
+        .insert(reservationRequests)
+        .values({
+          kind: 'create', deviceId, resourceId: randomUUID(), residentUserId: userId, reservationId: randomUUID(), startTime: REQUEST_CUTOFF, endTime: REQUEST_CUTOFF,
+          requestedBy: GONE_ACCOUNT, idempotencyKey: `key-${randomUUID()}`, status: 'succeeded', residentName: 'Anna Andersson', residentApartment: apartment,
+          residentGroupId: groupId, resourceName: 'Tvättstuga 1', createdAt: REQUEST_CUTOFF, updatedAt: REQUEST_CUTOFF,
+        })
+        .returning({ id: reservationRequests.id });
+      return row!.id;
+    };
+    const ids = { lgh: await make('LGH 1001'), lower: await make(' lgh. 1002 '), word: await make('Lägenhet 1003'), bare: await make('1004'), none: await make(null) };
+    const swedish = { residentIn: 'Boende i LGH {apartment}', resident: 'Boende', person: 'Anonymiserad', recipient: '(anonymiserad)' };
+    await runRetention(deps({ placeholders: swedish }));
+    const names = Object.fromEntries(
+      await Promise.all(Object.entries(ids).map(async ([key, id]) => [key, (await db().select().from(reservationRequests).where(eq(reservationRequests.id, id)))[0]!] as const)),
+    );
+    expect(Object.fromEntries(Object.entries(names).map(([key, row]) => [key, row.residentName]))).toEqual({
+      lgh: 'Boende i LGH 1001',
+      lower: 'Boende i LGH 1002',
+      word: 'Boende i LGH 1003',
+      bare: 'Boende i LGH 1004',
+      none: 'Boende',
+    });
+    // What pages and the live stream are handed: no stored (default-language) name, and the mark that says why.
+    expect(toRequestView(names.lgh!)).toMatchObject({ residentName: null, residentAnonymised: true, residentApartment: 'LGH 1001' });
   });
 
   it('changes nothing the second time (idempotent), and records no run that changed nothing', async () => {

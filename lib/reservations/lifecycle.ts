@@ -36,7 +36,10 @@ const iso = (v: Date | null): string | null => v?.toISOString() ?? null;
 export const isOpen = (status: Column = requests.status) => sql`${status} IN ('sending', 'pending')`;
 
 export function toRequestView(row: RequestRow): RequestView {
-  const { kind, residentName, residentApartment, resourceName, errorDescription } = row;
+  const { kind, residentApartment, resourceName, errorDescription } = row;
+  // An anonymised row's name is a placeholder in the portal's default language: readers word it in theirs.
+  const anonymised = row.anonymisedAt !== null;
+  const residentName = anonymised ? null : row.residentName;
   return {
     id: row.id,
     kind,
@@ -57,6 +60,7 @@ export function toRequestView(row: RequestRow): RequestView {
     requestedByName: row.requestedByName,
     residentName,
     residentApartment,
+    ...(anonymised ? { residentAnonymised: true } : {}),
     resourceName,
     note: row.note,
     closureId: row.closureId,
@@ -427,8 +431,10 @@ const isBooking = () => sql`${requests.kind} = 'create' AND ${requests.status} =
 
 function originOf(row: RequestRow): BookingOrigin | null {
   if (!row.reservationId) return null;
-  const { reservationId, requestedByName, residentName, note } = row;
-  return { reservationId, requestedByName, requestedAt: row.createdAt.toISOString(), residentName, note };
+  const { reservationId, requestedByName, note } = row;
+  // As toRequestView: an anonymised row gives no name, the reader's language words it.
+  if (row.anonymisedAt !== null) return { reservationId, requestedByName, requestedAt: row.createdAt.toISOString(), residentName: null, residentAnonymised: true, note };
+  return { reservationId, requestedByName, requestedAt: row.createdAt.toISOString(), residentName: row.residentName, note };
 }
 
 /** The newest origin of each reservation (a reservation has one booking request; be safe anyway). */

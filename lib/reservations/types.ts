@@ -11,5 +11,7 @@ export interface BookingOrigin {
   /** When the manager asked (ISO). */
   requestedAt: string;
   residentName: string | null;
+  /** Anonymised by retention or erasure: no name given, the reader's language words it (issue 47). */
+  residentAnonymised?: boolean;
   note: string | null;
 }

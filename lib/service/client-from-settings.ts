@@ -7,13 +7,21 @@ import { ServiceContractError, ServiceUnavailableError } from './errors';
 import { withTimeout } from './policies';
 import { singletonPromise } from '@/lib/singleton';
 
-/** The part of the sandbox's `/_sandbox/fixtures` the client needs. */
+/** What the portal's client needs of the mounted sandbox's credentials (its fixtures). */
 const SandboxCredentialsSchema = z.object({
   tokenPath: z.string().startsWith('/'),
   clientId: z.string().min(1),
   clientSecret: z.string().min(1),
   scope: z.string().min(1),
 });
+export type SandboxCredentials = z.infer<typeof SandboxCredentialsSchema>;
+
+/**
+ * Where sandbox mode's credentials come from: the mounted sandbox itself, in-process
+ * (lib/sandbox-mount.ts) — its public fixtures route answers only a signed-in admin and never
+ * with the secret (issue 47, decision 037).
+ */
+export type SandboxCredentialsReader = () => Promise<unknown>;
 
 type PortalSettings = Pick<
   Env,
@@ -35,10 +43,15 @@ export function sandboxBaseUrl(settings: Pick<Env, 'PORTAL_URL'> = env): string 
 
 /**
  * Builds the portal's client from settings. Remote mode uses the SERVICE_* variables; sandbox mode
- * reads the credentials over HTTP from the mounted sandbox's fixtures, as a real integrator would
- * read them from the service's customer portal: the two never share code or memory.
+ * takes the credentials from the mounted sandbox (`sandboxCredentials`, in-process, as an
+ * integrator copies them from the service's customer portal) and then calls it over HTTP at
+ * PORTAL_URL/sandbox, exactly as it would call the real service (decision 007).
  */
-export async function createPortalServiceClient(settings: PortalSettings, fetchFn: FetchLike = (r) => fetch(r)): Promise<ServiceClient> {
+export async function createPortalServiceClient(
+  settings: PortalSettings,
+  sandboxCredentials?: SandboxCredentialsReader,
+  fetchFn: FetchLike = (r) => fetch(r),
+): Promise<ServiceClient> {
   const common = { fetch: fetchFn, timeoutMs: settings.SERVICE_TIMEOUT_MS, refreshMarginSeconds: settings.TOKEN_REFRESH_MARGIN_S };
   if (settings.serviceMode === 'remote') {
     const { SERVICE_BASE_URL, SERVICE_TOKEN_URL, SERVICE_CLIENT_ID, SERVICE_CLIENT_SECRET, SERVICE_SCOPE } = settings;
@@ -54,44 +67,29 @@ export async function createPortalServiceClient(settings: PortalSettings, fetchF
       scope: SERVICE_SCOPE,
     });
   }
+  if (!sandboxCredentials) throw new Error('sandbox mode needs the mounted sandbox’s credentials');
   const base = sandboxBaseUrl(settings);
-  const fixtures = await readSandboxCredentials(base, fetchFn, settings.SERVICE_TIMEOUT_MS);
+  const credentials = await readSandboxCredentials(sandboxCredentials, settings.SERVICE_TIMEOUT_MS);
   return createServiceClient({
     ...common,
     baseUrl: base,
-    tokenUrl: `${base}${fixtures.tokenPath}`,
-    clientId: fixtures.clientId,
-    clientSecret: fixtures.clientSecret,
-    scope: fixtures.scope,
+    tokenUrl: `${base}${credentials.tokenPath}`,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    scope: credentials.scope,
   });
 }
 
-async function readSandboxCredentials(base: string, fetchFn: FetchLike, timeoutMs: number) {
-  const operation = 'GET {sandbox}/_sandbox/fixtures';
-  const text = await withTimeout(timeoutMs, operation, async (signal) => {
-    let response: Response;
+async function readSandboxCredentials(read: SandboxCredentialsReader, timeoutMs: number): Promise<SandboxCredentials> {
+  const operation = 'sandbox credentials';
+  const value = await withTimeout(timeoutMs, operation, async () => {
     try {
-      response = await fetchFn(new Request(`${base}/_sandbox/fixtures`, { headers: { accept: 'application/json' }, signal }));
+      return await read();
     } catch (error) {
-      throw new ServiceUnavailableError('the embedded sandbox could not be reached', { operation, reason: 'network', retryable: true }, { cause: error });
+      throw new ServiceUnavailableError('the embedded sandbox gave no credentials', { operation, reason: 'network', retryable: true }, { cause: error });
     }
-    if (!response.ok) {
-      throw new ServiceUnavailableError(`the embedded sandbox answered ${response.status}`, {
-        operation,
-        status: response.status,
-        reason: 'status',
-        retryable: true,
-      });
-    }
-    return response.text();
   });
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ServiceContractError([{ path: '', message: 'the body is not JSON' }], { operation });
-  }
-  const parsed = SandboxCredentialsSchema.safeParse(json);
+  const parsed = SandboxCredentialsSchema.safeParse(value);
   if (!parsed.success) {
     throw new ServiceContractError(
       parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
@@ -101,10 +99,14 @@ async function readSandboxCredentials(base: string, fetchFn: FetchLike, timeoutM
   return parsed.data;
 }
 
-/** The portal's one client per process. A failed start (sandbox not up yet) is not kept: the next caller tries again. */
-export function getServiceClient(): Promise<ServiceClient> {
+/**
+ * The portal's one client per process, made with `sandboxCredentials` in sandbox mode (the
+ * composition root passes the mounted sandbox's). A failed start (sandbox not up yet) is not kept:
+ * the next caller tries again.
+ */
+export function getServiceClient(sandboxCredentials: SandboxCredentialsReader): Promise<ServiceClient> {
   return singletonPromise('service-client', () =>
-    createPortalServiceClient(env).catch((error: unknown) => {
+    createPortalServiceClient(env, sandboxCredentials).catch((error: unknown) => {
       log.warn('could not configure the reservation service client', {
         error: error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error',
       });

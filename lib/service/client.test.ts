@@ -669,7 +669,7 @@ describe('API error translation', () => {
 });
 
 describe('portal wiring (sandbox mode)', () => {
-  it('reads the credentials over HTTP from the mounted sandbox and works with them', async () => {
+  it('takes the credentials from the mounted sandbox in-process, then calls it over HTTP only for the service', async () => {
     // The portal mounts the handler at /sandbox and strips the prefix (app/sandbox/[...path]).
     const rec = recording(async (request) => {
       const url = new URL(request.url);
@@ -689,13 +689,14 @@ describe('portal wiring (sandbox mode)', () => {
         SERVICE_CLIENT_SECRET: undefined,
         SERVICE_SCOPE: undefined,
       },
+      () => sandbox.fixtures(),
       rec.fetch,
     );
-    expect(rec.sent.map((s) => s.path)).toEqual(['/sandbox/_sandbox/fixtures']);
+    // Nothing over HTTP yet: the public fixtures route is not the portal's source (issue 47).
+    expect(rec.sent).toEqual([]);
     const users = await client.users.all(apiKey, deviceId);
     expect(users.length).toBeGreaterThan(0);
     expect(rec.sent.map((s) => s.path)).toEqual([
-      '/sandbox/_sandbox/fixtures',
       `/sandbox${fx.tokenPath}`,
       `/sandbox/v1/reservations/users/fetch/${deviceId}`,
     ]);

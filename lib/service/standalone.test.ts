@@ -97,7 +97,7 @@ describe('over HTTP against npm run sandbox', () => {
     expect(new Set(groups.map((g) => g.id)).size).toBe(groups.length);
   });
 
-  it('getServiceClient: reads credentials over HTTP from the sandbox mounted at PORTAL_URL/sandbox', async () => {
+  it('getServiceClient: credentials from the reader it is given, every call over HTTP to the sandbox mounted at PORTAL_URL/sandbox', async () => {
     // A stand-in for the portal's mount: strips /sandbox and forwards over HTTP to the standalone.
     const mount = createServer((req, res) => {
       const target = (req.url ?? '/').replace(/^\/sandbox/, '') || '/';
@@ -123,11 +123,11 @@ describe('over HTTP against npm run sandbox', () => {
     const portalUrl = env.PORTAL_URL;
     env.PORTAL_URL = `http://127.0.0.1:${PORT + 1}`;
     try {
-      // Nothing listens yet: the failure is reported and not cached.
-      await expect(getServiceClient()).rejects.toBeInstanceOf(ServiceUnavailableError);
+      // A reader that fails (the sandbox not started): reported, and not cached.
+      await expect(getServiceClient(() => Promise.reject(new Error('not started')))).rejects.toBeInstanceOf(ServiceUnavailableError);
       await new Promise<void>((resolve) => mount.listen(PORT + 1, '127.0.0.1', resolve));
-      const client = await getServiceClient();
-      expect(await getServiceClient()).toBe(client); // one per process
+      const client = await getServiceClient(() => Promise.resolve(fx));
+      expect(await getServiceClient(() => Promise.resolve(fx))).toBe(client); // one per process
       const resident = fx.residents.find((r) => r.deviceId === deviceId && r.apartmentId.includes('/'))
         ?? fx.residents.find((r) => r.deviceId === deviceId)!;
       expect((await client.users.byApartment(apiKey, resident.apartmentId)).map((u) => u.userId)).toContain(resident.userId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueText } from '@/tests/message-text';
-import { approvalIdSchema, systemUpdateSchema, timeZoneSchema } from './schemas';
+import { approvalIdSchema, requestBudgetSchema, systemUpdateSchema, timeZoneSchema } from './schemas';
 
 describe('system input', () => {
   it('accepts IANA zones and refuses others with a message', () => {
@@ -33,4 +33,17 @@ it('refuses control characters in a system name (PostgreSQL would answer a NUL w
   expect(issueText(parsed.error!.issues[0]!)).toMatch(/must not contain control characters/);
   expect(systemUpdateSchema.safeParse({ name: 'Brf\tEken' }).success).toBe(false);
   expect(systemUpdateSchema.safeParse({ name: 'Brf Ekens Tvättstuga' }).success).toBe(true);
+});
+
+it('takes whole numbers in digits only: 0x10 and 1e1 are refused with the field\'s sentence (issue 47)', () => {
+  expect(systemUpdateSchema.parse({ bookingQuota: '3', bookingHorizonDays: 14 })).toEqual({ bookingQuota: 3, bookingHorizonDays: 14 });
+  for (const bad of ['0x10', '0X3', '1e1', '0b11', '0o7', '+3', ' ', true, null, [3]]) {
+    const quota = systemUpdateSchema.safeParse({ bookingQuota: bad });
+    expect(quota.success, `bookingQuota ${JSON.stringify(bad)}`).toBe(false);
+    expect(issueText(quota.error!.issues[0]!)).toMatch(/bookings/i);
+    expect(systemUpdateSchema.safeParse({ bookingHorizonDays: bad }).success, `bookingHorizonDays ${JSON.stringify(bad)}`).toBe(false);
+    expect(requestBudgetSchema.safeParse(bad).success, `budget ${JSON.stringify(bad)}`).toBe(false);
+  }
+  expect(requestBudgetSchema.parse('')).toBeNull();
+  expect(requestBudgetSchema.parse('1200')).toBe(1200);
 });

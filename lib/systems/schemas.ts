@@ -5,6 +5,7 @@ import type { ResourceKind } from '@/lib/schedule/resource-kind';
 import { SCHEDULE_BASES, type ScheduleBasis } from '@/lib/schedule/types';
 import type { Assert, SameType } from '@/lib/same-type';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
+import { wholeNumberInput } from '@/lib/http/whole-number';
 
 // What the schema stores is what lib/schedule means (the schema imports nothing of the domain).
 type _StoredScheduleBases = Assert<SameType<(typeof STORED_SCHEDULE_BASES)[number], ScheduleBasis>>;
@@ -58,19 +59,20 @@ export const systemUpdateSchema = z
       .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
       .optional(),
     timeZone: timeZoneSchema.optional(),
-    bookingHorizonDays: z.coerce
-      // The catalogue's sentence names the limits (1 to BOOKING_HORIZON_MAX_DAYS, 1 to BOOKING_QUOTA_MAX).
-      .number({ error: vkey('validation.days') })
-      .int(vkey('validation.days'))
-      .min(1, vkey('validation.days'))
-      .max(BOOKING_HORIZON_MAX_DAYS, vkey('validation.days'))
+    // Digits or a JSON number only: z.coerce read "0x10" as 16 (issue 47). The catalogue's sentence
+    // names the limits (1 to BOOKING_HORIZON_MAX_DAYS, 1 to BOOKING_QUOTA_MAX).
+    bookingHorizonDays: z
+      .preprocess(
+        wholeNumberInput,
+        z.number({ error: vkey('validation.days') }).int(vkey('validation.days')).min(1, vkey('validation.days')).max(BOOKING_HORIZON_MAX_DAYS, vkey('validation.days')),
+      )
       .optional(),
     scheduleBasis: z.enum(SCHEDULE_BASES).optional(),
-    bookingQuota: z.coerce
-      .number({ error: vkey('validation.bookings') })
-      .int(vkey('validation.bookings'))
-      .min(1, vkey('validation.bookings'))
-      .max(BOOKING_QUOTA_MAX, vkey('validation.bookings'))
+    bookingQuota: z
+      .preprocess(
+        wholeNumberInput,
+        z.number({ error: vkey('validation.bookings') }).int(vkey('validation.bookings')).min(1, vkey('validation.bookings')).max(BOOKING_QUOTA_MAX, vkey('validation.bookings')),
+      )
       .optional(),
   })
   .strict()
@@ -86,11 +88,14 @@ export const REQUEST_BUDGET_MAX = 10_000_000;
 /** A system's own request budget per hour: a whole number of at least 1, or empty for the setting's default. */
 export const requestBudgetSchema = z.union([
   z.literal('').transform(() => null),
-  z.coerce
-    .number({ error: vkey('validation.requestBudget') })
-    .int(vkey('validation.requestBudget'))
-    .min(1, vkey('validation.requestBudget'))
-    .max(REQUEST_BUDGET_MAX, vkey('validation.requestBudget')),
+  z.preprocess(
+    wholeNumberInput,
+    z
+      .number({ error: vkey('validation.requestBudget') })
+      .int(vkey('validation.requestBudget'))
+      .min(1, vkey('validation.requestBudget'))
+      .max(REQUEST_BUDGET_MAX, vkey('validation.requestBudget')),
+  ),
 ]);
 
 /** What a browser may see of a system: never the connection or its key. */

@@ -14,7 +14,8 @@ describe('the next-free query', () => {
   it('refuses anything else with a sentence', () => {
     expect(thrownText(() => q('kind=sauna'))).toBe('kind must be one of laundry, drying, other.');
     expect(thrownText(() => q('dayPart=night'))).toMatch(/dayPart must be one of morning, afternoon, evening/);
-    for (const c of ['0', '21', '2.5', 'x']) expect(thrownText(() => q(`count=${c}`))).toMatch(/count must be a whole number from 1 to 20/);
+    // Issue 47: z.coerce read 0x10 as 16 and 1e1 as 10.
+    for (const c of ['0', '21', '2.5', 'x', '0x10', '1e1', '0b11', ' ']) expect(thrownText(() => q(`count=${c}`))).toMatch(/count must be a whole number from 1 to 20/);
     expect(thrownText(() => q('colour=red'))).toMatch(/Unknown parameter: colour/);
     expect(thrownText(() => q('count=1&count=2'))).toMatch(/at most once/);
   });

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { ApiError } from '@/lib/errors/api-error';
+import { wholeNumberInput } from '@/lib/http/whole-number';
 import { msg } from '@/lib/i18n/message';
 import { DAY_PARTS, DEFAULT_NEXT_FREE_COUNT, type DayPart } from '@/lib/schedule/next-free';
 import { RESOURCE_KINDS, type ResourceKind } from '@/lib/schedule/resource-kind';
@@ -9,7 +10,8 @@ import { MAX_NEXT_FREE } from './apartment-types';
 const nextFreeQuerySchema = z.strictObject({
   kind: z.enum(RESOURCE_KINDS).optional(),
   dayPart: z.enum(DAY_PARTS).optional(),
-  count: z.coerce.number().int().min(1).max(MAX_NEXT_FREE).optional(),
+  // Digits only: z.coerce read "0x10" as 16 (issue 47).
+  count: z.preprocess(wholeNumberInput, z.number().int().min(1).max(MAX_NEXT_FREE)).optional(),
 });
 
 /** `?kind=&dayPart=&count=` of the next-free route; empty values mean "any"; anything else is a 400 with a sentence. */

@@ -12,6 +12,7 @@ import { forgetRequestBudgets } from '@/lib/systems/request-budgets';
 import { ApiError } from '@/lib/errors/api-error';
 import { LANGUAGES, isLocale } from '@/lib/i18n/config';
 import { msg } from '@/lib/i18n/message';
+import { parseWholeNumber } from '@/lib/http/whole-number';
 import { RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
 import { newAccountSchema, passwordSchema } from '@/lib/auth/schemas';
 import { requireAdmin } from '@/lib/api/session';
@@ -184,14 +185,20 @@ export async function updateMailSettingsAction(_state: ActionState, form: FormDa
   });
 }
 
-/** An empty field is "no limit"; anything else must be a whole number (the model checks its range). */
+/**
+ * An empty field is "no limit"; anything else must be a whole number in digits (NaN otherwise, which
+ * the model refuses with its sentence; `Number()` read `0x10` as 16, issue 47). The model checks its range.
+ */
 const limitField = (form: FormData, name: string) => {
   const value = text(form, name).trim();
-  return value === '' ? null : Number(value);
+  return value === '' ? null : (parseWholeNumber(value) ?? Number.NaN);
 };
 const groupIndex = (form: FormData) => {
   const value = text(form, 'index');
-  return value === '' ? null : z.coerce.number().int().min(0).max(49).parse(value);
+  if (value === '') return null;
+  const index = parseWholeNumber(value);
+  if (index === undefined || index > 49) throw new ApiError('bad_request', msg('errors.ruleGroupGone'));
+  return index;
 };
 
 export async function saveRuleGroupAction(_state: ActionState, form: FormData): Promise<ActionState> {

@@ -9,6 +9,7 @@ import { requirePageAdmin } from '@/lib/api/session';
 import { RETENTION_ACTOR } from '@/lib/personal-data/retention';
 import { getDb } from '@/lib/db';
 import { formatClock, formatDate } from '@/lib/i18n/format';
+import { parseWholeNumber } from '@/lib/http/whole-number';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('audit');
@@ -31,8 +32,9 @@ const actorName = (e: AuditEntry, t: AuditT) =>
 export default async function AuditPage({ searchParams }: Props) {
   await requirePageAdmin('/admin/audit');
   const raw = (await searchParams).page;
-  const requested = Number(typeof raw === 'string' ? raw : '1');
-  const { entries, page, pageCount, total } = await listAudit((await getDb()).db, Number.isSafeInteger(requested) ? requested : 1);
+  // Digits only (Number() read "0x10" as 16); anything else is the first page, as before.
+  const requested = parseWholeNumber(typeof raw === 'string' ? raw : '1') ?? 1;
+  const { entries, page, pageCount, total } = await listAudit((await getDb()).db, requested);
   const [t, tEntry, locale] = await Promise.all([getTranslations('audit'), getTranslations('audit.entry'), getLocale()]);
   return (
     <div className="flex flex-col gap-4">

@@ -50,7 +50,8 @@ export default async function PersonalDataPage({ searchParams }: Props) {
   const { db } = await getDb();
   // The page shows counts only: no e-mail's text is rendered for it.
   const selected = who ? await gatherExtract(db, who, new Date(), { texts: false }) : null;
-  const [plan, placeholders] = selected ? await Promise.all([planErasure(db, selected), retentionPlaceholders()]) : [null, null];
+  // The wording in the reader's language, as the portal's pages show an erased resident (issue 47).
+  const [plan, placeholders] = selected ? await Promise.all([planErasure(db, selected), retentionPlaceholders(locale)]) : [null, null];
   const selectedAsked = deviceId !== undefined || userId !== undefined;
   const value = (v: string | null) => v || t('noValue');
 

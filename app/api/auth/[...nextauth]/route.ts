@@ -1,6 +1,6 @@
 import NextAuth from 'next-auth';
-import type { NextRequest } from 'next/server';
-import { withApiHeaders } from '@/lib/api/headers';
+import { authRequest } from '@/lib/api/auth-request';
+import { withErrors } from '@/lib/api/route';
 import { getAuthOptions } from '@/lib/auth/options';
 
 export const dynamic = 'force-dynamic';
@@ -8,8 +8,6 @@ export const dynamic = 'force-dynamic';
 type Context = { params: Promise<{ nextauth: string[] }> };
 
 // GET, POST /api/auth/* — next-auth: sign-in, sign-out, session, CSRF token, providers
-async function handler(request: NextRequest, context: Context): Promise<Response> {
-  return withApiHeaders((await NextAuth(request, context, await getAuthOptions())) as Response);
-}
+const handler = withErrors(async (request: Request, context: Context): Promise<Response> => (await NextAuth(await authRequest(request), context, await getAuthOptions())) as Response);
 
 export { handler as GET, handler as POST };
