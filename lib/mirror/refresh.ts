@@ -207,7 +207,8 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     }
     const items = isBarePage(page) ? page : page.items;
     if (!isBarePage(page)) noteSkipped('users', page.skipped);
-    const users = items.map((u): MirrorUser => ({ id: u.userId.toLowerCase(), name: u.name, email: u.email, userGroupId: u.userGroupId?.toLowerCase() ?? null }));
+    // Ids arrive canonical (lib/service/schemas.ts canonicalId).
+    const users = items.map((u): MirrorUser => ({ id: u.userId, name: u.name, email: u.email, userGroupId: u.userGroupId }));
     if (failed) return 'failed';
     await write('users', users);
     return 'loaded';

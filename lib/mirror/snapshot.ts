@@ -116,9 +116,9 @@ async function loadSnapshot(db: Database, deviceId: string): Promise<MirrorSnaps
 
 /** Each resource with its Week schedule (empty when missing: shown as "no slots"). */
 function withSchedules(deviceId: string, resources: SnapshotRow['resources'], schedules: SnapshotRow['schedules']): SnapshotResource[] {
-  const byId = new Map(schedules.map((s) => [s.id.toLowerCase(), s.schedule]));
-  // timeScheduleId is a plain string upstream; compare case-insensitively like GUIDs.
-  return resources.map((r): SnapshotResource => ({ ...r, deviceId, schedule: byId.get(r.timeScheduleId.toLowerCase()) ?? [] }));
+  // Both ids are canonical (lib/service/schemas.ts canonicalId; migration 0034 for rows read before).
+  const byId = new Map(schedules.map((s) => [s.id, s.schedule]));
+  return resources.map((r): SnapshotResource => ({ ...r, deviceId, schedule: byId.get(r.timeScheduleId) ?? [] }));
 }
 
 // The structure of a generation still being loaded, per database handle and system (one entry each).

@@ -179,7 +179,7 @@ export async function applyUserReservations(db: Database, deviceId: string, user
       .where(eq(mirrorState.deviceId, deviceId))
       .for('update');
     if (!state?.loaded) return 0;
-    const own = items.filter((r) => r.deviceId.toLowerCase() === deviceId.toLowerCase());
+    const own = items.filter((r) => r.deviceId === deviceId);
     let changed = await upsertLiveReservations(tx, deviceId, state.generation, own, false);
     if (state.refreshing) await insertPage(tx, 'reservations', deviceId, state.generation + 1, own);
     const keep = own.map((r) => r.id);
