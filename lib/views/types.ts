@@ -108,8 +108,14 @@ export interface ResourceWeekView {
   /** Null while loading, unless the first load's rooms are in (freshness.partial). */
   resource: { id: string; name: string; description: string } | null;
   week: WeekInfo;
-  /** During a partial first load: the known bookings, every other slot 'loading' and none bookable. */
+  /**
+   * During a partial first load: the known bookings, every other slot 'loading' and none bookable.
+   * For a room whose schedule the service does not list (noListedSchedule): its bookings of the
+   * week at their own times, none bookable.
+   */
   slots: StatefulSlot[];
+  /** The service lists no time schedule (that the portal can read) for this room: nothing can be booked here. Absent otherwise. */
+  noListedSchedule?: true;
   /** End of the booking horizon (epoch ms). */
   horizonEnd: number;
   freshness: Freshness;
