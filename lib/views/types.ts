@@ -41,6 +41,12 @@ export interface FreshnessSchedule {
   /** The earliest time the next refresh may start (ISO); null when one is starting or running. */
   nextRefreshAt: string | null;
   deferredBy: 'budget' | 'backoff' | null;
+  /**
+   * The running refresh waits for the service: a page failed after its retries and is asked for
+   * again at `retryAt` (ISO), from where the list stopped ('busy': the service asked it to slow
+   * down; 'unreachable': no answer). Absent when not waiting.
+   */
+  waiting?: { kind: 'busy' | 'unreachable'; retryAt: string };
 }
 
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
