@@ -70,7 +70,7 @@ function WaitingNote({ freshness, timeZone }: { freshness: Freshness; timeZone: 
     <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
       <span aria-hidden="true">⏳</span>
       <span>
-        <strong className="font-semibold">{t('waitingHeadline')}</strong> {t(`failure.${freshness.waiting.kind}`)}{' '}
+        <strong className="font-semibold">{t(`headline.${freshness.waiting.kind}`)}</strong> {t(`failure.${freshness.waiting.kind}`)}{' '}
         <span suppressHydrationWarning>{t('waiting', { time: formatClock(Date.parse(freshness.waiting.retryAt), timeZone) })}</span>
       </span>
     </p>

@@ -32,6 +32,8 @@ export const shapesSchema = z
     shuffle: z.boolean().optional(),
     /** List pages hold at most ceil(pageSize / 2) items; continuation stays complete. */
     shortPages: z.boolean().optional(),
+    /** List pages hold at most this many items, whatever pageSize asks (a service's own cap); combines with shortPages. */
+    maxPageItems: z.number().int().min(1).max(100).optional(),
     /** Continuation tokens start with ODD_TOKEN_PREFIX (URL-unsafe characters); accepted back percent-encoded. */
     oddTokens: z.boolean().optional(),
     /** The success status of create and cancel (same body); default 202. */

@@ -81,7 +81,7 @@ export async function page(ctx: SandboxContext, url: URL, spec: PageSpec): Promi
     return problem(failure.status, failure.status === 429 ? 'Too Many Requests' : 'Injected Fault', 'Injected by the sandbox fault settings (pageFailure).', headers);
   }
   // shortPages: a page shorter than asked for, though more items follow.
-  const size = shapes.shortPages ? Math.ceil(pageSize / 2) : pageSize;
+  const size = Math.min(shapes.shortPages ? Math.ceil(pageSize / 2) : pageSize, shapes.maxPageItems ?? pageSize);
   const after = token === null ? 0 : readPageToken(ctx, token, kind, deviceId.toLowerCase());
   const { rows } = await ctx.sql.query(
     `SELECT ${select}, seq::text AS seq_text FROM ${table} WHERE device_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,

@@ -299,9 +299,11 @@ for (const target of sandboxDbTargets()) {
         expect(await getJson<{ reservations: Reservation[] }>(second)).toEqual(plainSecond);
         await setFaults(r, { pageFailure: { list: 'reservations', page: 1, statuses: [503], deviceId: '00000000-0000-4000-8000-000000000000' } });
         expect((await r.v1('GET', path)).status).toBe(200);
-        await setFaults(r, { pageFailure: { list: 'reservations', page: 1, statuses: [429], retryAfterSeconds: 7 } });
+        await setFaults(r, { shapes: { maxPageItems: 3 }, pageFailure: { list: 'reservations', page: 1, statuses: [429], retryAfterSeconds: 7 } });
         const busy = await r.v1('GET', path);
         expect([busy.status, busy.headers.get('retry-after')]).toEqual([429, '7']);
+        // maxPageItems caps a page below what was asked.
+        expect((await getJson<{ reservations: Reservation[] }>(path)).reservations).toHaveLength(3);
         expect((await r.v1('GET', `/v1/reservations/resources/${deviceId}/all`)).status).toBe(200);
       });
 

@@ -184,13 +184,14 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   };
   const settings: ResumeSettings | null = options.resume === false ? null : { ...RESUME_DEFAULT, ...options.resume };
   /**
-   * A page that failed after the client's retries: asked for again from the same token after a
+   * A page after the first that failed after the client's retries: asked for again from the same token after a
    * backoff (the Retry-After a floor), within the request budget and the refresh's wait cap, while
    * the progress says the refresh waits for the service. Giving up fails the refresh as before.
    */
-  const resumeFor = (kind: (typeof COLLECTIONS)[number]): PageResume => async ({ error, attempt }) => {
+  const resumeFor = (kind: (typeof COLLECTIONS)[number]): PageResume => async ({ error, attempt, pagesRead }) => {
     const waitKind = resumableKind(error);
-    if (!settings || waitKind === null || failed || attempt > settings.maxAttempts) return false;
+    // A list whose first page fails has nothing to lose by failing (an outage shows as one at once).
+    if (!settings || waitKind === null || failed || pagesRead === 0 || attempt > settings.maxAttempts) return false;
     const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
     let delayMs = resumeDelayMs(attempt, settings, retryAfterS * 1000);
     const budget = options.budget;

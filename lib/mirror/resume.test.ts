@@ -114,6 +114,11 @@ describeWithDb('a long read resumes at the page that failed', (ctx) => {
     await control('DELETE', '/_sandbox/stats');
     expect(await refreshSystem(ctx().handle.db, deviceId, source(), { resume: false }).catch((e: unknown) => e)).toMatchObject({ kind: 'unavailable' });
     expect((await reservationRequests()).errors).toBe(4);
+    // Nor is a list's first page: nothing read is lost by failing, and an outage shows at once.
+    await setFaults({ pageFailure: { list: 'reservations', page: 1, statuses: [503, 503, 503, 503], retryAfterSeconds: 0 } });
+    await control('DELETE', '/_sandbox/stats');
+    expect(await refreshSystem(ctx().handle.db, deviceId, source(), { resume: QUICK }).catch((e: unknown) => e)).toMatchObject({ kind: 'unavailable' });
+    expect((await reservationRequests()).errors).toBe(4);
     await control('DELETE', '/_sandbox/faults');
   });
 
