@@ -846,9 +846,12 @@ async function unlistedRoomChecks(ctx: Ctx, rooms: string[], upstream: Awaited<R
     last.noListedSchedule === true && held.length > 0 && JSON.stringify(shownStarts) === JSON.stringify(heldStarts) && last.slots.every((s) => !s.bookable && s.state !== 'free'),
     `its week shows the ${held.length} bookings the service holds there at their own times, none bookable (shown ${last.slots.length}: ${[...new Set(last.slots.map((s) => s.state))].join(', ')})`,
   );
+  // As text of an element (the page also carries the catalogue itself, as JSON, for the browser).
   const page = await (await json(`${ctx.url}/systems/${ctx.deviceId}/resources/${room}`, { cookie: ctx.cookie })).text();
-  const said = catalogueTexts(['grid', 'noListedSchedule']).some((text) => page.includes(text));
-  check(said && !catalogueTexts(['grid', 'noSlotsWeek']).some((text) => page.includes(text)), `its page says in words that the service lists no schedule for it, not "No slots this week." (${said ? 'said' : 'not said'})`);
+  const shown = (key: string[]) => catalogueTexts(key).some((text) => page.includes(`>${text}<`));
+  const said = shown(['grid', 'noListedSchedule']);
+  const noSlots = shown(['grid', 'noSlotsWeek']);
+  check(said && !noSlots, `its page says in words that the service lists no schedule for it, not "No slots this week." (${said ? 'said' : 'not said'}${noSlots ? ', and "no slots"' : ''})`);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const refused = await book({ ...ctx, resourceId: room }, { startTime: `${tomorrow}T06:00:00.000Z`, endTime: `${tomorrow}T09:00:00.000Z` });
   check(refused.status === 422 && refused.reason === 'noListedSchedule' && refused.message.length > 20, `a booking there is refused before anything is sent: ${refused.status} ${refused.reason ?? ''} (${refused.message})`);
