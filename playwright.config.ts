@@ -1,7 +1,10 @@
 import { defineConfig, devices } from '@playwright/test';
 
-// Worktrees running e2e side by side pick their own port with E2E_PORT.
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+// Each worker runs its own portal (e2e/portal-server.ts) at E2E_PORT + 10·n; worktrees running e2e side
+// by side pick their own E2E_PORT. e2e/utils.ts's `test` gives every spec file a fresh copy of the
+// seed world that e2e/global-setup.ts makes after the build.
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+const PORT = BASE_PORT + 10 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const baseURL = `http://localhost:${PORT}`;
 
 // Debian's Chromium (scripts/ensure-chromium.sh); Playwright's own browser downloads fail here.
@@ -19,12 +22,16 @@ const isCI = process.env.CI === 'true';
 
 export default defineConfig({
   testDir: './e2e',
+  // Files are shared out among the workers; a file's tests run in order, in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: isCI ? 1 : 0,
+  globalSetup: './e2e/global-setup.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: isCI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // The JSON report gives npm test's table its counts (scripts/test-all.ts); under .data/, since
+  // Playwright empties test-results/ when it starts.
+  reporter: [['list'], ['json', { outputFile: '.data/test-reports/e2e.json' }], ...(isCI ? [] : [['html', { open: 'never' }] as const])],
   use: {
     baseURL,
     // The suite reads English: browsers ask for it, and so do its API calls (Playwright's request
@@ -36,12 +43,4 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: `bash scripts/e2e-server.sh ${PORT}`,
-    url: `${baseURL}/api/health`,
-    timeout: 600_000,
-    reuseExistingServer: !isCI,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
 });

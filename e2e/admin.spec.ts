@@ -64,8 +64,8 @@ test('a wrong approval id is refused with a sentence, and stays in the field to 
   expect(((await missing.json()) as { error: { message: string } }).error.message).toMatch(/^No approval with this id exists at the service/);
 });
 
-test('the time zone is chosen from a list of IANA zones; the change is in the audit log', async ({ page, context, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('the time zone is chosen from a list of IANA zones; the change is in the audit log', async ({ page, context, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
@@ -98,8 +98,8 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
   await expect(rows.nth(1)).toContainText('Demo Admin');
 });
 
-test('an admin states a rule group shared by two rooms and reads it back as residents would; removing it restores the quota per room (issue 35)', async ({ page, context, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('an admin states a rule group shared by two rooms and reads it back as residents would; removing it restores the quota per room (issue 35)', async ({ page, context, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
@@ -139,8 +139,8 @@ test('an admin states a rule group shared by two rooms and reads it back as resi
   await expect(readBack.getByRole('listitem').first()).toContainText(', each: 2 at a time');
 });
 
-test('an admin sets a system\u2019s own request budget within the owner\u2019s allowance; the change is in the audit log', async ({ page, context, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('an admin sets a system\u2019s own request budget within the owner\u2019s allowance; the change is in the audit log', async ({ page, context, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
@@ -164,8 +164,8 @@ test('an admin sets a system\u2019s own request budget within the owner\u2019s a
   await expect(rows.nth(2)).toContainText(`Changed the system ${name}: requests to the service per hour the default → 1200.`);
 });
 
-test('an admin disconnects a system after confirming; it is gone, and the log says who did it', async ({ page, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('an admin disconnects a system after confirming; it is gone, and the log says who did it', async ({ page, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
   const approval = fixtures.approvals[1];
   if (!approval) throw new Error('the demo preset should have two approvals');
   const deviceId = approval.deviceIds[0] ?? '';

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { chooseResident, DEMO, expect, PORT, test, weekView } from './utils';
+import { chooseResident, DEMO, expect, PORT, sandboxFixtures, test, weekView } from './utils';
 
 /**
  * Issue 30: the portal opened at any address of its own — not only PORTAL_URL's localhost — books
@@ -7,27 +7,18 @@ import { chooseResident, DEMO, expect, PORT, test, weekView } from './utils';
  * server runs with PORTAL_URL=http://localhost:PORT (scripts/e2e-server.sh).
  */
 
-interface Resident {
-  deviceId: string;
-  userId: string;
-  name: string;
-  email: string;
-  apartmentId: string;
-  resourceIds: string[];
-}
 
 /** Weeks looked at for a resident's future bookings: the demo books up to its 28-day horizon, so five ISO weeks cover it. */
 const HORIZON_WEEKS = 5;
 
 /** A resident of the manager's first system with no future booking on one of their rooms (up to the horizon), and a week with free slots. */
 async function pickScenario(request: APIRequestContext, skip: number) {
-  const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
+  const fixtures = await sandboxFixtures();
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   const candidates = fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId));
-  // From two thirds in: e2e/0-requests.spec.ts takes residents from the end, and counts every request of its resident.
-  // Then the first two thirds backwards: on some days every resident from there on already holds a
-  // booking on their rooms within the horizon (the demo's history is generated relative to today),
-  // and e2e/booking.spec.ts takes the first suitable resident from the start, whose quota it counts.
+  // From two thirds in, then the first two thirds backwards: on some days every resident from there
+  // on already holds a booking on their rooms within the horizon (the demo's history is generated
+  // relative to today). The two tests of this file book for different residents (skip).
   const start = Math.floor((candidates.length * 2) / 3) + skip;
   for (const resident of [...candidates.slice(start), ...candidates.slice(0, start).reverse()]) {
     for (const resourceId of resident.resourceIds) {

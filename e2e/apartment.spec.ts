@@ -20,7 +20,7 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
   test.setTimeout(180_000);
   await signedInAs('manager');
   const { system } = await firstSystem(page);
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const groups = [...new Set(fixtures.residents.filter((r) => r.deviceId === system.deviceId && r.resourceIds.length > 0).map((r) => r.userGroupId))];
 
   // An apartment with residents and a next free slot (in a room where it is under its quota).
@@ -68,7 +68,7 @@ test('the resident desk: an apartment, its next free slot booked and cancelled l
 test('apartments of systems the manager may not see are 403, unknown ones 404 (the page: not found), malformed filters 400', async ({ page, signedInAs }) => {
   await signedInAs('manager');
   const { system } = await firstSystem(page);
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds ?? [];
   const foreign = fixtures.residents.find((r) => !mine.includes(r.deviceId));
   if (!foreign) throw new Error('the demo fixtures have no other system');

@@ -112,8 +112,8 @@ test('a forged X-Forwarded-For does not escape the per-address sign-in limit', a
   }
 });
 
-test('the admin connects a system and assigns it; that manager sees only it and gets 403 for another', async ({ page, signedInAs, browser, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('the admin connects a system and assigns it; that manager sees only it and gets 403 for another', async ({ page, signedInAs, browser }) => {
+  const fixtures = await sandboxFixtures();
   const approval = fixtures.approvals[1];
   const other = fixtures.approvals[0]?.deviceIds[0];
   if (!approval || !other) throw new Error('the demo preset should have two approvals');
@@ -167,8 +167,8 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   await context.close();
 });
 
-test('the demo manager sees the systems of the first demo approval, seeded at start', async ({ signedInAs, context, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('the demo manager sees the systems of the first demo approval, seeded at start', async ({ signedInAs, context }) => {
+  const fixtures = await sandboxFixtures();
   const expected = [...(fixtures.approvals[0]?.deviceIds ?? [])].sort();
   await signedInAs('manager');
   await expect
@@ -255,8 +255,8 @@ test('signing in through the API helper works for the demo manager', async ({ re
   expect((await request.get('/api/systems')).status()).toBe(200);
 });
 
-test('the admin changes a system time zone; an unknown zone is refused with a message', async ({ page, context, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+test('the admin changes a system time zone; an unknown zone is refused with a message', async ({ page, context, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
-import { BASE_URL, chooseResident, DEMO, expect, sandboxControl, signInWithApi, test, weekView } from './utils';
+import { BASE_URL, chooseResident, DEMO, expect, sandboxControl, sandboxFixtures, signInWithApi, test, weekView } from './utils';
 
 interface Resident {
   deviceId: string;
@@ -15,7 +15,7 @@ interface Resident {
  * booking yet (the sandbox's quota is 2 per apartment and resource), and the week to book in.
  */
 async function pickScenario(request: APIRequestContext) {
-  const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as { approvals: { deviceIds: string[] }[]; residents: Resident[] };
+  const fixtures = await sandboxFixtures();
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   for (const resident of fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId))) {
     for (const resourceId of resident.resourceIds) {

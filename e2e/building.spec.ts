@@ -74,7 +74,7 @@ test('the day table fits a 1,366 px laptop without sideways scrolling, in every 
   test.setTimeout(240_000);
   await signedInAs('manager');
   await firstSystem(page);
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const systems = fixtures.approvals[0]?.deviceIds ?? [];
   expect(systems.length).toBeGreaterThan(0);
   // Every system's first load done (the building view says "still loading" until then).
@@ -124,7 +124,7 @@ test('who booked: the apartments toggle by role shows each held slot with its ap
   await signedInAs('manager');
   const overview = await firstSystem(page);
   const deviceId = overview.system.deviceId;
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   await page.goto(`/systems/${deviceId}/building?view=week`);
   const toggle = page.getByRole('navigation', { name: 'What booked slots show' });
   await expect(toggle.getByRole('link', { name: 'Counts' })).toHaveAttribute('aria-current', 'true');

@@ -9,7 +9,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 test('the client bundle holds no service secret, API key, webhook secret or portal secret', async ({ request }) => {
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   // A real API key, issued by the sandbox for the first approval.
   const token = await request.post(`/sandbox${fixtures.tokenPath}`, {
     form: { grant_type: 'client_credentials', client_id: fixtures.clientId, client_secret: fixtures.clientSecret, scope: fixtures.scope },

@@ -13,7 +13,7 @@ const REASON = 'Pipe repair (e2e)';
  * manager's first system, a week or more ahead, booked for residents through the API.
  */
 async function bookTwoSlots(request: APIRequestContext, deviceId: string) {
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const residents = fixtures.residents.filter((r) => r.deviceId === deviceId);
   const resourceIds = [...new Set(residents.flatMap((r) => r.resourceIds))];
   for (const resourceId of resourceIds) {

@@ -35,7 +35,7 @@ test('a manager creates a display in two clicks; it shows the rooms without a se
   // A booking made in the portal for today or tomorrow shows on the screen at its next update.
   const booked = await bookFirstSlotWithin36h(page.request, system.deviceId, resources, 'e2e-display');
   expect(booked, 'a bookable slot today or tomorrow with a resident who may book it').not.toBeNull();
-  // The system's own zone: another spec may have changed it from the demo's Europe/Stockholm.
+  // The system's own zone (the demo's is Europe/Stockholm), as the screen shows times in it.
   const timeZone = (system as { timeZone?: string }).timeZone ?? 'Europe/Stockholm';
   const time = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
   const label = `${time(booked!.slot.startMs)}–${time(booked!.slot.endMs)}`;
@@ -159,7 +159,7 @@ test('a booking made at the sandbox itself (as at the door panel) appears on an 
   const now = Date.now();
   const today = localDate(now, timeZone);
   const strip = new Set([today, shiftDate(today, 1)]);
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   let chosen: { room: { id: string; name: string }; slot: WeekSlot & { startMs: number; endMs: number }; userId: string } | null = null;
   for (const room of resources) {
     const resident = fixtures.residents.find((r) => r.deviceId === system.deviceId && r.resourceIds.includes(room.id));

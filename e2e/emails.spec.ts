@@ -12,7 +12,7 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   test.setTimeout(300_000);
   await signedInAs('admin');
   const request = page.request;
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds ?? [];
   // From the middle of the list: the booking and requests specs take residents from the ends.
   const residents = fixtures.residents.filter((r) => mine.includes(r.deviceId) && r.email && /^[A-Za-z0-9]+$/.test(r.apartmentId));
@@ -49,11 +49,11 @@ test('a booking for a resident is kept as an e-mail (no SMTP_URL) and shown with
   }
   if (!booked) throw new Error('no resident without bookings in the demo data');
 
-  // The system's zone (another spec may have changed it from Stockholm): the e-mail's times are in it.
+  // The system's zone (the demo's is Stockholm): the e-mail's times are in it.
   const { system } = (await (await request.get(`/api/systems/${booked.deviceId}`)).json()) as { system: { timeZone: string } };
   const clock = clockIn(system.timeZone);
   // After the outcome the worker composes the message and keeps it: "Kept (not sent)". The resident
-  // may have older messages from other specs: this one is the booking of this slot.
+  // may have older messages: this one is the booking of this slot.
   const row = page
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name: booked.email, exact: true }) })

@@ -15,7 +15,7 @@ test('an unknown address is a friendly 404 in the portal frame, with a way back'
 
 test("another manager's system is a 403 page with a way back, as the API answers; a malformed id is a 404", async ({ page, signedInAs }) => {
   await signedInAs('manager');
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const foreign = fixtures.approvals[1]?.deviceIds[0];
   if (!foreign) throw new Error('the demo preset should have a second approval');
   expect((await page.request.get(`/api/systems/${foreign}`)).status()).toBe(403);

@@ -40,7 +40,7 @@ test('the bookings export: a CSV download in the reader’s language, parsed bac
   expect(svRecords[0]).toEqual(HEADERS_SV);
   expect(svRecords.length).toBe(records.length);
 
-  const fixtures = await sandboxFixtures(context.request);
+  const fixtures = await sandboxFixtures();
   const other = fixtures.systems.find((s) => !(fixtures.approvals[0]?.deviceIds ?? []).includes(s.deviceId));
   if (other) expect((await context.request.get(`/api/systems/${other.deviceId}/exports/bookings.csv`)).status()).toBe(403);
   const reversed = await context.request.get(`/api/systems/${system.deviceId}/exports/bookings.csv?from=${to}&to=${from}`);

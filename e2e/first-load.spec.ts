@@ -12,11 +12,11 @@ async function disconnect(page: Page, deviceId: string, name: string) {
   await expect(card).toHaveCount(0);
 }
 
-test('a cold system shows its rooms and a loading grid with a progress bar before its reservations are in, then the full grid', async ({ page, context, signedInAs, request }) => {
+test('a cold system shows its rooms and a loading grid with a progress bar before its reservations are in, then the full grid', async ({ page, context, signedInAs }) => {
   test.setTimeout(180_000);
-  // The second approval's system is not connected in demo mode (admin.spec connects and disconnects
-  // it too): connected here, it is a system the portal has never loaded.
-  const fixtures = await sandboxFixtures(request);
+  // The second approval's system is not connected in demo mode: connected here, it is a system the
+  // portal has never loaded.
+  const fixtures = await sandboxFixtures();
   const approval = fixtures.approvals[1];
   const deviceId = approval?.deviceIds[0];
   if (!approval || !deviceId) throw new Error('the demo preset should have a second approval');

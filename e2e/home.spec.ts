@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './utils';
 
 test('the home page shows its heading', async ({ page }) => {
   await page.goto('/');

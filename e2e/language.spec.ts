@@ -50,7 +50,7 @@ const WORDS = {
 
 /** A resident (plain apartment number) with no future booking in one of their rooms, and a later week with free slots there. */
 async function pickScenario(request: APIRequestContext, skip: Set<string>) {
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   // First an apartment holding nothing ahead in the room; the demo's history is generated relative to
   // today, so on some days (and after the specs before this one) none is left: then one holding a

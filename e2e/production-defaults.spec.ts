@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { BASE_URL, DEMO, E2E_AUTH_SECRET, E2E_ENCRYPTION_KEY, PORT, test as authed } from './utils';
+import { test as bare } from '@playwright/test';
+import { BASE_URL, DEMO, E2E_AUTH_SECRET, E2E_ENCRYPTION_KEY, expect, PORT, test } from './utils';
 
 // The production build, started as an operator who forgot the service settings would start it.
-test('next start with no service configured refuses to start and says what to set', async () => {
+// These two start portals of their own (`bare`: no worker portal needed); the rest use the spec's portal.
+bare('next start with no service configured refuses to start and says what to set', async () => {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'no-config-')), PORTAL_URL: 'http://localhost:3197' };
   for (const name of Object.keys(env)) if (name.startsWith('SERVICE_') || name === 'DEMO_MODE' || name === 'DATABASE_URL' || name === 'WEBHOOK_SECRET') delete env[name];
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '--port', '3197'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -25,8 +26,8 @@ test('next start with no service configured refuses to start and says what to se
 
 // The portal on a port other than 3000, with no PORTAL_URL: the sandbox, the webhook and the demo
 // connection must be addressed at the port it listens on (they were all sent to :3000).
-test('on another port without PORTAL_URL the demo systems connect and /api/health is ok', async ({ playwright }) => {
-  test.setTimeout(180_000);
+bare('on another port without PORTAL_URL the demo systems connect and /api/health is ok', async ({ playwright }) => {
+  bare.setTimeout(180_000);
   const port = PORT + 50;
   const origin = `http://localhost:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -108,7 +109,7 @@ test('an unknown API path is a JSON 404 with the security headers, for every met
   }
 });
 
-authed('a NUL in a system name is a 422 that changes nothing (it was a 500)', async ({ signedInAs, context }) => {
+test('a NUL in a system name is a 422 that changes nothing (it was a 500)', async ({ signedInAs, context }) => {
   await signedInAs('admin');
   const { systems } = (await (await context.request.get('/api/systems')).json()) as { systems: { deviceId: string; name: string }[] };
   const system = systems[0]!;
@@ -133,7 +134,7 @@ test('the public files are served to anyone, and the portal asks not to be index
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
 });
 
-authed('an unknown page is a 404 with the page security headers', async ({ signedInAs, context }) => {
+test('an unknown page is a 404 with the page security headers', async ({ signedInAs, context }) => {
   await signedInAs('manager');
   const response = await context.request.get('/no-such-page/anywhere', { maxRedirects: 0 });
   expect(response.status()).toBe(404);

@@ -73,7 +73,7 @@ test('the report API refuses a reversed period with 400 and another system with 
   expect(reversed.status()).toBe(400);
   expect(((await reversed.json()) as { error: { message: string } }).error.message).toContain('starts after it ends');
 
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds ?? [];
   const other = fixtures.systems.find((s) => !mine.includes(s.deviceId));
   if (!other) throw new Error('the demo fixtures have no system outside the manager’s');

@@ -26,8 +26,8 @@ test('search as you type: "anna" lists residents grouped by apartment; a click o
   await expect(page).toHaveURL(new RegExp(`/systems/${UUID}/apartments/${UUID}$`));
 });
 
-test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apartment; Escape closes', async ({ page, signedInAs, request }) => {
-  const { oddApartment } = await sampleResidents(request);
+test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apartment; Escape closes', async ({ page, signedInAs }) => {
+  const { oddApartment } = await sampleResidents();
   await signedInAs('manager');
   await page.goto('/residents');
   await expect(page.getByRole('heading', { level: 1, name: 'Residents' })).toBeVisible();
@@ -50,8 +50,8 @@ test('keyboard only: Tab to the combobox, type, ArrowDown, Enter opens the apart
   await expect(page).toHaveURL(new RegExp(`/systems/${oddApartment.deviceId}/apartments/${oddApartment.userGroupId}$`));
 });
 
-test('the server renders the apartments of ?q= as cards; the page fits 375 px', async ({ page, signedInAs, request }) => {
-  const { withPlus } = await sampleResidents(request);
+test('the server renders the apartments of ?q= as cards; the page fits 375 px', async ({ page, signedInAs }) => {
+  const { withPlus } = await sampleResidents();
   await signedInAs('manager');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(`/residents?q=${encodeURIComponent(withPlus.email)}`);
@@ -68,7 +68,7 @@ test('the server renders the apartments of ?q= as cards; the page fits 375 px', 
 });
 
 test('the API: any text up to 254 characters answers 200, control characters and longer ones 400, no session 401; other systems stay hidden', async ({ page, signedInAs, request }) => {
-  const { withPlus, other } = await sampleResidents(request);
+  const { withPlus, other } = await sampleResidents();
   await signedInAs('manager');
   const get = (q: string) => page.request.get(`/api/residents?q=${encodeURIComponent(q)}`);
 
@@ -101,8 +101,8 @@ test('the API: any text up to 254 characters answers 200, control characters and
   expect(narrowed.apartments).toEqual([]);
 });
 
-test('without JavaScript, the search is a plain GET form with server-rendered results', async ({ browser, page, signedInAs, request }) => {
-  const { oddApartment } = await sampleResidents(request);
+test('without JavaScript, the search is a plain GET form with server-rendered results', async ({ browser, page, signedInAs }) => {
+  const { oddApartment } = await sampleResidents();
   await signedInAs('manager');
   const context = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState() });
   try {
@@ -144,8 +144,7 @@ test('a search result offers its apartment\'s next free slot: Book on the card, 
   test.setTimeout(180_000);
   await signedInAs('manager');
   const { system } = await firstSystem(page);
-  const fixtures = await sandboxFixtures(page.request);
-  // From the end of the list: the apartment spec books in the first ones.
+  const fixtures = await sandboxFixtures();
   const residents = fixtures.residents.filter((r) => r.deviceId === system.deviceId && r.resourceIds.length > 0 && /\d/.test(r.apartmentId));
   const groups = [...new Map(residents.map((r) => [r.userGroupId, r])).values()].reverse();
   type Slot = { resourceName: string; startMs: number; startLabel: string; endLabel: string; startTime: string };

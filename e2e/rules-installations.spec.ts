@@ -6,13 +6,13 @@ import { BASE_URL, expect, firstSystem, sandboxFixtures, test } from './utils';
 // with en-US, which a Swedish browser would not send.
 test.use({ locale: 'sv-SE', extraHTTPHeaders: { 'Accept-Language': 'sv-SE,sv;q=0.9' }, viewport: { width: 375, height: 812 } });
 
-test('an admin enters the three published installations in Swedish at 375 px and reads them back as residents know them (issue 35)', async ({ page, context, signedInAs, request }) => {
+test('an admin enters the three published installations in Swedish at 375 px and reads them back as residents know them (issue 35)', async ({ page, context, signedInAs }) => {
   test.setTimeout(240_000);
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
-  // The account's saved language wins over the browser's (other specs leave the demo admin in English).
+  // The account's saved language wins over the browser's.
   const saveLocale = (locale: 'sv' | 'en') =>
     context.request.put('/api/me/locale', { data: { locale }, headers: { origin: BASE_URL, 'idempotency-key': `rules-locale-${locale}-${Date.now()}` } });
   expect((await saveLocale('sv')).ok()).toBe(true);

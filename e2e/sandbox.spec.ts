@@ -1,16 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { DEMO, signInWithApi } from './utils';
-
-interface Fixtures {
-  tokenPath: string;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-  approvals: { approvalId: string; deviceIds: string[] }[];
-}
+import { DEMO, expect, sandboxFixtures, signInWithApi, test } from './utils';
 
 test('the mounted sandbox issues a token and an API key and serves a page of reservations', async ({ request }) => {
-  const fixtures = (await (await request.get('/sandbox/_sandbox/fixtures')).json()) as Fixtures;
+  const fixtures = await sandboxFixtures();
   expect(fixtures.approvals.length).toBeGreaterThan(0);
 
   const tokenResponse = await request.post(`/sandbox${fixtures.tokenPath}`, {

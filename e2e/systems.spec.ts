@@ -37,7 +37,7 @@ test('the manager opens a system and sees the heatmap and each resource’s occu
 });
 
 test('the system overview API checks its input and access, and never caches', async ({ page, signedInAs, request }) => {
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds[0] ?? '';
   const foreign = fixtures.approvals[1]?.deviceIds[0] ?? '';
   expect((await request.get(`/api/systems/${mine}/overview`)).status()).toBe(401);

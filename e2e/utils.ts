@@ -1,13 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import type { SandboxFixtures } from '@/sandbox';
+import { BASE_PORT, E2E_SECRETS, freshDataDir, SEED_FIXTURES_FILE, startPortal, WEBHOOK_REGISTERED, type RunningPortal } from './portal-server';
 
-// The same values scripts/e2e-server.sh gives the portal.
-export const PORT = Number(process.env.E2E_PORT ?? 3100);
+// Each Playwright worker has a portal of its own (e2e/portal-server.ts): worker n at BASE_PORT + 10·n.
+// Playwright sets TEST_PARALLEL_INDEX (0 … workers − 1) in a worker before it loads the specs.
+export const PORT = BASE_PORT + 10 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 export const BASE_URL = `http://localhost:${PORT}`;
-export const E2E_AUTH_SECRET = process.env.E2E_AUTH_SECRET ?? 'e2e-auth-secret-0123456789abcdef0123456789';
-export const E2E_METRICS_TOKEN = process.env.E2E_METRICS_TOKEN ?? 'e2e-metrics-token-0123456789abcdef';
-export const E2E_ENCRYPTION_KEY = process.env.E2E_ENCRYPTION_KEY ?? 'ZTJlLWVuY3J5cHRpb24ta2V5LTAxMjM0NTY3ODlhYmM=';
+export const E2E_AUTH_SECRET = E2E_SECRETS.AUTH_SECRET;
+export const E2E_METRICS_TOKEN = E2E_SECRETS.METRICS_TOKEN;
+export const E2E_ENCRYPTION_KEY = E2E_SECRETS.ENCRYPTION_KEY;
 
 /** The sandbox-mode demo logins (README). */
 export const DEMO = {
@@ -22,8 +25,8 @@ export type SandboxResident = SandboxFixtures['residents'][number];
  * Sample residents of the demo manager's systems (the first approval) from the sandbox fixtures:
  * one with a "+" in the e-mail address, one whose apartment number has a space or slash if any.
  */
-export async function sampleResidents(request: APIRequestContext) {
-  const fixtures = await sandboxFixtures(request);
+export async function sampleResidents() {
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds ?? [];
   const residents = fixtures.residents.filter((r) => mine.includes(r.deviceId));
   const withPlus = residents.find((r) => r.email.includes('+'));
@@ -33,10 +36,14 @@ export async function sampleResidents(request: APIRequestContext) {
   return { fixtures, withPlus, oddApartment, other, systemName: (id: string) => fixtures.systems.find((s) => s.deviceId === id)?.name ?? '' };
 }
 
-export async function sandboxFixtures(request: APIRequestContext): Promise<SandboxFixtures> {
-  const response = await request.get('/sandbox/_sandbox/fixtures');
-  expect(response.status()).toBe(200);
-  return (await response.json()) as SandboxFixtures;
+let fixtures: SandboxFixtures | undefined;
+/**
+ * The demo sandbox's fixtures (systems, approvals, residents and its client credentials) as every
+ * spec's world starts with them: read from the seed world once (e2e/global-setup.ts), not over HTTP.
+ */
+export async function sandboxFixtures(): Promise<SandboxFixtures> {
+  fixtures ??= JSON.parse(await readFile(SEED_FIXTURES_FILE, 'utf8')) as SandboxFixtures;
+  return structuredClone(fixtures);
 }
 
 /**
@@ -75,7 +82,51 @@ export async function signInWithApi(request: APIRequestContext, email: string, p
   return new URL(url).searchParams.get('error');
 }
 
-export const test = base.extend<{ signedInAs: (who: DemoRole | { email: string; password: string }) => Promise<void> }>({
+/**
+ * The worker's portal: started for the first spec file the worker runs and started again, on a
+ * fresh copy of the seed world, for every later file — so a spec sees only its own changes.
+ */
+class WorkerPortal {
+  private running: RunningPortal | null = null;
+  private file: string | null = null;
+
+  async forFile(file: string): Promise<void> {
+    if (this.running && this.file === file && this.running.child.exitCode === null) return;
+    await this.stop();
+    this.running = await startPortal(PORT, freshDataDir(PORT), 'spec');
+    this.file = file;
+    // Outcomes reach it only once it has registered its webhook with its sandbox.
+    await this.running.logLine(WEBHOOK_REGISTERED, 60_000);
+  }
+
+  async stop(): Promise<void> {
+    await this.running?.stop('SIGKILL');
+    this.running = null;
+  }
+}
+
+export const test = base.extend<
+  { signedInAs: (who: DemoRole | { email: string; password: string }) => Promise<void>; freshPortal: void },
+  { workerPortal: WorkerPortal }
+>({
+  workerPortal: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright's fixtures take their dependencies as a destructured first argument
+    async ({}, provide) => {
+      const portal = new WorkerPortal();
+      await provide(portal);
+      await portal.stop();
+    },
+    { scope: 'worker' },
+  ],
+  freshPortal: [
+    async ({ workerPortal }, provide, testInfo) => {
+      await workerPortal.forFile(testInfo.file);
+      await provide();
+    },
+    { auto: true, timeout: 180_000 },
+  ],
+  // eslint-disable-next-line no-empty-pattern -- as above
+  baseURL: async ({}, provide) => provide(BASE_URL),
   signedInAs: async ({ context }, provide) => {
     await provide(async (who) => {
       const { email, password } = typeof who === 'string' ? DEMO[who] : who;
@@ -94,7 +145,7 @@ export interface Overview {
 
 /** The demo manager's first system, once its mirror has loaded. */
 export async function firstSystem(page: Page): Promise<Overview> {
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const deviceId = fixtures.approvals[0]?.deviceIds[0] ?? '';
   let overview: Overview | undefined;
   await expect
@@ -174,7 +225,7 @@ export async function bookFirstSlotWithin36h(
   rooms: { id: string }[],
   keyPrefix: string,
 ): Promise<{ slot: TimedWeekSlot; apartment: string } | null> {
-  const residents = (await sandboxFixtures(request)).residents.filter((r) => r.deviceId === deviceId);
+  const residents = (await sandboxFixtures()).residents.filter((r) => r.deviceId === deviceId);
   const soon = Date.now() + 36 * 3_600_000;
   for (const room of rooms) {
     const current = await weekView(request, deviceId, room.id);

@@ -93,7 +93,7 @@ test('the week sheet: a mistyped week shows this week and says so; another syste
   await expect(page.getByRole('alert').filter({ hasText: 'Invalid week in the address.' })).toContainText('Week 2026 has weeks 01 to 53, got 99. Showing this week instead.');
   await expect(page.getByRole('table', { name: /^Bookings in / })).toBeVisible();
 
-  const fixtures = await sandboxFixtures(page.request);
+  const fixtures = await sandboxFixtures();
   const foreign = fixtures.approvals[1]?.deviceIds[0];
   if (!foreign) throw new Error('the demo preset should have a second approval');
   const response = await page.goto(`/systems/${foreign}/resources/00000000-0000-4000-8000-000000000000/sheet`);

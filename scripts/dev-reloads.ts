@@ -261,6 +261,7 @@ async function firstStarts(): Promise<number> {
         const result = await firstStart(browser, i, dir);
         results.push(result);
         console.log(JSON.stringify({ ...result, seconds, load: os.loadavg().map((l) => l.toFixed(2)).join(' ') }));
+        console.log(`${result.loads > MAX_LOADS ? 'FAIL' : 'ok  '} first start ${i}: /sign-in loaded ${result.loads} time(s) in ${seconds} s (at most ${MAX_LOADS})`);
       } finally {
         if (!reuse) rmSync(dir, { recursive: true, force: true });
       }

@@ -1,8 +1,9 @@
 // Scans the e2e server's log for the demo residents' names and e-mail addresses, and fails
 // listing each one found (issue 37: personal data never in logs). `npm test` runs it right after
-// the e2e step; scripts/e2e-server.sh keeps the server's output under .data/e2e-<port>/logs/.
+// the e2e step; every e2e portal (e2e/portal-server.ts: the seed world's, each spec's) keeps its
+// output under .data/e2e-logs/.
 //
-//   npx tsx scripts/e2e-log-scan.ts [log folder]     (default: .data/e2e-${E2E_PORT:-3100}/logs)
+//   npx tsx scripts/e2e-log-scan.ts [log folder]     (default: .data/e2e-logs)
 //
 // The people come from the sandbox's own generator (sandbox/seed.ts): its users with the preset and
 // seed a sandbox starts with, for every UTC day the run spans, and — since which users a system gets
@@ -17,10 +18,10 @@ import { demoPeople, demoVocabulary, firstLogTime, personalDataMatcher, scanText
 const DAY_MS = 86_400_000;
 
 function main(): number {
-  const dir = path.resolve(process.argv[2] ?? `.data/e2e-${process.env.E2E_PORT ?? '3100'}/logs`);
+  const dir = path.resolve(process.argv[2] ?? '.data/e2e-logs');
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.log')).map((f) => path.join(dir, f)) : [];
   if (files.length === 0) {
-    console.error(`e2e log scan: no server log in ${dir}. It is written by scripts/e2e-server.sh; a server Playwright reused (not started) leaves none.`);
+    console.error(`e2e log scan: no server log in ${dir}. Every portal the e2e suite starts writes one (e2e/portal-server.ts).`);
     return 1;
   }
   const texts = files.map((file) => ({ file, text: readFileSync(file, 'utf8') }));
@@ -34,12 +35,12 @@ function main(): number {
   const lines = texts.reduce((sum, t) => sum + t.text.split('\n').length, 0);
   const written = files.map((f) => statSync(f).mtime.toISOString()).sort().at(-1);
   if (findings.length > 0) {
-    console.error(`e2e log scan: ${findings.length} mention(s) of demo residents in the server log (personal data must not be logged; see lib/log.ts):`);
+    console.error(`FAIL e2e log scan: ${findings.length} mention(s) of demo residents in the server log (personal data must not be logged; see lib/log.ts):`);
     for (const f of findings.slice(0, 50)) console.error(`  ${f.file}:${f.line}  ${JSON.stringify(f.found)}\n    ${f.excerpt}`);
     if (findings.length > 50) console.error(`  … and ${findings.length - 50} more`);
     return 1;
   }
-  console.log(`e2e log scan: ${lines} lines in ${files.length} file(s) under ${path.relative(process.cwd(), dir)} (last written ${written}), ${people.length} demo residents and every name the generator can make: none found`);
+  console.log(`ok   e2e log scan: ${lines} lines in ${files.length} file(s) under ${path.relative(process.cwd(), dir)} (last written ${written}), ${people.length} demo residents and every name the generator can make: none found`);
   return 0;
 }
 

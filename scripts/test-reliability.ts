@@ -23,6 +23,8 @@
 //      down for 60 s → every confirmed booking's e-mail arrives exactly once after it returns, and
 //      the portal's API stays fast meanwhile.
 // Sizes: RELIABILITY_CLIENTS (200), RELIABILITY_RATE (50/s), RELIABILITY_SECONDS (60). Needs TEST_DATABASE_URL.
+// The parts run side by side in lanes (main() below; RELIABILITY_SERIAL=1 runs them in turn): each
+// lane's parts have portals, sandboxes and databases of their own, except 1, 2 and 4, which share one.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -31,7 +33,8 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { weekKeyOf } from '@/lib/schedule';
 import { createAdmin, createPendingRequests, openSse, signIn, streamCookies, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, stopProcess, waitFor } from './harness/processes';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { cleanup, createDatabase, ensureBuild, launchPortal, root, secret, startSandbox, type PortalConfig, waitFor } from './harness/processes';
 import type { SandboxFixtures } from '@/sandbox';
 import { percentile, sleep } from './bench/http';
 
@@ -45,6 +48,13 @@ const mailSandboxPort = Number(process.env.RELIABILITY_MAIL_SANDBOX_PORT ?? 4044
 const smtpPort = Number(process.env.RELIABILITY_SMTP_PORT ?? 2526);
 const closurePort = Number(process.env.RELIABILITY_CLOSURE_PORT ?? 3315);
 const closureSandboxPort = Number(process.env.RELIABILITY_CLOSURE_SANDBOX_PORT ?? 4046);
+// Not 4045: fetch refuses that port (the Fetch standard's list of bad ports).
+const truthSandboxPort = Number(process.env.RELIABILITY_TRUTH_SANDBOX_PORT ?? 4048);
+const shutdownSandboxPort = Number(process.env.RELIABILITY_SHUTDOWN_SANDBOX_PORT ?? 4047);
+const loadPort = Number(process.env.RELIABILITY_LOAD_PORT ?? 3316);
+const loadSandboxPort = Number(process.env.RELIABILITY_LOAD_SANDBOX_PORT ?? 4049);
+/** The parts run side by side (each has its own portal, sandbox and database); RELIABILITY_SERIAL=1 runs them one after another. */
+const SERIAL = process.env.RELIABILITY_SERIAL === '1';
 const CLIENTS = Number(process.env.RELIABILITY_CLIENTS ?? 200);
 const RATE = Number(process.env.RELIABILITY_RATE ?? 50);
 const SECONDS = Number(process.env.RELIABILITY_SECONDS ?? 60);
@@ -59,9 +69,13 @@ const BOOKING_ANSWER_LIMIT_MS = 15_000;
 const MAX_ATTEMPTS = 20;
 
 const failures: string[] = [];
+/** Which part a check belongs to: the parts run side by side, so each line says whose it is. */
+const currentPart = new AsyncLocalStorage<string>();
 const check = (ok: boolean, message: string) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${message}`);
-  if (!ok) failures.push(message);
+  const part = currentPart.getStore();
+  const line = part ? `${part}: ${message}` : message;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${line}`);
+  if (!ok) failures.push(line);
 };
 const report: Record<string, unknown> = {};
 
@@ -608,8 +622,9 @@ interface TruthCase {
   answer: 'pending-unknown' | 'pending' | 'refused';
 }
 
-async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fixtures: SandboxFixtures; secrets: { webhookSecret: string; authSecret: string; encryptionKey: string } }, adminDb: () => Promise<pg.Client>): Promise<void> {
-  const { sandboxUrl, fixtures } = config;
+async function truthSuite(config: Secrets & { databaseUrl: string }, adminDb: () => Promise<pg.Client>): Promise<void> {
+  // Its own sandbox: the odd shapes it sets hold for every caller of that sandbox.
+  const { url: sandboxUrl, fixtures } = await startSandbox(truthSandboxPort, 'tiny');
   const approval = fixtures.approvals[1];
   if (!approval) throw new Error('the tiny preset has a second approval');
   const setFaults = async (faults: unknown) => {
@@ -622,10 +637,9 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
   await setFaults({ shapes: { ...ODD_SHAPES, unlistedSchedule: true }, pageFailure: { ...FAILING_PAGE, deviceId: truthDevice } });
   const readsBefore = await reservationReads(sandboxUrl, truthDevice);
   // Rooms, schedules and groups are read on every re-read here, so that a schedule listed again shows at once.
-  const portal = await startPortal(truthPort, { ...config.secrets, databaseUrl: config.databaseUrl, sandboxUrl, fixtures }, {
+  const portal = await launchPortal(truthPort, { ...config, sandboxUrl, fixtures }, {
     MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '1500', RECONCILE_AFTER_S: String(TRUTH_WINDOW_S), RECONCILE_UNKNOWN_AFTER_S: '2', MIRROR_STRUCTURE_EVERY: '1',
   });
-  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.secrets.webhookSecret }) });
   const db = await adminDb();
   const result: Record<string, unknown> = {};
   try {
@@ -814,7 +828,7 @@ async function truthSuite(config: { databaseUrl: string; sandboxUrl: string; fix
   } finally {
     await setFaults(null).catch(() => undefined);
     await db.end().catch(() => undefined);
-    stopProcess(portal.child);
+    await portal.stop();
   }
   report.truth = result;
   console.log(`   truth: ${JSON.stringify(result)}`);
@@ -866,25 +880,14 @@ async function unlistedRoomChecks(ctx: Ctx, rooms: string[], upstream: Awaited<R
 
 const SHUTDOWN_LIMIT_MS = 10_000;
 
-/** True while any process of the group led by `pid` is alive. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.Client>): Promise<void> {
-  const { sandboxUrl, fixtures } = config;
+async function shutdownSuite(config: Secrets & { databaseUrl: string }, adminDb: () => Promise<pg.Client>): Promise<void> {
+  // Its own sandbox: its bookings must not meet the other parts' in the same rooms.
+  const { url: sandboxUrl, fixtures } = await startSandbox(shutdownSandboxPort, 'tiny');
   const approval = fixtures.approvals[0];
   if (!approval) throw new Error('the sandbox has no approval');
   const env = { MIRROR_FRESHNESS_S: '2', RECONCILE_AFTER_S: '10', RECONCILE_UNKNOWN_AFTER_S: '2' };
-  const portal = await startPortal(shutdownPort, config, env);
-  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const portal = await launchPortal(shutdownPort, { ...config, sandboxUrl, fixtures }, env);
   const db = await adminDb();
-  let restarted: Awaited<ReturnType<typeof startPortal>> | undefined;
   const result: Record<string, unknown> = {};
   try {
     const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
@@ -912,11 +915,7 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
     await Promise.all(clients.map((c) => c.opened));
     const bookings = Promise.all(plan.map((p) => book(p.ctx, p.slot)));
     await sleep(150);
-    const pid = portal.child.pid ?? 0;
-    const sentAt = performance.now();
-    stopProcess(portal.child, 'SIGTERM');
-    while (groupAlive(pid) && performance.now() - sentAt < 20_000) await sleep(50);
-    const exitMs = Math.round(performance.now() - sentAt);
+    const exitMs = await portal.stop('SIGTERM');
     const answers = await bookings;
     const told = clients.filter((c) => c.ended.includes('restart')).length;
     clients.forEach((c) => c.close());
@@ -927,7 +926,7 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
     result.streamsTold = told;
     result.answers = Object.fromEntries([...new Set(answers.map((a) => a.status))].map((st) => [st, answers.filter((a) => a.status === st).length]));
 
-    restarted = await startPortal(shutdownPort, config, env);
+    await portal.restart();
     const rows = async () => (await db.query<{ id: string; status: string; error_code: string | null }>('SELECT id, status, error_code FROM reservation_requests')).rows;
     await waitFor('every request to settle after the restart', async () => (await rows()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 90_000, 1_000).catch(() => undefined);
     const settled = await rows();
@@ -955,14 +954,13 @@ async function shutdownSuite(config: PortalConfigFor, adminDb: () => Promise<pg.
     check(mismatches.length === 0, `each request answered 202 ended as the service holds it (${booked} booked upstream, refusals ${JSON.stringify(result.refusals)}${mismatches.length ? `; differing: ${mismatches.join('; ')}` : ''})`);
   } finally {
     await db.end().catch(() => undefined);
-    stopProcess(portal.child);
-    if (restarted) stopProcess(restarted.child);
+    await portal.stop();
   }
   report.shutdown = result;
   console.log(`   shutdown: ${JSON.stringify(result)}`);
 }
 
-type PortalConfigFor = Parameters<typeof startPortal>[1];
+type Secrets = Pick<PortalConfig, 'webhookSecret' | 'authSecret' | 'encryptionKey'>;
 
 // ---------------------------------------------------------------------------------------------
 // 8. Resident e-mail with the SMTP server down
@@ -1004,21 +1002,20 @@ function smtpReceiver(portNumber: number) {
   };
 }
 
-async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'>, adminDb: () => Promise<pg.Client>): Promise<void> {
+async function mailSuite(config: Secrets & { databaseUrl: string }, adminDb: () => Promise<pg.Client>): Promise<void> {
   // Its own sandbox (demo preset: apartments enough for 50 bookings) and its own portal.
   const { url: sandboxUrl, fixtures } = await startSandbox(mailSandboxPort, 'demo');
   const smtp = smtpReceiver(smtpPort);
   // A known secret (the checks below look for it in errors and logs), in characters a URL's
   // password may hold as they are: the base64 secret's "/" would end the URL's authority.
   const smtpPassword = config.authSecret.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
-  const portal = await startPortal(mailPort, { ...config, sandboxUrl, fixtures }, {
+  const portal = await launchPortal(mailPort, { ...config, sandboxUrl, fixtures }, {
     MIRROR_FRESHNESS_S: '5',
     RECONCILE_AFTER_S: '30',
     SMTP_URL: `smtp://mailer:${smtpPassword}@127.0.0.1:${smtpPort}`,
     MAIL_FROM: 'Tvättportalen <no-reply@portal.test>',
     MAIL_RETRY_MAX_S: '5',
   });
-  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
   const db = await adminDb();
   const result: Record<string, unknown> = {};
   try {
@@ -1068,24 +1065,32 @@ async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'
       next += batch.length;
       answers.push(...(await Promise.all(batch.map((p) => book(p.ctx, p.slot)))));
     }
-    const requests = async () => (await db.query<{ status: string }>('SELECT status FROM reservation_requests')).rows;
-    // The demo's quotas may leave fewer than 50 bookable: the rest are cancellations of confirmed ones (an e-mail each too).
-    const short = MAIL_BOOKINGS - answers.filter((a) => a.status === 202).length;
-    if (short > 0) {
-      await waitFor('the bookings to settle', async () => (await requests()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 1_000).catch(() => undefined);
-      const confirmed = (await db.query<{ reservation_id: string; device_id: string }>("SELECT reservation_id, device_id FROM reservation_requests WHERE status = 'succeeded' AND kind = 'create' LIMIT $1", [short])).rows;
+    const requests = async () => (await db.query<{ status: string; kind: string; error_code: string | null }>('SELECT status, kind, error_code FROM reservation_requests')).rows;
+    const settle = () => waitFor('the bookings to settle', async () => (await requests()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 1_000).catch(() => undefined);
+    // The demo's quotas may leave fewer than 50 confirmed (refused before sending, or by the service
+    // after a 202): the rest are cancellations of confirmed ones, an e-mail each too.
+    const cancelled = new Set<string>();
+    for (let round = 0; round < 3; round += 1) {
+      await settle();
+      const short = MAIL_BOOKINGS - (await requests()).filter((r) => r.status === 'succeeded').length;
+      if (short <= 0) break;
+      const confirmed = (await db.query<{ reservation_id: string; device_id: string }>("SELECT reservation_id, device_id FROM reservation_requests WHERE status = 'succeeded' AND kind = 'create' ORDER BY created_at")).rows
+        .filter((c) => !cancelled.has(c.reservation_id))
+        .slice(0, short);
       for (const c of confirmed) {
+        cancelled.add(c.reservation_id);
         const cancel = await json(`${portal.url}/api/reservations/${c.reservation_id}?deviceId=${c.device_id}`, { method: 'DELETE', cookie: ctx.cookie, headers: { 'idempotency-key': `rel-${randomUUID()}` } });
         answers.push({ status: cancel.status, ms: 0, message: '', reason: undefined, requestId: undefined, retryAfter: null });
       }
     }
-    await waitFor('every booking to settle', async () => (await requests()).every((r) => r.status === 'succeeded' || r.status === 'failed'), 60_000, 1_000).catch(() => undefined);
+    await settle();
     const outbox = async () => (await db.query<{ status: string; attempts: number; last_error: string | null; message_id: string | null; reservation_id: string }>('SELECT status, attempts, last_error, message_id, reservation_id FROM mail_outbox')).rows;
     await probing;
     const whileDown = await outbox();
     const succeeded = (await requests()).filter((r) => r.status === 'succeeded').length;
-    result.bookings = { planned: planned.length, accepted: answers.filter((a) => a.status === 202).length, succeeded };
-    check(succeeded >= MAIL_BOOKINGS, `bookings (and cancellations) confirmed while SMTP is down: ${succeeded} (${MAIL_BOOKINGS} wanted; ${planned.length} planned, ${answers.length} tried)`);
+    const refusedAfter202 = (await requests()).filter((r) => r.status === 'failed').map((r) => `${r.kind} ${r.error_code ?? 'no code'}`);
+    result.bookings = { planned: planned.length, accepted: answers.filter((a) => a.status === 202).length, succeeded, cancellations: cancelled.size, failedAfterAcceptance: refusedAfter202 };
+    check(succeeded >= MAIL_BOOKINGS, `bookings (and cancellations) confirmed while SMTP is down: ${succeeded} (${MAIL_BOOKINGS} wanted; ${planned.length} planned, ${answers.length} tried, failed after a 202: ${JSON.stringify(refusedAfter202)})`);
     check(whileDown.length === succeeded && whileDown.every((r) => r.status === 'queued'), `one e-mail per confirmed booking, all still queued while SMTP is down (${whileDown.length} rows: ${JSON.stringify(Object.fromEntries([...new Set(whileDown.map((r) => r.status))].map((st) => [st, whileDown.filter((r) => r.status === st).length])))})`);
     check(whileDown.every((r) => r.attempts >= 1 && (r.last_error ?? '').length > 0), `each was tried and its error recorded (attempts ${Math.min(...whileDown.map((r) => r.attempts))}–${Math.max(...whileDown.map((r) => r.attempts))})`);
     check(whileDown.every((r) => !(r.last_error ?? '').includes(smtpPassword)), 'no recorded error shows the SMTP password');
@@ -1110,7 +1115,7 @@ async function mailSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'
   } finally {
     await db.end().catch(() => undefined);
     await smtp.stop();
-    stopProcess(portal.child);
+    await portal.stop();
   }
   report.mail = result;
   console.log(`   mail: ${JSON.stringify(result)}`);
@@ -1138,17 +1143,15 @@ function localDateTime(ms: number, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
 }
 
-async function closureSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtures'>, adminDb: () => Promise<pg.Client>): Promise<void> {
+async function closureSuite(config: Secrets & { databaseUrl: string }, adminDb: () => Promise<pg.Client>): Promise<void> {
   // The demo data: apartments and rooms enough for 40 bookings under the service's quota.
   const { url: sandboxUrl, fixtures } = await startSandbox(closureSandboxPort, 'demo');
   const approval = fixtures.approvals[0];
   if (!approval) throw new Error('the sandbox has no approval');
   const portalConfig = { ...config, sandboxUrl, fixtures };
   const env = { MIRROR_FRESHNESS_S: '2', RECONCILE_AFTER_S: '10', RECONCILE_UNKNOWN_AFTER_S: '2' };
-  const portal = await startPortal(closurePort, portalConfig, env);
-  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const portal = await launchPortal(closurePort, portalConfig, env);
   const db = await adminDb();
-  let restarted: Awaited<ReturnType<typeof startPortal>> | undefined;
   const result: Record<string, unknown> = {};
   try {
     const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
@@ -1195,9 +1198,7 @@ async function closureSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtur
     if (created.status !== 201) throw new Error(`creating the closure failed: ${created.status} ${await created.text()}`);
     const { closure } = (await created.json()) as { closure: { id: string; items: { reservationId: string }[] } };
     await sleep(700);
-    stopProcess(portal.child, 'SIGKILL');
-    const pid = portal.child.pid ?? 0;
-    await waitFor('the killed portal to be gone', () => Promise.resolve(!groupAlive(pid)), 10_000, 50);
+    await portal.stop('SIGKILL', 10_000);
     const atKill = (await db.query<{ status: string; outcome_unknown_since: Date | null }>('SELECT status, outcome_unknown_since FROM reservation_requests WHERE closure_id = $1', [closure.id])).rows;
     result.targets = closure.items.length;
     result.atKill = {
@@ -1207,10 +1208,10 @@ async function closureSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtur
     };
     check(closure.items.length >= Math.min(CLOSURE_BOOKINGS, made), `the closure targets every booking in its rooms and period (${closure.items.length} targets, ${made} made for it)`);
 
-    restarted = await startPortal(closurePort, portalConfig, env);
+    await portal.restart();
     const { cookie } = ctx;
     type View = { status: string; progress: Record<string, number>; items: { reservationId: string; state: string; reason: { key: string } | null }[] };
-    const read = async () => (await (await json(`${restarted!.url}/api/systems/${deviceId}/closures/${closure.id}`, { cookie })).json()) as { closure: View };
+    const read = async () => (await (await json(`${portal.url}/api/systems/${deviceId}/closures/${closure.id}`, { cookie })).json()) as { closure: View };
     const startedAt = performance.now();
     await waitFor('the closure to report done', async () => (await read()).closure.status === 'done', CLOSURE_SETTLE_LIMIT_MS, 1_000).catch(() => undefined);
     const settleMs = Math.round(performance.now() - startedAt);
@@ -1233,24 +1234,53 @@ async function closureSuite(config: Omit<PortalConfigFor, 'sandboxUrl' | 'fixtur
     check(failed.length === 0, `no target is reported failed (${failed.length}: ${JSON.stringify(result.failed)})`);
   } finally {
     await db.end().catch(() => undefined);
-    stopProcess(portal.child);
-    if (restarted) stopProcess(restarted.child);
+    await portal.stop();
   }
   report.closure = result;
   console.log(`   closure: ${JSON.stringify(result)}`);
 }
 
-async function main(): Promise<void> {
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the reliability suite needs a PostgreSQL server');
-  const started = Date.now();
-  await ensureBuild();
+/** Whether a server log holds any of the known secrets (part 7), as a check of that part. */
+function secretsInLog(logFile: string, knownSecrets: string[]): void {
+  const logText = readFileSync(logFile, 'utf8');
+  const leaked = knownSecrets.filter((s) => s && logText.includes(s));
+  check(leaked.length === 0, `no known secret in the server log ${path.basename(logFile)} (${logText.split('\n').length} lines scanned; ${leaked.length} found)`);
+}
+
+/**
+ * Part 3 on a portal of its own (its sandbox, its database): 200 streams and 50 webhooks a second
+ * need no system of the service, and the faults of part 2 must not meet them.
+ */
+async function loadPart(secrets: Secrets, adminUrl: string): Promise<void> {
+  const database = await createDatabase(adminUrl, 'portal_load');
+  const { url: sandboxUrl, fixtures } = await startSandbox(loadSandboxPort, 'tiny');
+  const portal = await launchPortal(loadPort, { ...secrets, databaseUrl: database.url, sandboxUrl, fixtures }, { MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '2000', RECONCILE_AFTER_S: '600' }, { webhook: false });
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const account = await createAdmin(db);
+    const cookie = await signIn(portal.url, account);
+    console.log(`== 3. load: ${CLIENTS} SSE clients, ${RATE} webhooks/s for ${SECONDS} s`);
+    await loadSuite({ url: portal.url, cookie, db, deviceId: '', resourceId: '', residentUserId: '' }, secrets.webhookSecret);
+    await sleep(500);
+    currentPart.run('secrets', () => secretsInLog(portal.logFile, [secrets.webhookSecret, secrets.authSecret, secrets.encryptionKey, fixtures.clientSecret, account.password]));
+  } finally {
+    await db.end().catch(() => undefined);
+    await portal.stop();
+  }
+}
+
+/**
+ * Parts 1, 2, 4 and 7 on the first portal (its sandbox, its database), one after another: they
+ * share that portal, and the faults part changes what its sandbox answers.
+ */
+async function baseParts(secrets: Secrets, adminUrl: string): Promise<void> {
   const database = await createDatabase(adminUrl, 'portal_reliability');
   dbUrl = database.url;
   const { url: sandboxUrl, fixtures } = await startSandbox(sandboxPort, 'tiny');
-  const config = { databaseUrl: database.url, sandboxUrl, fixtures, webhookSecret: `whsec_${secret()}`, authSecret: secret(48), encryptionKey: secret(32) };
-  const portal = await startPortal(port, config, { MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '2000', RECONCILE_AFTER_S: '600' });
+  const config = { ...secrets, databaseUrl: database.url, sandboxUrl, fixtures };
   // The sandbox delivers outcomes of real bookings to this portal.
-  await fetch(`${sandboxUrl}/_sandbox/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${portal.url}/api/webhooks`, secret: config.webhookSecret }) });
+  const portal = await launchPortal(port, config, { MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '2000', RECONCILE_AFTER_S: '600' });
 
   const db = new pg.Client({ connectionString: database.url });
   // Terminated on purpose in step 4; the error must not end the run.
@@ -1269,77 +1299,98 @@ async function main(): Promise<void> {
     await waitFor('the mirror to load', async () => (await overview(ctx)).freshness?.status === 'ready', 90_000, 1_000);
     const knownSecrets = [config.webhookSecret, config.authSecret, config.encryptionKey, fixtures.clientSecret, account.password, approval.approvalId];
 
-    const run = (part: string) => !only || only.split(',').includes(part);
     if (run('input')) {
       console.log('== 1. bad input on every route handler');
-      await badInputSweep(ctx, knownSecrets);
+      await timed('input', () => currentPart.run('input', () => badInputSweep(ctx, knownSecrets)));
     }
     if (run('faults')) {
       console.log('== 2. sandbox faults');
       const sse = openSse(portal.url, cookie);
       await sse.opened;
-      await faultSuite(ctx, sandboxUrl, sse);
+      await timed('faults', () => currentPart.run('faults', () => faultSuite(ctx, sandboxUrl, sse)));
       sse.close();
-    }
-    if (run('load')) {
-      console.log(`== 3. load: ${CLIENTS} SSE clients, ${RATE} webhooks/s for ${SECONDS} s`);
-      await loadSuite(ctx, config.webhookSecret);
     }
     if (run('database')) {
       console.log('== 4. the database down during a webhook');
-      await databaseDownSuite(ctx, database, config.webhookSecret);
+      await timed('database', () => currentPart.run('database', () => databaseDownSuite(ctx, database, config.webhookSecret)));
     }
-
-    if (run('truth')) {
-      console.log('== 5. truthful outcomes against an upstream that answers oddly (a second next start)');
-      const truthDb = await createDatabase(adminUrl, 'portal_truth');
-      await truthSuite({ databaseUrl: truthDb.url, sandboxUrl, fixtures, secrets: { webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey } }, async () => {
-        const c = new pg.Client({ connectionString: truthDb.url });
-        await c.connect();
-        return c;
-      });
-    }
-
-    if (run('shutdown')) {
-      console.log('== 6. shutdown with open streams and bookings in flight (a third next start)');
-      const shutdownDb = await createDatabase(adminUrl, 'portal_shutdown');
-      await shutdownSuite({ databaseUrl: shutdownDb.url, sandboxUrl, fixtures, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
-        const c = new pg.Client({ connectionString: shutdownDb.url });
-        await c.connect();
-        return c;
-      });
-    }
-
-    if (run('mail')) {
-      console.log('== 8. resident e-mail with the SMTP server down for 60 s (a fourth next start)');
-      const mailDb = await createDatabase(adminUrl, 'portal_mail');
-      await mailSuite({ databaseUrl: mailDb.url, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
-        const c = new pg.Client({ connectionString: mailDb.url });
-        await c.connect();
-        return c;
-      });
-    }
-
-    if (run('closure')) {
-      console.log('== 9. a closure of 40 bookings, the portal SIGKILLed 0.7 s after it was created (a fifth next start)');
-      const closureDb = await createDatabase(adminUrl, 'portal_closure');
-      await closureSuite({ databaseUrl: closureDb.url, webhookSecret: config.webhookSecret, authSecret: config.authSecret, encryptionKey: config.encryptionKey }, async () => {
-        const c = new pg.Client({ connectionString: closureDb.url });
-        await c.connect();
-        return c;
-      });
-    }
-
     console.log('== 7. secrets in the server log');
     await sleep(500);
-    const logText = readFileSync(portal.logFile, 'utf8');
-    const leaked = knownSecrets.filter((s) => s && logText.includes(s));
-    check(leaked.length === 0, `no known secret in the server log (${logText.split('\n').length} lines scanned; ${leaked.length} found)`);
-    report.seconds = Math.round((Date.now() - started) / 1000);
-    writeFileSync(path.join(root, 'test-results', 'reliability-report.json'), JSON.stringify(report, null, 2));
+    currentPart.run('secrets', () => secretsInLog(portal.logFile, knownSecrets));
   } finally {
     await db.end().catch(() => undefined);
+    await portal.stop();
   }
+}
+
+const run = (part: string) => !only || only.split(',').includes(part);
+
+const partSeconds: Record<string, number> = {};
+/** Runs a part and keeps its wall time for the report. */
+async function timed(name: string, fn: () => Promise<void>): Promise<void> {
+  const t0 = Date.now();
+  try {
+    await fn();
+  } finally {
+    partSeconds[name] = Math.round((Date.now() - t0) / 1000);
+    console.log(`== part ${name} done in ${partSeconds[name]} s`);
+  }
+}
+
+/** A part with a portal of its own on a database of its own. */
+function ownDatabasePart(prefix: string, suite: (config: Secrets & { databaseUrl: string }, adminDb: () => Promise<pg.Client>) => Promise<void>, secrets: Secrets, adminUrl: string) {
+  return async () => {
+    const database = await createDatabase(adminUrl, prefix);
+    await suite({ ...secrets, databaseUrl: database.url }, async () => {
+      const c = new pg.Client({ connectionString: database.url });
+      await c.connect();
+      return c;
+    });
+  };
+}
+
+async function main(): Promise<void> {
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the reliability suite needs a PostgreSQL server');
+  const started = Date.now();
+  await ensureBuild();
+  const secrets: Secrets = { webhookSecret: `whsec_${secret()}`, authSecret: secret(48), encryptionKey: secret(32) };
+  const parts: { name: string; title: string; go: () => Promise<void> }[] = [
+    { name: 'base', title: '1, 2, 4 and 7 on the first next start', go: () => baseParts(secrets, adminUrl) },
+  ];
+  if (run('load')) parts.push({ name: 'load', title: `3. load: ${CLIENTS} SSE clients, ${RATE} webhooks/s for ${SECONDS} s (a next start of its own)`, go: () => loadPart(secrets, adminUrl) });
+  if (run('truth')) parts.push({ name: 'truth', title: '5. truthful outcomes against an upstream that answers oddly (a second next start)', go: ownDatabasePart('portal_truth', truthSuite, secrets, adminUrl) });
+  if (run('shutdown')) parts.push({ name: 'shutdown', title: '6. shutdown with open streams and bookings in flight (a third next start)', go: ownDatabasePart('portal_shutdown', shutdownSuite, secrets, adminUrl) });
+  if (run('mail')) parts.push({ name: 'mail', title: '8. resident e-mail with the SMTP server down for 60 s (a fourth next start)', go: ownDatabasePart('portal_mail', mailSuite, secrets, adminUrl) });
+  if (run('closure')) parts.push({ name: 'closure', title: '9. a closure of 40 bookings, the portal SIGKILLed 0.7 s after it was created (a fifth next start)', go: ownDatabasePart('portal_closure', closureSuite, secrets, adminUrl) });
+  const one = (part: (typeof parts)[number]) =>
+    timed(part.name, async () => {
+      console.log(`== ${part.title}`);
+      await currentPart.run(part.name === 'base' ? '' : part.name, async () => {
+        try {
+          await part.go();
+        } catch (error) {
+          check(false, `the part stopped: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      });
+    });
+  if (SERIAL) {
+    for (const part of parts) await one(part);
+  } else {
+    // Lanes side by side, each one after another inside. The load part (200 streams, 50 webhooks a
+    // second) is the one that needs the cores: it comes last in its lane, when the parts that wait
+    // more than they compute (truth, closure) are all that run beside it; the other crowd of 200
+    // streams (shutdown) and mail's latency probe are over by then.
+    const lanes = [['base', 'load'], ['truth', 'closure'], ['mail', 'shutdown']];
+    await Promise.all(lanes.map(async (lane) => {
+      for (const name of lane) {
+        const part = parts.find((p) => p.name === name);
+        if (part) await one(part);
+      }
+    }));
+  }
+  report.partSeconds = partSeconds;
+  report.seconds = Math.round((Date.now() - started) / 1000);
+  writeFileSync(path.join(root, 'test-results', 'reliability-report.json'), JSON.stringify(report, null, 2));
 }
 
 let code = 0;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, root, secret, startPortal, startSandbox, waitFor } from './harness/processes';
+import { cleanup, createDatabase, ensureBuild, launchPortal, root, secret, startSandbox, waitFor } from './harness/processes';
 import { percentile, sleep } from './bench/http';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -61,8 +61,9 @@ async function main(): Promise<void> {
     encryptionKey: secret(32),
   };
   // One first, so that the two do not both wait on the migration lock at once (they could).
-  const a = await startPortal(portA, config);
-  const b = await startPortal(portB, config);
+  // The webhooks here are this script's own (webhookSender), not the sandbox's.
+  const a = await launchPortal(portA, config, {}, { webhook: false });
+  const b = await launchPortal(portB, config, {}, { webhook: false });
   console.log(`== instances up: ${a.url}, ${b.url} (database ${database.name}, sandbox ${sandboxUrl})`);
 
   const db = new pg.Client({ connectionString: database.url });

@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { env } from '@/lib/env';
 import { openDatabase, type Database, type DbHandle, type OpenOptions } from '@/lib/db/client';
 import * as schema from '@/lib/db/schema';
@@ -18,23 +18,43 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-/** An in-memory PGlite. */
-export async function createPgliteTestDb(options: Partial<OpenOptions> = {}): Promise<TestDatabase> {
-  const opts = { dataDir: 'memory://', ...options };
+export interface TestDbChoice {
+  /**
+   * Migrate an empty database instead of starting from the migrated template that
+   * tests/global-setup.ts makes once per run (the migration and schema tests).
+   */
+  fromScratch?: boolean;
+}
+
+let pgliteTemplate: Blob | undefined;
+/** The migrated PGlite data directory of this run (tests/global-setup.ts), read once per test file. */
+function migratedPglite(): Blob | undefined {
+  const file = inject('pgliteTemplate');
+  if (!file) return undefined;
+  pgliteTemplate ??= new Blob([readFileSync(file)]);
+  return pgliteTemplate;
+}
+
+/** An in-memory PGlite: a copy of the migrated template, or migrated from nothing. */
+export async function createPgliteTestDb(options: Partial<OpenOptions> = {}, choice: TestDbChoice = {}): Promise<TestDatabase> {
+  const template = choice.fromScratch ? undefined : migratedPglite();
+  const opts = { dataDir: 'memory://', ...(template ? { loadDataDir: template } : {}), ...options };
   const handle = await openDatabase(opts);
   return { kind: 'pglite', options: opts, handle, dispose: () => handle.close() };
 }
 
-/** A fresh PostgreSQL database created for one test file and dropped after it. */
+/** A fresh PostgreSQL database created for one test file (from the migrated template) and dropped after it. */
 export async function createPostgresTestDb(
   adminUrl: string,
   options: Partial<OpenOptions> = {},
+  choice: TestDbChoice = {},
 ): Promise<TestDatabase> {
   const { default: pg } = await import('pg');
   const name = `portal_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const template = choice.fromScratch ? undefined : inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -85,22 +105,22 @@ export function dbTargets(): DbTarget[] {
   return ['pglite'];
 }
 
-export function createTestDb(target: DbTarget, options: Partial<OpenOptions> = {}) {
-  if (target === 'pglite') return createPgliteTestDb(options);
+export function createTestDb(target: DbTarget, options: Partial<OpenOptions> = {}, choice: TestDbChoice = {}) {
+  if (target === 'pglite') return createPgliteTestDb(options, choice);
   if (!env.TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
-  return createPostgresTestDb(env.TEST_DATABASE_URL, options);
+  return createPostgresTestDb(env.TEST_DATABASE_URL, options, choice);
 }
 
 /**
  * Runs a suite once per database target, sharing one database per target across the suite
  * (PGlite's cold start is seconds; a database per test would dominate the run).
  */
-export function describeWithDb(title: string, body: (ctx: () => TestDatabase) => void): void {
+export function describeWithDb(title: string, body: (ctx: () => TestDatabase) => void, choice: TestDbChoice = {}): void {
   for (const target of dbTargets()) {
     describe(`${title} [${target}]`, () => {
       let current: TestDatabase | undefined;
       beforeAll(async () => {
-        current = await createTestDb(target);
+        current = await createTestDb(target, {}, choice);
       }, 60_000);
       afterAll(async () => {
         await current?.dispose();
@@ -110,5 +130,14 @@ export function describeWithDb(title: string, body: (ctx: () => TestDatabase) =>
         return current;
       });
     });
+  }
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding the migrated PGlite data directory (a tar), or '' when none was made. */
+    pgliteTemplate: string;
+    /** The migrated PostgreSQL template database of this run, or '' without TEST_DATABASE_URL. */
+    postgresTemplate: string;
   }
 }

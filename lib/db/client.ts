@@ -33,12 +33,14 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PGlite: start from this dumped data directory (`dumpDataDir`) instead of an empty one (tests' migrated template). */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
   const handle = options.url
     ? await openPostgres(options.url, options.maxConnections ?? 10)
-    : await openPglite(options.dataDir ?? 'memory://');
+    : await openPglite(options.dataDir ?? 'memory://', options.loadDataDir);
   if (options.migrate !== false) {
     try {
       await migrate(handle.sql);
@@ -57,7 +59,7 @@ export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
  */
 export const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'] as const;
 
-async function openPglite(dataDir: string): Promise<DbHandle> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<DbHandle> {
   const [{ PGlite }, { drizzle }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
@@ -69,7 +71,7 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
   }
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+    client = await PGlite.create(dataDir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS], ...(loadDataDir ? { loadDataDir } : {}) });
   } catch (error) {
     unlock();
     throw error;

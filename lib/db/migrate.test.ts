@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import { describeWithDb } from '@/tests/db';
 import { loadMigrations, migrate } from './migrate';
 
+// From nothing, as a new installation migrates (the other suites start from the run's template).
 describeWithDb('migrations', (ctx) => {
   it('have already run once when the database was opened', async () => {
     const { sql } = ctx().handle;
@@ -51,4 +52,4 @@ describeWithDb('migrations', (ctx) => {
     const recorded = await sql.query(`SELECT 1 FROM portal_migrations WHERE id = '9997_broken'`);
     expect(recorded.rows).toHaveLength(0);
   });
-});
+}, { fromScratch: true });

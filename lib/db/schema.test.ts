@@ -60,6 +60,8 @@ function declaredShapes(): Record<string, TableShape> {
 
 const ON_DELETE: Record<string, string> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
 
+// Migrated from nothing, not from the run's template (tests/global-setup.ts): this is the test that
+// proves the migrations alone make the schema.
 describeWithDb('the drizzle schema', (ctx) => {
   it('describes exactly the tables, columns, keys and indexes the migrations create', async () => {
     const { sql } = ctx().handle;
@@ -110,4 +112,4 @@ describeWithDb('the drizzle schema', (ctx) => {
     // One comparison, so a failure lists every difference at once.
     expect(declared).toEqual(actual);
   });
-});
+}, { fromScratch: true });

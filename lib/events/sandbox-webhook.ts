@@ -15,12 +15,13 @@ export function webhookUrl(): string {
 /**
  * Sandbox mode: subscribes this portal's /api/webhooks with the mounted sandbox, with the generated
  * secret, so outcomes arrive out of the box. Registration is idempotent per url+secret upstream,
- * so it runs at every start. It goes over HTTP through this very server, so it retries until the
- * server listens.
+ * so it runs at every start. Over HTTP through this very server (the default fetch) it first waits
+ * for the server to listen; in-process (`mountedSandboxFetch`, what startup passes) it tries at once,
+ * so outcomes of the first bookings after a start are delivered, and retries after a failure.
  */
 export async function registerSandboxWebhook(fetchFn: typeof fetch = fetch): Promise<boolean> {
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, DELAY_MS).unref());
+    if (attempt > 1 || fetchFn === fetch) await new Promise((resolve) => setTimeout(resolve, DELAY_MS).unref());
     try {
       const secret = await getWebhookSecret();
       const response = await fetchFn(`${sandboxBaseUrl()}/_sandbox/webhooks`, {

@@ -51,7 +51,7 @@ export interface SseClient {
   events: SseEvent[];
   /** Reasons of the `event: end` frames received (the portal closing the stream: restart, signed-out…). */
   ended: string[];
-  /** Resolves once the stream is open (the first frame arrived). */
+  /** Resolves once the stream is open (the first frame arrived); rejects when it could not be opened within 60 s. */
   opened: Promise<void>;
   reconnects: number;
   close(): void;
@@ -81,12 +81,24 @@ export function openSse(baseUrl: string, cookie: string, options: { reconnect?: 
   const controller = new AbortController();
   const events: SseEvent[] = [];
   let lastId: number | undefined;
+  let isOpen = false;
   let markOpen = () => undefined as void;
-  const opened = new Promise<void>((r) => (markOpen = r));
+  let failOpen = (_error: Error) => undefined as void;
+  const opened = new Promise<void>((resolve, reject) => {
+    markOpen = () => {
+      isOpen = true;
+      resolve();
+    };
+    failOpen = reject;
+  });
+  // A caller that never awaits `opened` must not see an unhandled rejection.
+  opened.catch(() => undefined);
+  const openBy = performance.now() + 60_000;
   const ended: string[] = [];
   const client: SseClient = { events, ended, opened, reconnects: 0, close: () => controller.abort() };
 
   const run = async () => {
+    let lastError = '';
     while (!controller.signal.aborted) {
       try {
         const headers: Record<string, string> = { cookie, accept: 'text/event-stream' };
@@ -114,11 +126,19 @@ export function openSse(baseUrl: string, cookie: string, options: { reconnect?: 
             events.push({ id: lastId, requestId: parsed.data.id, status: parsed.data.status, receivedAt: performance.now() });
           }
         }
-      } catch {
+      } catch (error) {
         if (controller.signal.aborted) return;
+        lastError = error instanceof Error ? error.message : String(error);
       }
-      if (options.reconnect === false || controller.signal.aborted) return;
-      client.reconnects += 1;
+      // Not open yet (refused, or the portal busy): tried again like a browser's EventSource, also
+      // without `reconnect`, which is about a stream that was open and ended.
+      if (!isOpen && performance.now() > openBy) {
+        failOpen(new Error(`the event stream of ${baseUrl} did not open within 60 s (${lastError || 'no frame'})`));
+        return;
+      }
+      if (isOpen && (options.reconnect === false || controller.signal.aborted)) return;
+      if (controller.signal.aborted) return;
+      if (isOpen) client.reconnects += 1;
       await new Promise((r) => setTimeout(r, 500));
     }
   };

@@ -43,11 +43,16 @@ export interface Started {
   logFile: string;
 }
 
+const logNames = new Map<string, number>();
+
 /** Starts a command in its own process group, output to a log file under test-results/. */
 export function start(name: string, command: string, args: string[], env: Record<string, string>): Started {
   const logDir = path.join(root, 'test-results', 'scale-logs');
   mkdirSync(logDir, { recursive: true });
-  const logFile = path.join(logDir, `${name}.log`);
+  // A process started again under the same name (a restart) writes a second log, not over the first.
+  const n = (logNames.get(name) ?? 0) + 1;
+  logNames.set(name, n);
+  const logFile = path.join(logDir, n === 1 ? `${name}.log` : `${name}-${n}.log`);
   const out = createWriteStream(logFile);
   const child = spawn(command, args, {
     cwd: root,
@@ -63,9 +68,15 @@ export function start(name: string, command: string, args: string[], env: Record
 
 export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000, everyMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last = '';
   for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    const ok = await check().catch((error: unknown) => {
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      last = `${error instanceof Error ? error.message : String(error)}${cause}`;
+      return false;
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last: ${last})` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -128,8 +139,9 @@ export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promi
   const url = `http://127.0.0.1:${port}`;
   let fixtures: SandboxFixtures | undefined;
   await waitFor(`the sandbox on ${port}`, async () => {
-    const response = await fetch(`${url}/_sandbox/fixtures`);
-    if (!response.ok) return false;
+    if (started.child.exitCode !== null) throw new Error(`the sandbox exited with ${started.child.exitCode} (${started.logFile})`);
+    const response = await fetch(`${url}/_sandbox/fixtures`, { signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) throw new Error(`fixtures answered ${response.status}`);
     fixtures = (await response.json()) as SandboxFixtures;
     return true;
   }, 180_000); // a loaded machine (cores shared) may take over a minute to start tsx and PGlite
@@ -172,6 +184,72 @@ export async function startPortal(port: number, config: PortalConfig, extraEnv: 
     LOG_LEVEL: 'info',
     ...extraEnv,
   });
-  await waitFor(`the portal on ${port}`, async () => (await fetch(`${url}/api/health`)).ok, 90_000);
+  await waitFor(`the portal on ${port}`, async () => (await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(10_000) })).ok, 90_000);
   return { ...started, url };
+}
+
+/** True while any process of the group led by `pid` is alive. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A portal process the suites start, stop and start again: the one start / restart / stop of scale and reliability. */
+export interface PortalProcess {
+  url: string;
+  port: number;
+  /** The current process (a restart replaces it). */
+  child: ChildProcess;
+  logFile: string;
+  /**
+   * Signals the whole process group and waits until none of it is left (at most `limitMs`, then
+   * SIGKILL); returns the milliseconds it took to be gone.
+   */
+  stop(signal?: NodeJS.Signals, limitMs?: number): Promise<number>;
+  /** A new `next start` with the same settings (on the same database), once /api/health answers. */
+  restart(): Promise<void>;
+}
+
+/**
+ * `next start` against the standalone sandbox, subscribed to that sandbox's webhooks (unless
+ * `webhook: false`), so the booking outcomes the sandbox sends reach this portal.
+ */
+export async function launchPortal(port: number, config: PortalConfig, extraEnv: Record<string, string> = {}, options: { webhook?: boolean } = {}): Promise<PortalProcess> {
+  let current = await startPortal(port, config, extraEnv);
+  if (options.webhook !== false) await subscribeWebhook(config.sandboxUrl, current.url, config.webhookSecret);
+  const portal: PortalProcess = {
+    url: current.url,
+    port,
+    child: current.child,
+    logFile: current.logFile,
+    async stop(signal = 'SIGTERM', limitMs = 20_000) {
+      const pid = portal.child.pid ?? 0;
+      const sentAt = performance.now();
+      stopProcess(portal.child, signal);
+      while (pid && groupAlive(pid) && performance.now() - sentAt < limitMs) await sleep(50);
+      const ms = Math.round(performance.now() - sentAt);
+      if (pid && groupAlive(pid)) stopProcess(portal.child, 'SIGKILL');
+      return ms;
+    },
+    async restart() {
+      current = await startPortal(port, config, extraEnv);
+      portal.child = current.child;
+      portal.logFile = current.logFile;
+    },
+  };
+  return portal;
+}
+
+/** Subscribes a portal's /api/webhooks to a standalone sandbox's outcomes (idempotent per url and secret). */
+export async function subscribeWebhook(sandboxUrl: string, portalUrl: string, webhookSecret: string): Promise<void> {
+  const response = await fetch(`${sandboxUrl}/_sandbox/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url: `${portalUrl}/api/webhooks`, secret: webhookSecret }),
+  });
+  if (!response.ok) throw new Error(`the sandbox at ${sandboxUrl} refused the webhook subscription: ${response.status} ${await response.text()}`);
 }

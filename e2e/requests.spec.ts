@@ -1,5 +1,3 @@
-// Named to run first (files run in name order, one worker): it needs residents no other spec has
-// booked for, and on some days the demo data has few left once the rest have run (CI, 2026-11-27).
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
@@ -52,20 +50,20 @@ const mutation = (key: string) => ({ 'Idempotency-Key': key, origin: BASE_URL })
  * Four requests of one resident of the manager's first system, made through the API: two
  * bookings (booked), a third over the quota of 2 (refused by the portal before sending, so not
  * recorded), the cancellation of the first (cancelled), and a booking the service refuses (a
- * fault injected: failed, with its reason). Residents are tried from the end of the fixtures, so
- * e2e/booking.spec.ts (which takes the first free one) is not disturbed.
+ * fault injected: failed, with its reason). The spec has a portal of its own (e2e/utils.ts), so the
+ * resident's requests are only these.
  */
 let scenario: Scenario | undefined;
 async function seedRequests(request: APIRequestContext): Promise<Scenario> {
   if (scenario) return scenario;
-  const fixtures = await sandboxFixtures(request);
+  const fixtures = await sandboxFixtures();
   const mine = fixtures.approvals[0]?.deviceIds ?? [];
   const otherDeviceId = fixtures.approvals[1]?.deviceIds[0];
   if (!otherDeviceId) throw new Error('the demo fixtures have a second approval');
   // Apartments written "1203" or "LGH 1203" alike (the number is what the page shows and is searched by).
   const candidates = fixtures.residents.filter((r) => mine.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(apartmentNumber(r.apartmentId))).reverse();
   for (const resident of candidates) {
-    // Another spec may have booked and cancelled for this resident: the table must hold only these four.
+    // The demo data's own history holds no portal requests; a retry on a fresh portal starts again.
     const earlier = (await (await request.get(`/api/requests?resident=${resident.userId}`)).json()) as ListPage;
     if (earlier.requests.length > 0) continue;
     for (const resourceId of resident.resourceIds) {
