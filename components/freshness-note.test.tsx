@@ -44,6 +44,28 @@ describe('FreshnessNote', () => {
   });
 });
 
+describe('a refresh waiting to read a failed page again, in words', () => {
+  const waiting = { kind: 'busy', retryAt: '2026-11-24T08:05:00.000Z' } as const;
+  it('says so during a first load, beside its progress, in English and Swedish', () => {
+    const freshness = { status: 'loading', pagesFetched: 3, refreshing: true, partial: { reservationsRead: 300, reservationsExpected: null }, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null, waiting } as const;
+    const en = renderToStaticMarkup(withIntl(<FreshnessNote freshness={freshness} timeZone={TZ} />));
+    expect(en).toContain('Reservations: 300 read');
+    expect(en).toContain('Service busy.');
+    expect(en).toContain('The reservation service is busy and asked the portal to slow down.');
+    expect(en).toContain('The portal is waiting for it: it asks for the page of the list it could not read again at 09:05 and goes on from there; nothing read so far is lost.');
+    const sv = renderToStaticMarkup(withIntl(<FreshnessNote freshness={freshness} timeZone={TZ} />, 'sv'));
+    expect(sv).toContain('Portalen väntar på den: den frågar efter sidan i listan som inte gick att läsa igen kl. 09:05');
+  });
+
+  it('says so over a copy held, and says nothing of it when not waiting', () => {
+    const base = { status: 'ready', refreshedAt: '2026-11-24T07:00:00.000Z', refreshing: true, lastErrorAt: null, lastError: null, lastErrorKind: null, retryAt: null, nextRefreshAt: null, deferredBy: null } as const;
+    const html = renderToStaticMarkup(withIntl(<FreshnessNote freshness={{ ...base, waiting: { kind: 'unreachable', retryAt: '2026-11-24T08:05:30.000Z' } }} timeZone={TZ} />));
+    expect(html).toContain('Service unreachable.');
+    expect(html).toContain('The portal is waiting for it');
+    expect(renderToStaticMarkup(withIntl(<FreshnessNote freshness={base} timeZone={TZ} />))).not.toContain('The portal is waiting for it');
+  });
+});
+
 describe('a list that did not end, in words', () => {
   const incomplete = {
     status: 'ready',

@@ -60,6 +60,24 @@ const warningBox =
   'rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50';
 
 /**
+ * A running refresh waiting for the service to read a failed page again: the read goes on from
+ * where it stopped, so this is a pause, not a failure.
+ */
+function WaitingNote({ freshness, timeZone }: { freshness: Freshness; timeZone: string }) {
+  const t = useTranslations('freshness');
+  if (!freshness.waiting) return null;
+  return (
+    <p role="status" className={`flex items-start gap-2 ${warningBox}`}>
+      <span aria-hidden="true">⏳</span>
+      <span>
+        <strong className="font-semibold">{t(`headline.${freshness.waiting.kind}`)}</strong> {t(`failure.${freshness.waiting.kind}`)}{' '}
+        <span suppressHydrationWarning>{t('waiting', { time: formatClock(Date.parse(freshness.waiting.retryAt), timeZone) })}</span>
+      </span>
+    </p>
+  );
+}
+
+/**
  * How current the shown data is: "Updated 12 s ago" (ticking), the loading progress of a system
  * never loaded, and a visible notice saying truly why the last refresh failed and when the
  * portal tries again. `slotsShown`: the page shows a first load's slots as they are read (the week
@@ -83,6 +101,7 @@ export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { fre
             <span>{t('loading', { pages: freshness.pagesFetched })}</span>
           </div>
         )}
+        {waiting ? null : <WaitingNote freshness={freshness} timeZone={timeZone} />}
         {kind ? (
           <p role="alert" className={warningBox}>
             <strong className="font-semibold">{t(`headline.${kind}`)}</strong> {t('notLoadedYet')} {t(`failure.${kind}`)}
@@ -100,6 +119,7 @@ export function FreshnessNote({ freshness, timeZone, slotsShown = false }: { fre
         <span suppressHydrationWarning>{t('updated', { ago: formatAgo(now - refreshedMs, locale) })}</span>
         {showRefreshing(freshness, now) ? <span suppressHydrationWarning>{` · ${t('refreshing')}`}</span> : null}
       </p>
+      <WaitingNote freshness={freshness} timeZone={timeZone} />
       {kind === null && (budgetNext !== null || freshness.outsideWithinS !== undefined) ? (
         <p className={mutedTextClass}>
           {budgetNext !== null ? t('budgetDeferred', { asOf: formatClock(refreshedMs, timeZone), next: formatClock(budgetNext, timeZone) }) : null}

@@ -32,10 +32,26 @@ export const shapesSchema = z
     shuffle: z.boolean().optional(),
     /** List pages hold at most ceil(pageSize / 2) items; continuation stays complete. */
     shortPages: z.boolean().optional(),
+    /** List pages hold at most this many items, whatever pageSize asks (a service's own cap); combines with shortPages. */
+    maxPageItems: z.number().int().min(1).max(100).optional(),
     /** Continuation tokens start with ODD_TOKEN_PREFIX (URL-unsafe characters); accepted back percent-encoded. */
     oddTokens: z.boolean().optional(),
     /** The success status of create and cancel (same body); default 202. */
     acceptStatus: z.union([z.literal(200), z.literal(201), z.literal(202)]).optional(),
+    /**
+     * Every GUID sent (item ids and the ids they name, `timeScheduleId`, `reservationResources`, the
+     * apikey answer's systems, the 202's correlation id, the webhook's correlation and reservation
+     * ids) in upper case (`3F1C2A9E-…`, as SQL Server writes them) or in mixed case (every other hex letter upper).
+     */
+    idCase: z.enum(['upper', 'mixed']).optional(),
+    /** The same GUIDs in braces, .NET's "B" form (`{3f1c2a9e-…}`); combines with idCase. */
+    bracedIds: z.boolean().optional(),
+    /**
+     * The time-schedule list leaves out the schedule of each system's last room (and so of every room
+     * sharing it): the room names a schedule the service does not list. Bookings there are still
+     * judged by the real schedule.
+     */
+    unlistedSchedule: z.boolean().optional(),
   })
   .strict();
 export type Shapes = z.infer<typeof shapesSchema>;
@@ -99,6 +115,22 @@ export const faultsSchema = z
       .object({ mode: z.enum(['repeat', 'endless']), list: z.enum(['reservations', 'resources', 'timeSchedules', 'userGroups']).optional() })
       .strict()
       .optional(),
+    /**
+     * One page of one list that fails, whoever asks and however often: the `page`-th page (1: the
+     * first, without a token; later pages counted by the distinct continuation tokens asked for since
+     * the faults were set) answers the `statuses` in turn, one per request for it, then normally. For
+     * a page failing more times than a client retries. `deviceId`: only that system's list.
+     */
+    pageFailure: z
+      .object({
+        list: z.enum(['reservations', 'resources', 'timeSchedules', 'userGroups']).default('reservations'),
+        page: z.number().int().min(1),
+        statuses: z.array(z.number().int().min(400).max(599)).min(1).max(50),
+        deviceId: z.string().optional(),
+        retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Faults = z.infer<typeof faultsSchema>;
@@ -110,6 +142,9 @@ export class FaultState {
   faults: Faults = {};
   private counters: FailureCounter[] = [];
   private afterAcceptSeen = 0;
+  // pageFailure: the page number of each continuation token seen, and the requests answered per page.
+  private pageNumbers = new Map<string, number>();
+  private pageFailuresSent = 0;
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -117,6 +152,26 @@ export class FaultState {
     this.faults = faults;
     this.counters = (faults.failures ?? []).map(() => ({ seen: 0 }));
     this.afterAcceptSeen = 0;
+    this.pageNumbers = new Map();
+    this.pageFailuresSent = 0;
+  }
+
+  /**
+   * The status (and Retry-After) the pageFailure fault answers a request for a list page with, if
+   * any: `token` is the continuation token asked with (null: the first page), without an
+   * `oddTokens` prefix.
+   */
+  pageFailure(list: string, deviceId: string, token: string | null): { status: number; retryAfter?: number } | undefined {
+    const fault = this.faults.pageFailure;
+    if (!fault || fault.list !== list || (fault.deviceId && fault.deviceId.toLowerCase() !== deviceId.toLowerCase())) return undefined;
+    let page = 1;
+    if (token !== null) {
+      page = this.pageNumbers.get(token) ?? this.pageNumbers.size + 2;
+      this.pageNumbers.set(token, page);
+    }
+    if (page !== fault.page || this.pageFailuresSent >= fault.statuses.length) return undefined;
+    const status = fault.statuses[this.pageFailuresSent++]!;
+    return { status, retryAfter: fault.retryAfterSeconds };
   }
 
   get shapes(): Shapes {

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Row, SandboxContext } from './context';
 import { b64url } from './encoding';
-import { badRequest, checkValue, json } from './http';
+import { badRequest, checkValue, json, problem } from './http';
 import { ODD_TOKEN_PREFIX, shapeItems, withExtras } from './shapes';
 
 export const PAGE_SIZE_DEFAULT = 50;
@@ -65,15 +65,23 @@ export interface PageSpec {
   select: string;
   map: (row: Row) => Row;
   perItem?: (item: Row, index: number) => Row;
+  /** Rows the page leaves out (a shape); the continuation goes on past them. */
+  leaveOut?: (row: Row) => boolean;
 }
 
 /** One page of a system's list, in seq order, with its continuation token and shapes. */
 export async function page(ctx: SandboxContext, url: URL, spec: PageSpec): Promise<Response> {
-  const { kind, table, field, deviceId, select, map, perItem } = spec;
+  const { kind, table, field, deviceId, select, map, perItem, leaveOut } = spec;
   const shapes = ctx.faults.shapes;
   const { pageSize, token } = pageParams(url);
+  // pageFailure: this page answers an error however often it is asked for, until its statuses run out.
+  const failure = ctx.faults.pageFailure(kind, deviceId, token?.startsWith(ODD_TOKEN_PREFIX) ? token.slice(ODD_TOKEN_PREFIX.length) : token);
+  if (failure) {
+    const headers: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {};
+    return problem(failure.status, failure.status === 429 ? 'Too Many Requests' : 'Injected Fault', 'Injected by the sandbox fault settings (pageFailure).', headers);
+  }
   // shortPages: a page shorter than asked for, though more items follow.
-  const size = shapes.shortPages ? Math.ceil(pageSize / 2) : pageSize;
+  const size = Math.min(shapes.shortPages ? Math.ceil(pageSize / 2) : pageSize, shapes.maxPageItems ?? pageSize);
   const after = token === null ? 0 : readPageToken(ctx, token, kind, deviceId.toLowerCase());
   const { rows } = await ctx.sql.query(
     `SELECT ${select}, seq::text AS seq_text FROM ${table} WHERE device_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
@@ -90,5 +98,6 @@ export async function page(ctx: SandboxContext, url: URL, spec: PageSpec): Promi
     real = paging.mode === 'repeat' ? (items.length === 0 && realToken ? realToken : pageToken(ctx, kind, deviceId.toLowerCase(), end)) : pageToken(ctx, kind, deviceId.toLowerCase(), end, randomUUID());
   }
   const next = real !== null && shapes.oddTokens ? ODD_TOKEN_PREFIX + real : real;
-  return json(withExtras({ [field]: shapeItems(items.map(map), shapes, href(url), perItem), continuationToken: next }, shapes, href(url)));
+  const sent = leaveOut ? items.filter((row) => !leaveOut(row)) : items;
+  return json(withExtras({ [field]: shapeItems(sent.map(map), shapes, href(url), perItem), continuationToken: next }, shapes, href(url)));
 }

@@ -30,6 +30,29 @@ export function writeTime(value: Date, shapes: Shapes, plain: string): string {
   return text + (shapes.offsetTimes ? '+01:00' : 'Z');
 }
 
+export const hasIdShape = (shapes: Shapes) => Boolean(shapes.idCase || shapes.bracedIds);
+
+/** A GUID as the `idCase` and `bracedIds` shapes write it; anything else (null, a plain string) unchanged. */
+export function spellId<T>(value: T, shapes: Shapes): T {
+  if (typeof value !== 'string' || !hasIdShape(shapes) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return value;
+  let letter = 0;
+  const cased =
+    shapes.idCase === 'upper' ? value.toUpperCase() : shapes.idCase === 'mixed' ? value.replace(/[a-f]/gi, (c) => (letter++ % 2 === 0 ? c.toUpperCase() : c.toLowerCase())) : value;
+  return (shapes.bracedIds ? `{${cased}}` : cased) as T;
+}
+
+/** The named GUID fields of an item (and GUID arrays, such as reservationResources) as the id shapes write them. */
+export function shapeIds(item: Item, fields: readonly string[], shapes: Shapes): Item {
+  if (!hasIdShape(shapes)) return item;
+  const out: Item = { ...item };
+  for (const field of fields) {
+    const value = out[field];
+    if (Array.isArray(value)) out[field] = value.map((v: unknown) => spellId(v, shapes));
+    else if (field in out) out[field] = spellId(value, shapes);
+  }
+  return out;
+}
+
 /** Display-only fields: null, absent or empty on some items (see faults.ts). */
 export function shapeLabels(item: Item, index: number, fields: readonly string[], shapes: Shapes): Item {
   const gone = index % 3 === 2 && (shapes.missingOptional || shapes.nullLabels);
@@ -77,8 +100,10 @@ export function shapeItems(items: Item[], shapes: Shapes, href: string, perItem:
 
 /** A webhook event as sent: its envelope timestamp in the time shapes, unknown members on envelope and eventData. */
 export function shapeEvent(event: ReservationResultEvent, shapes: Shapes): ReservationResultEvent | Item {
-  if (!hasTimeShape(shapes) && !shapes.extraFields) return event;
+  if (!hasTimeShape(shapes) && !shapes.extraFields && !hasIdShape(shapes)) return event;
   const href = `/v1/reservations/requests/${event.correlationId}`;
   const timestamp = writeTime(new Date(event.timestamp), shapes, event.timestamp);
-  return withExtras({ ...event, eventData: withExtras({ ...event.eventData }, shapes, href), timestamp }, shapes, href);
+  const data = event.eventData.data;
+  const eventData = withExtras(data ? { ...event.eventData, data: { ...data, reservationId: spellId(data.reservationId, shapes) } } : { ...event.eventData }, shapes, href);
+  return withExtras({ ...event, correlationId: spellId(event.correlationId, shapes), eventData, timestamp }, shapes, href);
 }

@@ -233,6 +233,80 @@ for (const target of sandboxDbTargets()) {
         expect(new Set(seen)).toEqual(new Set(rows.map((x) => x.id)));
       });
 
+      it('spells every GUID it sends in upper or mixed case and in braces; the same ids, the same data', async () => {
+        const deviceId = await device();
+        await clearFaults();
+        const lists = [
+          [`/v1/reservations/${deviceId}/all?pageSize=20`, 'reservations', ['id', 'userId', 'ownerId', 'resourceId', 'deviceId']],
+          [`/v1/reservations/resources/${deviceId}/all`, 'resources', ['id', 'deviceId', 'timeScheduleId']],
+          [`/v1/reservations/timeschedules/${deviceId}/all`, 'timeSchedules', ['id', 'deviceId']],
+          [`/v1/usergroups/${deviceId}/all?pageSize=5`, 'userGroups', ['id', 'deviceId']],
+          [`/v1/reservations/users/fetch/${deviceId}`, 'userAccounts', ['deviceId', 'userId', 'userGroupId']],
+        ] as const;
+        const plain = await Promise.all(lists.map(([path, field]) => getJson<Item>(path).then((b) => b[field] as Item[])));
+        const apartment = (await r.fixtures()).residents.find((x) => x.deviceId === deviceId)!.apartmentId;
+        const lookup = `/v1/reservations/users/apartment/${encodeURIComponent(apartment)}`;
+        const plainLookup = (await getJson<{ userAccounts: Item[] }>(lookup)).userAccounts;
+        const spellings: [Faults['shapes'], (id: string) => string][] = [
+          [{ idCase: 'upper' }, (id) => id.toUpperCase()],
+          [{ idCase: 'mixed' }, (id) => { let n = 0; return id.replace(/[a-f]/g, (c) => (n++ % 2 === 0 ? c.toUpperCase() : c)); }],
+          [{ bracedIds: true }, (id) => `{${id}}`],
+          [{ idCase: 'upper', bracedIds: true }, (id) => `{${id.toUpperCase()}}`],
+        ];
+        const spell = (value: unknown, as: (id: string) => string) => (typeof value === 'string' ? as(value) : value);
+        for (const [shapes, as] of spellings) {
+          await setFaults(r, { shapes });
+          for (const [index, [path, field, ids]] of lists.entries()) {
+            const items = (await getJson<Item>(path))[field] as Item[];
+            expect(items.length, path).toBe(plain[index]!.length);
+            items.forEach((item, i) => {
+              const before = plain[index]![i]!;
+              expect(item, `${JSON.stringify(shapes)} ${path}`).toEqual({ ...before, ...Object.fromEntries(ids.filter((k) => k in before).map((k) => [k, spell(before[k], as)])) });
+            });
+          }
+          const accounts = (await getJson<{ userAccounts: Item[] }>(lookup)).userAccounts;
+          accounts.forEach((a, i) => expect(a.reservationResources).toEqual((plainLookup[i]!.reservationResources as string[]).map(as)));
+        }
+      });
+
+      it('leaves the schedule of each system’s last room out of the list (unlistedSchedule); its room still names it', async () => {
+        const deviceId = await device();
+        await clearFaults();
+        const resources = (await getJson<{ resources: Item[] }>(`/v1/reservations/resources/${deviceId}/all`)).resources;
+        const plainSchedules = (await getJson<{ timeSchedules: Item[] }>(`/v1/reservations/timeschedules/${deviceId}/all`)).timeSchedules;
+        const { rows } = await readsDb.sql.query<{ id: string }>(`SELECT time_schedule_id::text AS id FROM sandbox.resources WHERE device_id = $1 ORDER BY seq DESC LIMIT 1`, [deviceId]);
+        const hidden = rows[0]!.id;
+        await setFaults(r, { shapes: { unlistedSchedule: true } });
+        const schedules = (await getJson<{ timeSchedules: Item[] }>(`/v1/reservations/timeschedules/${deviceId}/all`)).timeSchedules;
+        expect(schedules.map((x) => x.id)).toEqual(plainSchedules.map((x) => x.id).filter((id) => id !== hidden));
+        expect((await getJson<{ resources: Item[] }>(`/v1/reservations/resources/${deviceId}/all`)).resources).toEqual(resources);
+        expect(resources.some((x) => x.timeScheduleId === hidden)).toBe(true);
+      });
+
+      it('fails one page of one list as often as told (pageFailure), then answers it; other pages and lists are untouched', async () => {
+        const deviceId = await device();
+        await clearFaults();
+        const path = `/v1/reservations/${deviceId}/all?pageSize=10`;
+        const first = await getJson<{ reservations: Reservation[]; continuationToken: string }>(path);
+        const second = `${path}&continuationToken=${encodeURIComponent(first.continuationToken)}`;
+        const plainSecond = await getJson<{ reservations: Reservation[] }>(second);
+        await setFaults(r, { pageFailure: { list: 'reservations', page: 2, statuses: [429, 429, 503, 503, 503], retryAfterSeconds: 1 } });
+        expect((await r.v1('GET', path)).status).toBe(200);
+        const answers: number[] = [];
+        for (let i = 0; i < 6; i++) answers.push((await r.v1('GET', second)).status);
+        expect(answers).toEqual([429, 429, 503, 503, 503, 200]);
+        expect((await r.v1('GET', second)).status).toBe(200);
+        expect(await getJson<{ reservations: Reservation[] }>(second)).toEqual(plainSecond);
+        await setFaults(r, { pageFailure: { list: 'reservations', page: 1, statuses: [503], deviceId: '00000000-0000-4000-8000-000000000000' } });
+        expect((await r.v1('GET', path)).status).toBe(200);
+        await setFaults(r, { shapes: { maxPageItems: 3 }, pageFailure: { list: 'reservations', page: 1, statuses: [429], retryAfterSeconds: 7 } });
+        const busy = await r.v1('GET', path);
+        expect([busy.status, busy.headers.get('retry-after')]).toEqual([429, '7']);
+        // maxPageItems caps a page below what was asked.
+        expect((await getJson<{ reservations: Reservation[] }>(path)).reservations).toHaveLength(3);
+        expect((await r.v1('GET', `/v1/reservations/resources/${deviceId}/all`)).status).toBe(200);
+      });
+
       it('refuses unknown members and out-of-range values in the switches', async () => {
         for (const body of [{ shapes: { sortOf: true } }, { shapes: { acceptStatus: 204 } }, { afterAccept: { mode: 'explode' } }, { afterAccept: { mode: 'status', status: 404 } }, { afterAccept: { mode: 'delay', delayMs: 600_001 } }]) {
           expect((await r.call('PUT', '/_sandbox/faults', { json: body })).status, JSON.stringify(body)).toBe(400);
@@ -285,6 +359,22 @@ for (const target of sandboxDbTargets()) {
         expect(plainBody.timestamp).toBe('2026-11-25T10:00:00.0000000Z');
         await writes.drain();
         expect(receiver.of(plainBody.correlationId as string)!.timestamp).toBe('2026-11-25T10:00:00.0000000Z');
+      });
+
+      it('spells the 202 correlation id and the webhook’s ids as the id shapes say; the booking is made as asked in lower case', async () => {
+        await setFaults(w, { shapes: { idCase: 'upper', bracedIds: true } });
+        const body = await bookingBody();
+        const response = await w.v1('POST', '/v1/reservations', { json: body });
+        expect(response.status).toBe(202);
+        const { correlationId } = (await response.json()) as { correlationId: string };
+        expect(correlationId).toMatch(/^\{[0-9A-F-]{36}\}$/);
+        expect(correlationId.slice(1, -1).toLowerCase()).toBe(await lastRequest());
+        expect(await madeBooking(body)).toBe(true);
+        const event = receiver.events.find((e) => e.correlationId === correlationId)!;
+        const data = (event.eventData as { data: { reservationId: string } }).data;
+        expect(data.reservationId).toMatch(/^\{[0-9A-F-]{36}\}$/);
+        const { rows } = await writesDb.sql.query<{ id: string }>(`SELECT id FROM sandbox.reservations WHERE resource_id = $1 AND start_time = $2`, [body.resourceId, new Date(body.startTime.replace('Z', ':00Z'))]);
+        expect(data.reservationId.slice(1, -1).toLowerCase()).toBe(rows[0]!.id);
       });
 
       it('keeps the webhook switches working with shaped events: a duplicate carries the same shaped bytes', async () => {

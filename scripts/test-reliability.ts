@@ -10,6 +10,9 @@
 //      lost after the service acted (late, unreadable, 5xx, reset) → every request's final state
 //      equals the upstream's truth, none left pending past the window; a bad search is a 400 that
 //      degrades no one; failing searches do not stop bookings; a slot beyond the horizon is a 422;
+//      ids in upper/mixed case and braces are read, shown and booked; one page failing more often
+//      than the retries is read again from its own token (the load never starts over); a room whose
+//      schedule is not listed shows its bookings, says so and refuses a booking;
 //   6. shutdown: SIGTERM with 200 open streams and 20 bookings in flight → every stream told to
 //      reconnect, the process gone within 10 s, and after a restart every request settled;
 //   7. no known secret in the server's log;
@@ -571,9 +574,22 @@ async function databaseDownSuite(ctx: Ctx, database: { name: string; admin: () =
 //    database and the second sandbox system, with a short reconcile window. For every booking
 //    request, the portal's final state must equal the upstream's truth, and none stays pending.
 
-/** Wire shapes an independent implementation may send (the sandbox's `shapes` fault switches). */
-const ODD_SHAPES = { nullLabels: true, minuteTimes: true, offsetTimes: true, unknownEnums: true, extraFields: true, shuffle: true, shortPages: true, oddTokens: true };
+/**
+ * Wire shapes an independent implementation may send (the sandbox's `shapes` fault switches): every
+ * GUID in upper case and braces (mixed case on every other booking case), pages of at most 10.
+ */
+const ODD_SHAPES = {
+  nullLabels: true, minuteTimes: true, offsetTimes: true, unknownEnums: true, extraFields: true, shuffle: true, shortPages: true, oddTokens: true,
+  idCase: 'upper', bracedIds: true, maxPageItems: 10,
+} as const;
 const TRUTH_WINDOW_S = 20;
+/** The `issue 47` page failure: one page of the reservations answers 429 twice and 503 twice, one more failure than the client's retries. */
+const FAILING_PAGE = { list: 'reservations', page: 3, statuses: [429, 429, 503, 503], retryAfterSeconds: 1 } as const;
+/** A catalogue sentence of both languages, as the page may show either. */
+const catalogueTexts = (key: string[]): string[] =>
+  ['en', 'sv'].map((locale) => key.reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], JSON.parse(readFileSync(path.join(root, 'messages', `${locale}.json`), 'utf8'))) as string);
+/** A service id as the portal keeps it: lower case, no braces. */
+const canonical = (id: string) => id.replace(/^\{(.*)\}$/, '$1').toLowerCase();
 
 /** The sandbox's own reservations of one user, read as an integrator would (token + API key). */
 async function upstreamReader(sandboxUrl: string, fixtures: SandboxFixtures, approvalId: string) {
@@ -584,10 +600,30 @@ async function upstreamReader(sandboxUrl: string, fixtures: SandboxFixtures, app
   });
   const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
   const grant = (await (await fetch(`${sandboxUrl}/v1/apikey/generate/${approvalId}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { apiKey: string };
-  return async (userId: string) => {
-    const response = await fetch(`${sandboxUrl}/v1/reservations/users/${userId}/reservations`, { headers: { authorization: `Bearer ${token}`, 'x-api-key': grant.apiKey } });
+  const headers = { authorization: `Bearer ${token}`, 'x-api-key': grant.apiKey };
+  const ofUser = async (userId: string) => {
+    const response = await fetch(`${sandboxUrl}/v1/reservations/users/${userId}/reservations`, { headers });
     return (await response.json()) as { resourceId: string; startTime: string; endTime: string }[];
   };
+  /** Every reservation of a system, its ids canonical (the shapes may be on). */
+  const all = async (deviceId: string) => {
+    const out: { id: string; resourceId: string; startTime: string; endTime: string }[] = [];
+    let next: string | null = null;
+    do {
+      const query: string = next === null ? '' : `&continuationToken=${encodeURIComponent(next)}`;
+      const page = (await (await fetch(`${sandboxUrl}/v1/reservations/${deviceId}/all?pageSize=100${query}`, { headers })).json()) as { reservations: { id: string; resourceId: string; startTime: string; endTime: string }[]; continuationToken: string | null };
+      out.push(...page.reservations.map((r) => ({ ...r, id: canonical(r.id), resourceId: canonical(r.resourceId) })));
+      next = page.continuationToken;
+    } while (next !== null);
+    return out;
+  };
+  return Object.assign(ofUser, { all });
+}
+
+/** Reservation requests the sandbox served for one system: all, and those without a token (each the start of a read). */
+async function reservationReads(sandboxUrl: string, deviceId: string): Promise<{ requests: number; firstPages: number; errors: number }> {
+  const stats = (await (await fetch(`${sandboxUrl}/_sandbox/stats`)).json()) as { byDevice: Record<string, { byRoute: Record<string, { requests: number; firstPages: number; errors: number }> } | undefined> };
+  return stats.byDevice[deviceId]?.byRoute['GET /v1/reservations/{deviceId}/all'] ?? { requests: 0, firstPages: 0, errors: 0 };
 }
 
 /** Signs in a new admin on `portalUrl` and connects `approval`'s system: the context to book in. */
@@ -617,26 +653,59 @@ async function truthSuite(config: Secrets & { databaseUrl: string }, adminDb: ()
     const response = await fetch(`${sandboxUrl}/_sandbox/faults`, { method: faults ? 'PUT' : 'DELETE', headers: { 'content-type': 'application/json' }, body: faults ? JSON.stringify(faults) : undefined });
     if (!response.ok) throw new Error(`faults not set: ${response.status} ${await response.text()}`);
   };
-  await setFaults({ shapes: ODD_SHAPES });
+  const truthDevice = approval.deviceIds[0] ?? '';
+  // The first load meets ids in upper case and braces, a room whose schedule is not listed, and a
+  // page of its reservations failing one more time than the client retries (issue 47).
+  await setFaults({ shapes: { ...ODD_SHAPES, unlistedSchedule: true }, pageFailure: { ...FAILING_PAGE, deviceId: truthDevice } });
+  const readsBefore = await reservationReads(sandboxUrl, truthDevice);
+  // Rooms, schedules and groups are read on every re-read here, so that a schedule listed again shows at once.
   const portal = await launchPortal(truthPort, { ...config, sandboxUrl, fixtures }, {
-    MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '1500', RECONCILE_AFTER_S: String(TRUTH_WINDOW_S), RECONCILE_UNKNOWN_AFTER_S: '2',
+    MIRROR_FRESHNESS_S: '2', SERVICE_TIMEOUT_MS: '1500', RECONCILE_AFTER_S: String(TRUTH_WINDOW_S), RECONCILE_UNKNOWN_AFTER_S: '2', MIRROR_STRUCTURE_EVERY: '1',
   });
   const db = await adminDb();
   const result: Record<string, unknown> = {};
   try {
+    // Connecting starts the first load.
+    const loadStarted = performance.now();
     const ctx = await adminWithSystem(portal.url, db, fixtures, approval);
     const { cookie, deviceId } = ctx;
     const residents = fixtures.residents.filter((r) => r.deviceId === deviceId && r.resourceIds.length > 0);
 
-    // The mirror reads odd but valid shapes fully: every room, with its name where it has one.
+    // The mirror reads odd but valid shapes fully: every room, with its name where it has one. One
+    // page failing after its retries is read again from its own token: the load never starts over.
     let loaded: Awaited<ReturnType<typeof overview>> = { status: 0 };
+    let waitingSeen: { kind: string; retryAt: string } | undefined;
     await waitFor('the odd-shaped system to load', async () => {
       loaded = await overview(ctx);
+      const waiting = (loaded.freshness as { waiting?: { kind: string; retryAt: string } } | undefined)?.waiting;
+      if (waiting) waitingSeen ??= waiting;
       return loaded.status === 200 && loaded.freshness?.status === 'ready';
-    }, 60_000, 1_000).catch(() => undefined);
-    const rooms = (loaded.resources ?? []) as { name?: string }[];
-    check(loaded.freshness?.status === 'ready' && !loaded.freshness.lastError, `odd shapes (null labels, minute and offset times, unknown enums, extra fields, short shuffled pages, URL-unsafe tokens): the system loads (${loaded.freshness?.status ?? loaded.status}, ${loaded.freshness?.lastError ?? 'no error'})`);
+    }, 60_000, 200).catch(() => undefined);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const rooms = (loaded.resources ?? []) as { id?: string; name?: string }[];
+    check(loaded.freshness?.status === 'ready' && !loaded.freshness.lastError, `odd shapes (null labels, minute and offset times, unknown enums, extra fields, short shuffled pages, URL-unsafe tokens, ids in upper case and braces): the system loads (${loaded.freshness?.status ?? loaded.status}, ${loaded.freshness?.lastError ?? 'no error'})`);
     check(rooms.length === 2 && rooms.every((r) => typeof r.name === 'string' && r.name.length > 0), `its rooms are listed with names (${rooms.map((r) => r.name).join(', ')})`);
+    const fixtureRooms = [...new Set(residents.flatMap((r) => r.resourceIds))].sort();
+    check(JSON.stringify(rooms.map((r) => r.id).sort()) === JSON.stringify(fixtureRooms), `the rooms' ids are the service's, canonical (${rooms.map((r) => r.id).join(', ')})`);
+    const reads = await reservationReads(sandboxUrl, deviceId);
+    const firstPages = reads.firstPages - readsBefore.firstPages;
+    const failedReads = reads.errors - readsBefore.errors;
+    check(firstPages === 1 && failedReads === FAILING_PAGE.statuses.length, `a page failing ${FAILING_PAGE.statuses.length} times (429, 429, 503, 503) is read again from its own token: the first load read page one once (${firstPages}), ${failedReads} failed requests, ready in ${loadSeconds.toFixed(1)} s`);
+    check(waitingSeen !== undefined, `meanwhile the freshness said it waits for the service (${JSON.stringify(waitingSeen ?? null)})`);
+    result.firstLoad = { seconds: Number(loadSeconds.toFixed(1)), reservationRequests: reads.requests - readsBefore.requests, firstPages, failedReads, waiting: waitingSeen ?? null };
+    await setFaults({ shapes: { ...ODD_SHAPES, unlistedSchedule: true } });
+
+    // The room whose schedule the service does not list: its bookings shown, said in words, none bookable.
+    result.unlisted = await unlistedRoomChecks(ctx, fixtureRooms, await upstreamReader(sandboxUrl, fixtures, approval.approvalId));
+    // Listed again, the room has its slots back (rooms and schedules are re-read every time here).
+    await setFaults({ shapes: ODD_SHAPES });
+    let relisted = false;
+    await waitFor('the schedule listed again', async () => {
+      const weeks = await Promise.all(fixtureRooms.map((room) => json(`${portal.url}/api/systems/${deviceId}/resources/${room}/week`, { cookie }).then((r) => r.json() as Promise<{ noListedSchedule?: boolean; slots?: unknown[] }>)));
+      relisted = weeks.every((w) => !w.noListedSchedule && (w.slots?.length ?? 0) > 0);
+      return relisted;
+    }, 60_000, 1_000).catch(() => undefined);
+    check(relisted, 'once the service lists the schedule again, every room shows its slots');
 
     // One person's bad search is theirs alone: 400, and everyone else's lookups go on.
     const bad = await json(`${portal.url}/api/residents?q=a%00b`, { cookie });
@@ -730,13 +799,15 @@ async function truthSuite(config: Secrets & { databaseUrl: string }, adminDb: ()
       { name: '200 instead of 202, extra fields', faults: { shapes: { ...ODD_SHAPES, acceptStatus: 200 } }, answer: 'pending' },
     ];
     const made: { name: string; requestId: string | null; userId: string; resourceId: string; slot: { startTime: string; endTime: string }; answer: number; shown: string }[] = [];
-    for (const c of cases) {
+    for (const [index, c] of cases.entries()) {
+      // Ids in upper case on one case, mixed case on the next (in braces throughout): reads, the 202 and the webhook alike.
+      const spelled = { ...ODD_SHAPES, idCase: index % 2 === 0 ? 'upper' : 'mixed' };
       const pair = pairs.filter((p) => p.used < 2).sort((a, b) => a.used - b.used)[0];
       if (!pair) throw new Error('no (resident, room) pair under its quota left');
       const slot = await freeSlot({ ...ctx, resourceId: pair.resourceId }, taken);
-      await setFaults({ shapes: ODD_SHAPES, ...c.faults });
+      await setFaults({ shapes: spelled, ...c.faults, ...('shapes' in c.faults ? { shapes: { ...spelled, ...(c.faults.shapes as object) } } : {}) });
       const answer = await book({ ...ctx, resourceId: pair.resourceId, residentUserId: pair.resident.userId }, slot);
-      await setFaults({ shapes: ODD_SHAPES });
+      await setFaults({ shapes: spelled });
       const body = answer.requestId ? await db.query<{ status: string; outcome_unknown_since: unknown }>('SELECT status, outcome_unknown_since FROM reservation_requests WHERE id = $1', [answer.requestId]) : undefined;
       const shown = answer.status === 202 ? (body?.rows[0]?.outcome_unknown_since ? 'pending-unknown' : 'pending') : 'refused';
       pair.used += 1;
@@ -764,7 +835,7 @@ async function truthSuite(config: Secrets & { databaseUrl: string }, adminDb: ()
     let consistent = 0;
     for (const m of made) {
       const upstream = await reservationsOf(m.userId);
-      const exists = upstream.some((r) => r.resourceId === m.resourceId && Date.parse(r.startTime) === Date.parse(m.slot.startTime) && Date.parse(r.endTime) === Date.parse(m.slot.endTime));
+      const exists = upstream.some((r) => canonical(r.resourceId) === m.resourceId && Date.parse(r.startTime) === Date.parse(m.slot.startTime) && Date.parse(r.endTime) === Date.parse(m.slot.endTime));
       const row = m.requestId ? (await db.query<{ status: string; error_code: string | null }>('SELECT status, error_code FROM reservation_requests WHERE id = $1', [m.requestId])).rows[0] : undefined;
       const status = row?.status ?? 'not stored';
       const ok = exists ? status === 'succeeded' : status === 'failed' || (m.answer >= 400 && status !== 'succeeded');
@@ -783,6 +854,44 @@ async function truthSuite(config: Secrets & { databaseUrl: string }, adminDb: ()
   }
   report.truth = result;
   console.log(`   truth: ${JSON.stringify(result)}`);
+}
+
+/**
+ * The room whose schedule the service does not list (the sandbox's `unlistedSchedule`: each system's
+ * last room): its week shows the bookings the service holds there at their own times, none bookable,
+ * the page says why in words, and a booking there is refused with that reason, nothing sent.
+ */
+async function unlistedRoomChecks(ctx: Ctx, rooms: string[], upstream: Awaited<ReturnType<typeof upstreamReader>>): Promise<Record<string, unknown>> {
+  const week = async (room: string, key?: string) =>
+    (await (await json(`${ctx.url}/api/systems/${ctx.deviceId}/resources/${room}/week${key ? `?week=${key}` : ''}`, { cookie: ctx.cookie })).json()) as {
+      noListedSchedule?: boolean;
+      week: { key: string; startMs: number; endMs: number };
+      nav: { previous: string };
+      slots: { startMs: number; endMs: number; state: string; bookable: boolean }[];
+    };
+  const current = await Promise.all(rooms.map((room) => week(room).then((w) => ({ room, w }))));
+  const unlisted = current.filter((x) => x.w.noListedSchedule === true);
+  check(unlisted.length === 1 && current.filter((x) => !x.w.noListedSchedule).every((x) => x.w.slots.length > 0), `one room's schedule is not listed; the other keeps its slots (${unlisted.map((x) => x.room).join(', ') || 'none flagged'})`);
+  const room = unlisted[0]?.room ?? rooms.at(-1) ?? '';
+  // Last week (the tiny preset's bookings lie in the past two weeks): as many bookings as the service holds there.
+  const last = await week(room, current[0]?.w.nav.previous);
+  const held = (await upstream.all(ctx.deviceId)).filter((r) => r.resourceId === room && Date.parse(r.startTime) >= last.week.startMs && Date.parse(r.startTime) < last.week.endMs);
+  const shownStarts = last.slots.map((s) => s.startMs).sort();
+  const heldStarts = [...new Set(held.map((r) => Date.parse(r.startTime)))].sort();
+  check(
+    last.noListedSchedule === true && held.length > 0 && JSON.stringify(shownStarts) === JSON.stringify(heldStarts) && last.slots.every((s) => !s.bookable && s.state !== 'free'),
+    `its week shows the ${held.length} bookings the service holds there at their own times, none bookable (shown ${last.slots.length}: ${[...new Set(last.slots.map((s) => s.state))].join(', ')})`,
+  );
+  // As text of an element (the page also carries the catalogue itself, as JSON, for the browser).
+  const page = await (await json(`${ctx.url}/systems/${ctx.deviceId}/resources/${room}`, { cookie: ctx.cookie })).text();
+  const shown = (key: string[]) => catalogueTexts(key).some((text) => page.includes(`>${text}<`));
+  const said = shown(['grid', 'noListedSchedule']);
+  const noSlots = shown(['grid', 'noSlotsWeek']);
+  check(said && !noSlots, `its page says in words that the service lists no schedule for it, not "No slots this week." (${said ? 'said' : 'not said'}${noSlots ? ', and "no slots"' : ''})`);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const refused = await book({ ...ctx, resourceId: room }, { startTime: `${tomorrow}T06:00:00.000Z`, endTime: `${tomorrow}T09:00:00.000Z` });
+  check(refused.status === 422 && refused.reason === 'noListedSchedule' && refused.message.length > 20, `a booking there is refused before anything is sent: ${refused.status} ${refused.reason ?? ''} (${refused.message})`);
+  return { room, bookingsShown: last.slots.length, bookingsHeld: held.length, said, refused: refused.status };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -93,6 +93,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
             horizonEnd={data.horizonEnd}
             label={t('region', { resource: data.resource?.name ?? t('slots'), week: label })}
             onOpen={(slot) => setOpenId(slot.id)}
+            noListedSchedule={data.noListedSchedule === true}
           />
         </>
       )}

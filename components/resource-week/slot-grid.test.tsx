@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { bookingHorizonEnd } from '@/lib/booking-rules';
-import { createOwnerLabeler, expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
+import { createOwnerLabeler, expandWeek, overlayReservations, reservationSlots, weekFromKey } from '@/lib/schedule';
 import { withIntl } from '@/tests/intl';
 import { laundry, reservation, serviceWindow } from '@/tests/schedule-fixtures';
 import { SlotGrid } from './slot-grid';
@@ -86,6 +86,17 @@ describe('SlotGrid', () => {
 
   it('shows the booking horizon', () => {
     expect(html).toContain('Bookable until <strong class="font-semibold">Wednesday 23 December at 11:00</strong>');
+  });
+
+  it('says in words that the service lists no schedule for the room, and shows its bookings at their own times', () => {
+    const held = [reservation('2026-11-26T06:30:00Z', '2026-11-26T08:00:00Z'), serviceWindow('2026-11-27T12:00:00Z', '2026-11-27T13:00:00Z')];
+    const own = overlayReservations(reservationSlots(held, week.startMs, week.endMs, SE), held, { now, ownerLabel }).map((s) => ({ ...s, bookable: false }));
+    const shown = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={own} now={now} label="x" noListedSchedule />));
+    expect(shown).toContain('The booking system lists no time schedule for this room that the portal can read, so no slots can be shown or booked here.');
+    expect(shown).not.toContain('No slots this week.');
+    expect(buttons(shown).map((b) => b['aria-label'])).toEqual(['Thursday 26 November, 07:30–09:00, booked by apartment 1203', 'Friday 27 November, 13:00–14:00, maintenance']);
+    const sv = renderToStaticMarkup(withIntl(<SlotGrid week={week} slots={[]} now={now} label="x" noListedSchedule />, 'sv'));
+    expect(sv).toContain('Bokningssystemet anger inget tidsschema för den här lokalen som portalen kan läsa');
   });
 
   it('says so when the week has no slots', () => {

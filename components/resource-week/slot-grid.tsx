@@ -29,6 +29,8 @@ export interface SlotGridProps {
   dayHeadingLevel?: 2 | 3 | 4;
   /** Vertical scale of the side-by-side layout. */
   pxPerMinute?: number;
+  /** The service lists no schedule for the room: `slots` are its bookings at their own times, and the grid says why there is nothing to book. */
+  noListedSchedule?: boolean;
 }
 
 const BASE = 'relative flex h-full w-full flex-col items-start overflow-hidden rounded-md px-2 py-1 text-left text-xs leading-tight';
@@ -78,6 +80,7 @@ export function SlotGrid({
   initialSlotId,
   dayHeadingLevel = 3,
   pxPerMinute,
+  noListedSchedule = false,
 }: SlotGridProps) {
   const layout = useMemo(() => slotGridLayout(week, slots, now, pxPerMinute), [week, slots, now, pxPerMinute]);
   const [chosenId, setChosenId] = useState<string | undefined>(initialSlotId);
@@ -154,7 +157,13 @@ export function SlotGrid({
             })}
           </p>
         )}
-        {slots.length === 0 && <p className={mutedTextClass}>{t('noSlotsWeek')}</p>}
+        {noListedSchedule ? (
+          <p role="status" className="rounded-lg border border-amber-400 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
+            {t('noListedSchedule')}
+          </p>
+        ) : (
+          slots.length === 0 && <p className={mutedTextClass}>{t('noSlotsWeek')}</p>
+        )}
         <div
           className="flex flex-col gap-4 sm:grid sm:grid-cols-[2.75rem_repeat(7,minmax(0,1fr))] sm:gap-x-1 sm:gap-y-0"
           style={gridStyle}

@@ -9,3 +9,8 @@ export function isScheduledSlot(slot: { startMs: number; endMs: number } | undef
 export function notOnSchedule(words: SlotWords): Refusal {
   return { rule: 'slot-on-schedule', code: 'unprocessable_entity', message: msg('rules.notOnSchedule', { slot: words.slot, resource: words.resource }) };
 }
+
+/** The service lists no schedule (that the portal can read) for the room: it has no slot to book (issue 47). */
+export function noListedSchedule(words: SlotWords): Refusal {
+  return { rule: 'slot-on-schedule', code: 'unprocessable_entity', message: msg('rules.noListedSchedule', { slot: words.slot, resource: words.resource }) };
+}

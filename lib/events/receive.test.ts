@@ -70,6 +70,18 @@ describeWithDb('POST /api/webhooks', (ctx) => {
     }
   });
 
+  it('reads an outcome whose correlation and reservation ids are in upper case, mixed case or braces (issue 47)', async () => {
+    for (const spell of [(id: string) => id.toUpperCase(), (id: string) => id.replace(/[a-f]/g, (c, i: number) => (i % 2 ? c.toUpperCase() : c)), (id: string) => `{${id}}`, (id: string) => `{${id.toUpperCase()}}`]) {
+      const { requestId, correlationId } = await pendingRequest();
+      const reservationId = randomUUID();
+      const body = { ...resultEnvelope(spell(correlationId), true), eventData: { succeded: true, errorCode: null, errorDescription: null, data: { reservationId: spell(reservationId), operation: 'create' } } };
+      const response = await handleWebhookRequest(signedRequest(JSON.stringify(body)), deps());
+      expect(response.status, spell(correlationId)).toBe(200);
+      const { rows } = await ctx().handle.sql.query<{ status: string; reservation_id: string }>('SELECT status, reservation_id::text FROM reservation_requests WHERE id = $1', [requestId]);
+      expect(rows[0]).toMatchObject({ status: 'succeeded', reservation_id: reservationId });
+    }
+  });
+
   beforeEach(async () => {
     bus = new InProcessEventBus();
     published = [];

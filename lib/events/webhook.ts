@@ -1,6 +1,7 @@
 import 'server-only';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
+import { serviceId } from '@/lib/service/schemas';
 import type { WebhookDelivery } from './store';
 
 // Standard Webhooks' tolerance is ±5 minutes, enforced by the library.
@@ -8,8 +9,8 @@ export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 
 /** The upstream envelope (service-notes.md A); the real service spells `succeded`. */
 export const webhookEnvelopeSchema = z.object({
-  // GUIDs, not necessarily RFC 9562 UUIDs: the service is a .NET one.
-  correlationId: z.guid().nullable().optional(),
+  // GUIDs, not necessarily RFC 9562 UUIDs (the service is a .NET one), in any spelling: read canonical.
+  correlationId: serviceId.nullable().optional(),
   eventType: z.string().min(1).max(100),
   // Informational only: kept when readable (with or without seconds, any offset), never a reason to refuse.
   timestamp: z.string().max(64).nullable().optional(),
@@ -30,7 +31,7 @@ const resultDataSchema = z
     errorCode: z.string().max(200).nullable().optional(),
     errorDescription: z.string().max(2000).nullable().optional(),
     data: z
-      .object({ reservationId: z.guid().nullable().optional(), operation: z.string().max(50).nullable().optional() })
+      .object({ reservationId: serviceId.nullable().optional(), operation: z.string().max(50).nullable().optional() })
       .nullable()
       .optional(),
   })

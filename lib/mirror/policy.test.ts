@@ -8,6 +8,9 @@ import {
   REFRESH_BACKOFF_CAP_MS,
   REFRESH_LEASE_SECONDS,
   refreshBackoffMs,
+  RESUME_DEFAULT,
+  resumeBudgetWaitMs,
+  resumeDelayMs,
   type PolicyState,
 } from './policy';
 
@@ -158,5 +161,32 @@ describe('refreshBackoffMs', () => {
   it('takes a Retry-After the service sent as a floor', () => {
     expect(refreshBackoffMs(1, 0, 120_000)).toBe(120_000);
     expect(refreshBackoffMs(4, 0, 1_000)).toBe(40_000);
+  });
+});
+
+describe('reading a failed page again', () => {
+  it('waits 1 s, 2 s, 4 s … up to 30 s, and never less than the Retry-After', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => resumeDelayMs(n, RESUME_DEFAULT))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect(resumeDelayMs(1, RESUME_DEFAULT, 7_000)).toBe(7_000);
+    expect(resumeDelayMs(6, RESUME_DEFAULT, 7_000)).toBe(30_000);
+    // The waits of all attempts stay within the refresh's cap.
+    expect(Array.from({ length: RESUME_DEFAULT.maxAttempts }, (_, i) => resumeDelayMs(i + 1, RESUME_DEFAULT)).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(RESUME_DEFAULT.maxWaitMs);
+  });
+
+  it('spends within the request budget: waits for the refill when the bucket cannot pay for the try beyond what the refresh spent', () => {
+    const budget = { perHour: 2_400, enforce: true };
+    const held = (tokens: number) => ({ budgetTokens: tokens, budgetAt: T0 });
+    // 100 left after the claim's reservation; 40 spent beyond it; a try costs 4.
+    expect(resumeBudgetWaitMs({ state: held(100), spent: 540, reserved: 500, cost: 4, firstLoad: false }, budget, T0)).toBe(0);
+    // 10 left, 8 spent beyond: 2 missing, refilled at 2,400/h (0.67/s) in 3 s.
+    expect(resumeBudgetWaitMs({ state: held(10), spent: 508, reserved: 500, cost: 4, firstLoad: false }, budget, T0)).toBe(3_000);
+    // A bucket in debt waits until it is paid back and the try fits.
+    expect(resumeBudgetWaitMs({ state: held(-20), spent: 500, reserved: 500, cost: 4, firstLoad: false }, budget, T0)).toBe(36_000);
+    // Refilled meanwhile.
+    expect(resumeBudgetWaitMs({ state: held(-20), spent: 500, reserved: 500, cost: 4, firstLoad: false }, budget, at(36))).toBe(0);
+    // A first load, no budget, or one not enforced never waits.
+    expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: true }, budget, T0)).toBe(0);
+    expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: false }, undefined, T0)).toBe(0);
+    expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: false }, { perHour: 2_400, enforce: false }, T0)).toBe(0);
   });
 });

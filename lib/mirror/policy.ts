@@ -141,3 +141,42 @@ export function structureDue(next: { generation: number; loaded: boolean; incomp
 export function backgroundIntervalSeconds(backgroundS: number): number {
   return Math.min(60, Math.max(1, Math.round(backgroundS * 100) / 1000));
 }
+
+/**
+ * Reading a failed page again (issue 47): a page that failed after the client's read retries is
+ * asked for again from the same continuation token after a backoff, so that one bad page never
+ * makes a long read start over. `maxAttempts` failures of one page, or `maxWaitMs` waited in one
+ * refresh, and the refresh fails as before (its own backoff, then a new read).
+ */
+export interface ResumeSettings {
+  /** Failures of one page (each after the client's retries) before the refresh gives up. */
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** The most one refresh waits in all: below the lease, which each wait renews. */
+  maxWaitMs: number;
+}
+export const RESUME_DEFAULT: ResumeSettings = { maxAttempts: 8, initialDelayMs: 1_000, maxDelayMs: 30_000, maxWaitMs: 240_000 };
+
+/** The wait before the `attempt`-th new try of a page (1 = after its first failure): doubling, capped, the service's Retry-After a floor. */
+export function resumeDelayMs(attempt: number, settings: Pick<ResumeSettings, 'initialDelayMs' | 'maxDelayMs'>, retryAfterMs = 0): number {
+  const wait = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30));
+  return Math.max(wait, retryAfterMs);
+}
+
+/**
+ * How long a new try of a page waits for the request budget (0: none): the bucket as the state row
+ * holds it (the claim took the refresh's expected cost from it already) must still hold what the
+ * refresh spent beyond that and the try's own cost, else the try waits for the refill. Without an
+ * enforced budget, and on a first load (always allowed, and charged), it never waits.
+ */
+export function resumeBudgetWaitMs(
+  input: { state: Pick<PolicyState, 'budgetTokens' | 'budgetAt'> | null; spent: number; reserved: number; cost: number; firstLoad: boolean },
+  budget: { perHour: number; enforce: boolean } | undefined,
+  now: Date,
+): number {
+  if (!budget || !budget.enforce || budget.perHour <= 0 || input.firstLoad) return 0;
+  const allowance = bucketTokens(input.state, budget.perHour, now) - Math.max(0, input.spent - input.reserved);
+  const missing = input.cost - allowance;
+  return missing <= 0 ? 0 : Math.ceil((missing / budgetRefillPerSecond(budget.perHour)) * 1000);
+}

@@ -5,11 +5,13 @@ import { isMissingEndpoint, isServiceError } from '@/lib/service/errors';
 import type { SkippedItem, UserAccount } from '@/lib/service/schemas';
 import { withRequestTally, type RequestTally } from '@/lib/service/request-tally';
 import { carryStructure, claimRefreshWith, completeRefresh, failRefresh, isLeaseLost, readState, recordProgress, upsertLiveReservations, writeRefreshPage, type BudgetSettings, type RefreshCharge } from './store';
-import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorReservation, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, SkippedSummary } from './types';
+import type { MirrorCollection, MirrorErrorKind, MirrorPage, MirrorReservation, MirrorSource, MirrorState, MirrorUser, MirrorUsersStatus, MirrorWaitKind, SkippedSummary } from './types';
 import { singleton } from '@/lib/singleton';
 import { getMetrics } from '@/lib/observability/metrics';
 import { releaseWindowsOf } from './released';
-import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, structureDue, type RefreshDecision } from './policy';
+import { decideRefresh, REFRESH_LEASE_SECONDS, refreshBackoffMs, RESUME_DEFAULT, resumeBudgetWaitMs, resumeDelayMs, structureDue, type RefreshDecision, type ResumeSettings } from './policy';
+import { DEFAULT_RETRY } from '@/lib/service/policies';
+import type { PageResume } from '@/lib/service/paginator';
 
 export { REFRESH_LEASE_SECONDS } from './policy';
 const COLLECTIONS = ['resources', 'timeSchedules', 'userGroups', 'reservations'] as const;
@@ -59,7 +61,20 @@ export interface RefreshOptions {
    * policy.ts structureDue) and carried over from the copy replaced otherwise. Unset or ≤ 1: every time.
    */
   structureEvery?: number;
+  /** Reading a page that failed after its retries again, from the same token (policy.ts ResumeSettings); false: never, the refresh fails. */
+  resume?: Partial<ResumeSettings> | false;
 }
+
+/** What a failed page's error lets a refresh wait for: the service slowing it down, or not answering (an open circuit too). Else null: not worth another try. */
+export function resumableKind(error: unknown): MirrorWaitKind | null {
+  if (!isServiceError(error)) return null;
+  if (error.kind === 'rate-limited') return 'busy';
+  if (error.kind === 'unavailable') return 'unreachable';
+  return null;
+}
+
+/** The most one new try of a page costs: the request and the client's read retries. */
+const RESUME_TRY_REQUESTS = DEFAULT_RETRY.maxRetries + 1;
 
 /** `busy`: the claim was refused (another refresh runs, or the window, backoff or budget says wait). */
 export type RefreshOutcome = { status: 'refreshed'; pages: number; requests: number; structure: 'read' | 'carried' } | { status: 'busy' };
@@ -139,13 +154,19 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
   };
   // Reservations written so far: the progress a first load shows, carried by the per-page update.
   let reservationsRead = 0;
-  const write = (kind: (typeof COLLECTIONS)[number] | 'users', page: readonly unknown[]): Promise<void> => {
+  // Collections waiting to read a failed page again (issue 47), and how long this refresh has waited.
+  const waits = new Map<string, { until: Date; kind: MirrorWaitKind }>();
+  let waitedMs = 0;
+  const latestWait = () => [...waits.values()].sort((a, b) => b.until.getTime() - a.until.getTime())[0] ?? null;
+  const write = (kind: (typeof COLLECTIONS)[number] | 'users', page: readonly unknown[], resumed = false): Promise<void> => {
     pages += 1;
     const done = pages;
     if (kind === 'reservations') reservationsRead += page.length;
     const read = reservationsRead;
+    // The page a collection waited for has come: its wait is over (another's may not be).
+    const waiting = resumed ? { waiting: latestWait() } : {};
     return chain(async () => {
-      await writeRefreshPage(db, deviceId, claim.refreshId, { kind, generation, items: page }, done, { reservationsRead: read });
+      await writeRefreshPage(db, deviceId, claim.refreshId, { kind, generation, items: page }, done, { reservationsRead: read, ...waiting });
       // A re-read's reservations go into the copy readers see as they arrive (new and changed
       // ones; deletions only at the switch, when the whole list is known).
       if (kind === 'reservations' && claim.loaded) await upsertLiveReservations(db, deviceId, claim.generation, page as readonly MirrorReservation[]);
@@ -161,6 +182,42 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     structureLeft -= 1;
     if (structureLeft === 0 && !failed) void chain(() => recordProgress(db, deviceId, claim.refreshId, null, { structureGeneration: generation }));
   };
+  const settings: ResumeSettings | null = options.resume === false ? null : { ...RESUME_DEFAULT, ...options.resume };
+  /**
+   * A page after the first that failed after the client's retries: asked for again from the same token after a
+   * backoff (the Retry-After a floor), within the request budget and the refresh's wait cap, while
+   * the progress says the refresh waits for the service. Giving up fails the refresh as before.
+   */
+  const resumeFor = (kind: (typeof COLLECTIONS)[number]): PageResume => async ({ error, attempt, pagesRead }) => {
+    const waitKind = resumableKind(error);
+    // A list whose first page fails has nothing to lose by failing (an outage shows as one at once).
+    if (!settings || waitKind === null || failed || pagesRead === 0 || attempt > settings.maxAttempts) return false;
+    const retryAfterS = isServiceError(error) && 'retryAfterSeconds' in error ? (error.retryAfterSeconds ?? 0) : 0;
+    let delayMs = resumeDelayMs(attempt, settings, retryAfterS * 1000);
+    const budget = options.budget;
+    if (budget?.enforce && budget.perHour > 0 && claim.loaded) {
+      const state = await readState(db, deviceId);
+      const spent = Math.max(tally.requests, pulls);
+      delayMs = Math.max(delayMs, resumeBudgetWaitMs({ state, spent, reserved: claim.reserved, cost: RESUME_TRY_REQUESTS, firstLoad: false }, budget, new Date()));
+    }
+    if (waitedMs + delayMs > settings.maxWaitMs) return false;
+    waitedMs += delayMs;
+    const wait = { until: new Date(Date.now() + delayMs), kind: waitKind };
+    waits.set(kind, wait);
+    // Says so (and renews the lease, so the wait is not taken for a stall).
+    await chain(() => recordProgress(db, deviceId, claim.refreshId, null, { waiting: latestWait() }));
+    log.warn('mirror: a page failed after its retries; reading it again from where the list stopped', {
+      deviceId,
+      collection: kind,
+      attempt,
+      delayMs,
+      reason: waitKind,
+      status: isServiceError(error) ? error.status : undefined,
+      pagesRead: pages,
+    });
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return !failed;
+  };
   const copy = async (kind: (typeof COLLECTIONS)[number]): Promise<void> => {
     if (!readStructure && kind !== 'reservations') {
       // Carried over in one step (resources), the others with it; nothing is requested.
@@ -170,8 +227,9 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     }
     try {
       let previous: Promise<void> = Promise.resolve();
-      for await (const page of source[kind](deviceId) as AsyncIterable<MirrorPage<unknown>>) {
+      for await (const page of source[kind](deviceId, { resume: resumeFor(kind) }) as AsyncIterable<MirrorPage<unknown>>) {
         pulls += 1;
+        const resumed = waits.delete(kind);
         // The insert of page n overlaps the fetch of page n+1, and no more than that.
         await previous;
         if (failed) return;
@@ -179,7 +237,7 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
         if (!Array.isArray(page)) noteSkipped(kind, (page as { skipped: readonly SkippedItem[] }).skipped);
         // The list did not end: what was read is kept; the collection is marked incomplete.
         if (!Array.isArray(page) && (page as { incomplete?: string }).incomplete) incompleteLists.push(kind);
-        previous = write(kind, items);
+        previous = write(kind, items, resumed);
       }
       await previous;
       if (kind === 'resources' || kind === 'timeSchedules') structureWritten();
@@ -207,7 +265,8 @@ async function runRefresh(db: Database, deviceId: string, source: MirrorSource, 
     }
     const items = isBarePage(page) ? page : page.items;
     if (!isBarePage(page)) noteSkipped('users', page.skipped);
-    const users = items.map((u): MirrorUser => ({ id: u.userId.toLowerCase(), name: u.name, email: u.email, userGroupId: u.userGroupId?.toLowerCase() ?? null }));
+    // Ids arrive canonical (lib/service/schemas.ts canonicalId).
+    const users = items.map((u): MirrorUser => ({ id: u.userId, name: u.name, email: u.email, userGroupId: u.userGroupId }));
     if (failed) return 'failed';
     await write('users', users);
     return 'loaded';
@@ -282,6 +341,8 @@ export function partialLoadOf(state: MirrorState | null): PartialLoad | null {
 export interface MirrorSchedule {
   nextRefreshAt: Date | null;
   deferredBy: RefreshDecision['deferredBy'];
+  /** The running refresh waits for the service to read a failed page again (MirrorState.waiting). */
+  waiting: MirrorState['waiting'];
 }
 
 export type MirrorStatus =
@@ -362,7 +423,7 @@ export async function ensureFresh(
     lastErrorKind: state?.lastError ? (state.lastErrorKind ?? 'internal') : null,
     retryAt: state?.lastError ? (state.nextRefreshAt ?? null) : null,
   };
-  const schedule: MirrorSchedule = { nextRefreshAt: decision.start ? null : decision.nextAt, deferredBy: decision.deferredBy };
+  const schedule: MirrorSchedule = { nextRefreshAt: decision.start ? null : decision.nextAt, deferredBy: decision.deferredBy, waiting: state?.waiting ?? null };
   refreshing = refreshing || inflight.has(deviceId);
   if (!loaded) return { status: 'loading', pagesFetched: state?.pagesFetched ?? 0, refreshing, partial: partialLoadOf(state), ...failure, ...schedule };
   return { status: 'ready', refreshedAt: loaded, refreshing, incomplete: state?.incompleteLists ?? null, ...failure, ...schedule };

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Paginator, ServiceClient } from '@/lib/service';
 import { PAGE_SIZE_MAX } from '@/lib/service/schemas';
-import type { MirrorPage, MirrorSource } from './types';
+import type { MirrorPage, MirrorSource, SourceOptions } from './types';
 
 /** Each page's items with what the reader skipped on it (the refresh counts and stores those). */
 async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<MirrorPage<T>> {
@@ -10,12 +10,12 @@ async function* itemsByPage<T>(paginator: Paginator<T>): AsyncGenerator<MirrorPa
 
 /** The upstream as a mirror source: every collection, in the largest pages the service allows. */
 export function serviceMirrorSource(client: ServiceClient, apiKey: string): MirrorSource {
-  const options = { pageSize: PAGE_SIZE_MAX };
+  const options = (source?: SourceOptions) => ({ pageSize: PAGE_SIZE_MAX, resume: source?.resume });
   return {
-    reservations: (deviceId) => itemsByPage(client.reservations.list(apiKey, deviceId, options)),
-    resources: (deviceId) => itemsByPage(client.resources.list(apiKey, deviceId, options)),
-    timeSchedules: (deviceId) => itemsByPage(client.timeSchedules.list(apiKey, deviceId, options)),
-    userGroups: (deviceId) => itemsByPage(client.userGroups.list(apiKey, deviceId, options)),
+    reservations: (deviceId, source) => itemsByPage(client.reservations.list(apiKey, deviceId, options(source))),
+    resources: (deviceId, source) => itemsByPage(client.resources.list(apiKey, deviceId, options(source))),
+    timeSchedules: (deviceId, source) => itemsByPage(client.timeSchedules.list(apiKey, deviceId, options(source))),
+    userGroups: (deviceId, source) => itemsByPage(client.userGroups.list(apiKey, deviceId, options(source))),
     users: (deviceId) => client.users.all(apiKey, deviceId),
   };
 }

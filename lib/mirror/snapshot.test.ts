@@ -12,7 +12,7 @@ const ROOM_B = '5a1d0000-0000-4000-8000-0000000000b2';
 const GROUP = '5a1d0000-0000-4000-8000-0000000000c1';
 
 const schedule: MirrorTimeSchedule = { id: SCHEDULE, deviceId: DEVICE, scheduleType: 'Week', schedule: [[[360, 180]], [], [], [], [], [], []] };
-const room = (id: string, name: string): MirrorResource => ({ id, deviceId: DEVICE, name, description: `${name} room`, timeScheduleId: SCHEDULE.toUpperCase() });
+const room = (id: string, name: string): MirrorResource => ({ id, deviceId: DEVICE, name, description: `${name} room`, timeScheduleId: SCHEDULE });
 const group = (apartmentId: string): MirrorUserGroup => ({ id: GROUP, deviceId: DEVICE, name: `Lgh ${apartmentId}`, apartmentId, referenceId: 'REF-1' });
 
 /** A complete refresh writing the given rows as the next generation. */

@@ -9,8 +9,14 @@ import { msg } from '@/lib/i18n/message';
 import { readState } from './store';
 
 export interface SnapshotResource extends MirrorResource {
-  /** The resource's Week schedule; empty when its schedule is missing (shown as "no slots"). */
+  /** The resource's Week schedule; empty when its schedule is not listed (see scheduleListed). */
   schedule: MirrorTimeSchedule['schedule'];
+  /**
+   * Whether the service lists the schedule the room names (one the portal can read): false when
+   * its timeScheduleId is empty or names no listed schedule. Such a room has no slots to offer;
+   * its bookings are still shown (issue 47).
+   */
+  scheduleListed: boolean;
 }
 
 /**
@@ -114,11 +120,14 @@ async function loadSnapshot(db: Database, deviceId: string): Promise<MirrorSnaps
   };
 }
 
-/** Each resource with its Week schedule (empty when missing: shown as "no slots"). */
+/** Each resource with its Week schedule, or none (empty) when the service does not list it. */
 function withSchedules(deviceId: string, resources: SnapshotRow['resources'], schedules: SnapshotRow['schedules']): SnapshotResource[] {
-  const byId = new Map(schedules.map((s) => [s.id.toLowerCase(), s.schedule]));
-  // timeScheduleId is a plain string upstream; compare case-insensitively like GUIDs.
-  return resources.map((r): SnapshotResource => ({ ...r, deviceId, schedule: byId.get(r.timeScheduleId.toLowerCase()) ?? [] }));
+  // Both ids are canonical (lib/service/schemas.ts canonicalId; migration 0034 for rows read before).
+  const byId = new Map(schedules.map((s) => [s.id, s.schedule]));
+  return resources.map((r): SnapshotResource => {
+    const schedule = byId.get(r.timeScheduleId);
+    return { ...r, deviceId, schedule: schedule ?? [], scheduleListed: schedule !== undefined };
+  });
 }
 
 // The structure of a generation still being loaded, per database handle and system (one entry each).

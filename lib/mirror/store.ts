@@ -16,6 +16,7 @@ import type {
   MirrorUser,
   MirrorUserGroup,
   MirrorUsersStatus,
+  MirrorWaitKind,
   SkippedSummary,
 } from './types';
 import { REFRESH_LEASE_SECONDS, budgetCapacity, budgetRefillPerSecond } from './policy';
@@ -179,7 +180,7 @@ export async function applyUserReservations(db: Database, deviceId: string, user
       .where(eq(mirrorState.deviceId, deviceId))
       .for('update');
     if (!state?.loaded) return 0;
-    const own = items.filter((r) => r.deviceId.toLowerCase() === deviceId.toLowerCase());
+    const own = items.filter((r) => r.deviceId === deviceId);
     let changed = await upsertLiveReservations(tx, deviceId, state.generation, own, false);
     if (state.refreshing) await insertPage(tx, 'reservations', deviceId, state.generation + 1, own);
     const keep = own.map((r) => r.id);
@@ -395,6 +396,8 @@ async function claimRow(db: Database, deviceId: string, leaseSeconds: number, co
       refreshStartedAt: sql`now()`,
       refreshId,
       pagesFetched: 0,
+      waitingUntil: null,
+      waitingKind: null,
       // The last refresh's cost is reserved now, so a crash mid-way is charged too; the end settles it.
       ...(budget ? { budgetTokens: sql`${bucketAt(at, budget.perHour)} - ${mirrorState.lastRequests}`, budgetAt: laterOf(at) } : {}),
     })
@@ -452,6 +455,8 @@ function chargeColumns(charge: RefreshCharge | undefined) {
 export interface LoadProgress {
   reservationsRead?: number;
   structureGeneration?: number | null;
+  /** Waiting to read a failed page again (until when, and why), or no longer (null). */
+  waiting?: { until: Date; kind: MirrorWaitKind } | null;
 }
 
 /**
@@ -464,6 +469,10 @@ export async function recordProgress(db: Database, deviceId: string, refreshId: 
   if (pages !== null) set.pagesFetched = pages;
   if (progress.reservationsRead !== undefined) set.reservationsRead = progress.reservationsRead;
   if (progress.structureGeneration !== undefined) set.structureGeneration = progress.structureGeneration;
+  if (progress.waiting !== undefined) {
+    set.waitingUntil = progress.waiting?.until ?? null;
+    set.waitingKind = progress.waiting?.kind ?? null;
+  }
   const renewed = await db
     .update(mirrorState)
     .set({ ...set, refreshStartedAt: sql`now()` })
@@ -545,6 +554,8 @@ export async function completeRefresh(
         reservationsLoaded: sql`${mirrorState.reservationsRead}`,
         ...chargeColumns(charge),
         refreshId: null,
+        waitingUntil: null,
+        waitingKind: null,
       })
       .where(ownedBy(deviceId, refreshId))
       .returning({ generation: mirrorState.generation });
@@ -606,6 +617,8 @@ function recordFailure(
       // Its rows are gone: nothing of it may be shown (issue 20's partial view).
       structureGeneration: null,
       reservationsRead: 0,
+      waitingUntil: null,
+      waitingKind: null,
       lastError: failure.message,
       lastErrorKind: failure.kind,
       lastErrorAt: sql`now()`,
@@ -680,7 +693,14 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     budgetAt: row.budgetAt,
     lastRequests: row.lastRequests,
     incompleteLists: row.incompleteLists && row.incompleteLists.length > 0 ? row.incompleteLists : null,
+    waiting: waitingOf(row),
   };
+}
+
+/** A refresh's wait as the row holds it: only while its lease is alive (a dead refresh waits for nothing). */
+function waitingOf(row: typeof mirrorState.$inferSelect): MirrorState['waiting'] {
+  const alive = row.refreshStartedAt !== null && Date.now() - row.refreshStartedAt.getTime() < REFRESH_LEASE_SECONDS * 1000;
+  return alive && row.waitingUntil && row.waitingKind ? { until: row.waitingUntil, kind: row.waitingKind } : null;
 }
 
 /** Rows of a mirror table that belong to the generation its system's state names (the current one). */

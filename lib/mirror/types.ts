@@ -2,15 +2,17 @@ import type {
   MirrorCollection,
   MirrorErrorKind,
   MirrorUsersStatus,
+  MirrorWaitKind,
   SkippedSummary,
   StoredOwnerType,
   StoredReservationStatus,
   StoredWeekSchedule,
 } from '@/lib/db/schema/mirror';
 import type { Assert, SameType } from '@/lib/same-type';
+import type { PageResume } from '@/lib/service/paginator';
 import type { Reservation, Resource, SkippedItem, TimeSchedule, UserAccount, UserGroup } from '@/lib/service/schemas';
 
-export type { MirrorCollection, MirrorErrorKind, MirrorUsersStatus, SkippedSummary };
+export type { MirrorCollection, MirrorErrorKind, MirrorUsersStatus, MirrorWaitKind, SkippedSummary };
 
 // The mirror stores what the service's reader gives (lib/db/schema/mirror.ts names it for storage).
 type _OwnerTypes = Assert<SameType<StoredOwnerType, Reservation['ownerType']>>;
@@ -34,12 +36,17 @@ export interface MirrorUser {
 /** A page of a collection; `incomplete` on the last one when the list did not end (lib/service/paginator.ts). */
 export type MirrorPage<T> = readonly T[] | { items: readonly T[]; skipped: readonly SkippedItem[]; incomplete?: 'repeated' | 'pageLimit' };
 
+/** How a refresh reads a collection: `resume` decides whether a page that failed is asked for again (lib/service/paginator.ts). */
+export interface SourceOptions {
+  resume?: PageResume;
+}
+
 /** Where a refresh reads from: each collection as an async sequence of pages. */
 export interface MirrorSource {
-  reservations(deviceId: string): AsyncIterable<MirrorPage<Reservation>>;
-  resources(deviceId: string): AsyncIterable<MirrorPage<Resource>>;
-  timeSchedules(deviceId: string): AsyncIterable<MirrorPage<TimeSchedule>>;
-  userGroups(deviceId: string): AsyncIterable<MirrorPage<UserGroup>>;
+  reservations(deviceId: string, options?: SourceOptions): AsyncIterable<MirrorPage<Reservation>>;
+  resources(deviceId: string, options?: SourceOptions): AsyncIterable<MirrorPage<Resource>>;
+  timeSchedules(deviceId: string, options?: SourceOptions): AsyncIterable<MirrorPage<TimeSchedule>>;
+  userGroups(deviceId: string, options?: SourceOptions): AsyncIterable<MirrorPage<UserGroup>>;
   /** Every user of the system in one answer (not paged upstream); absent: the source has no user list. */
   users?(deviceId: string): Promise<MirrorPage<UserAccount>>;
 }
@@ -88,4 +95,9 @@ export interface MirrorState {
    * holds what was read and is used; a refresh is tried again with backoff. Null: every list ended.
    */
   incompleteLists: MirrorCollection[] | null;
+  /**
+   * The running refresh waits to read a page that failed after its retries again, from where it
+   * stopped (migration 0035): until when, and why. Null otherwise (and once its lease ran out).
+   */
+  waiting: { until: Date; kind: MirrorWaitKind } | null;
 }

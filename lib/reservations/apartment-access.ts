@@ -36,7 +36,7 @@ export function apartmentAuthorizations(
       const options = { lane: 'lookups' as const };
       const accounts = apartment ? await client.users.byApartment(apiKey, apartment, options) : await client.users.byReference(apiKey, reference, options);
       // The key may cover several systems, each with its own apartment of that number.
-      const ours = accounts.filter((a) => a.deviceId.toLowerCase() === deviceId.toLowerCase() && a.userGroupId?.toLowerCase() === group.id.toLowerCase());
+      const ours = accounts.filter((a) => a.deviceId === deviceId && a.userGroupId === group.id);
       if (ours.length === 0) return null;
       return new Set(ours.flatMap((a) => a.reservationResources ?? []));
     } catch (error) {

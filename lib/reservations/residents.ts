@@ -103,6 +103,6 @@ export async function residentSummary(
 ): Promise<{ userId: string; name: string; apartmentId: string | null; userGroupId: string | null } | null> {
   const resident = await findResident(client, apiKey, deviceId, userId);
   if (!resident) return null;
-  const userGroupId = resident.userGroupId?.toLowerCase() ?? null;
+  const { userGroupId } = resident;
   return { userId, name: resident.name, apartmentId: userGroupId ? await apartmentOf(userGroupId) : null, userGroupId };
 }

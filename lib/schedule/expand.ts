@@ -105,6 +105,25 @@ export function expandRange(schedule: WeekScheduleInput, fromMs: number, toMs: n
   return slots.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
 }
 
+/**
+ * Slots at the reservations' own times, for a room without a schedule to lay out (the service
+ * lists none for it): one per distinct start and end starting in [fromMs, toMs), sorted by start,
+ * so that its bookings can still be shown where they are. `scheduleDay` and `scheduleIndex` are -1:
+ * they come from no schedule, and none of them is a slot that could be booked.
+ */
+export function reservationSlots(reservations: readonly { startTime: string | Date; endTime: string | Date }[], fromMs: number, toMs: number, timeZone: string): ScheduleSlot[] {
+  assertTimeZone(timeZone);
+  const slots = new Map<string, ScheduleSlot>();
+  for (const r of reservations) {
+    const startMs = new Date(r.startTime).getTime();
+    const endMs = new Date(r.endTime).getTime();
+    if (!(endMs > startMs) || startMs < fromMs || startMs >= toMs) continue;
+    const slot = makeSlot(startMs, endMs, -1, -1, timeZone);
+    if (!slots.has(slot.id)) slots.set(slot.id, slot);
+  }
+  return [...slots.values()].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
 /** The instant at which the clocks of `timeZone` show `minute` minutes after midnight of the date (month 0-based). */
 export function instantOfWallTime(year: number, month: number, day: number, minute: number, timeZone: string): number {
   const asUtc = Date.UTC(year, month, day, 0, minute);

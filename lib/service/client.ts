@@ -3,7 +3,7 @@ import type { CircuitBreakerPolicy } from 'cockatiel';
 import { z } from 'zod';
 import { hasControlCharacters } from '@/lib/http/control-characters';
 import { isServiceError, ServiceAuthError, withEffect, type ServiceErrorContext } from './errors';
-import { Paginator, type Page } from './paginator';
+import { Paginator, type Page, type PageResume } from './paginator';
 import {
   DEFAULT_BREAKER,
   DEFAULT_RETRY,
@@ -114,6 +114,8 @@ export interface ListOptions {
   pageSize?: number;
   /** The most pages followed before the list counts as not ending (default LIST_PAGES_MAX). */
   maxPages?: number;
+  /** Asked whether to read a page that failed (after the retries) again from the same token (see Paginator). */
+  resume?: PageResume;
 }
 export interface LookupOptions {
   /** Default true; false leaves `reservationResources` out of each user. */
@@ -276,7 +278,7 @@ export function createServiceClient(config: ServiceClientConfig) {
       const { items, skipped } = parseItems(item, page[field], { defaults: { deviceId: device } });
       reportSkipped(operation, skipped);
       return { items, skipped, continuationToken: page.continuationToken };
-    }, operation, options.maxPages);
+    }, operation, options.maxPages, options.resume);
   }
 
   function lookup(kind: 'reference' | 'email' | 'apartment', name: string, apiKey: string, value: string, options: LookupOptions) {

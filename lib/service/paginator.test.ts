@@ -66,3 +66,41 @@ describe('Paginator', () => {
     expect(seen).toEqual([0, 1, 2, 3]);
   });
 });
+
+describe('Paginator resuming a failed page', () => {
+  /** Three pages; the second fails `failures` times before it answers. */
+  function flaky(failures: number) {
+    const asked: (string | undefined)[] = [];
+    let left = failures;
+    const fetchPage = (token: string | undefined): Promise<Page<number>> => {
+      asked.push(token);
+      const index = token === undefined ? 0 : Number(token.split(':')[1]);
+      if (index === 1 && left > 0) {
+        left -= 1;
+        return Promise.reject(new Error('503'));
+      }
+      return Promise.resolve({ items: [index], skipped: [], continuationToken: index < 2 ? `p:${index + 1}` : null });
+    };
+    return { fetchPage, asked };
+  }
+
+  it('asks for the failed page again from the same token while resume says so, never from the first page', async () => {
+    const source = flaky(3);
+    const seen: { attempt: number; pagesRead: number }[] = [];
+    const resume = ({ attempt, pagesRead }: { attempt: number; pagesRead: number }) => {
+      seen.push({ attempt, pagesRead });
+      return Promise.resolve(true);
+    };
+    const pages = await pagesOf(new Paginator(source.fetchPage, 'GET /x', LIST_PAGES_MAX, resume));
+    expect(pages.flatMap((p) => p.items)).toEqual([0, 1, 2]);
+    expect(source.asked).toEqual([undefined, 'p:1', 'p:1', 'p:1', 'p:1', 'p:2']);
+    expect(seen).toEqual([{ attempt: 1, pagesRead: 1 }, { attempt: 2, pagesRead: 1 }, { attempt: 3, pagesRead: 1 }]);
+  });
+
+  it('lets the error end the list when resume says no, or without resume', async () => {
+    const refused = flaky(1);
+    await expect(pagesOf(new Paginator(refused.fetchPage, 'GET /x', LIST_PAGES_MAX, () => Promise.resolve(false)))).rejects.toThrow('503');
+    expect(refused.asked).toEqual([undefined, 'p:1']);
+    await expect(pagesOf(new Paginator(flaky(1).fetchPage, 'GET /x'))).rejects.toThrow('503');
+  });
+});

@@ -11,6 +11,13 @@ export type ListIncomplete = 'repeated' | 'pageLimit';
 /** The most pages one list is followed for: far beyond any real system (100 items a page). */
 export const LIST_PAGES_MAX = 5_000;
 
+/**
+ * Asked when a page failed (after the read retries): resolve true to ask for the same page again,
+ * from the same continuation token (after whatever wait it chose), false to let the error end the
+ * list. `attempt` counts the failures of this page, from 1.
+ */
+export type PageResume = (failure: { error: unknown; attempt: number; pagesRead: number }) => Promise<boolean>;
+
 export interface Page<T> {
   /** The page's usable items, in the order sent. */
   items: T[];
@@ -28,7 +35,9 @@ export interface Page<T> {
 /**
  * A list spread over continuation-token pages. Nothing is fetched until iterated; each iteration
  * starts again from the first page. A page that fails (after the read retries) makes the iteration
- * throw: items already yielded stay yielded, but no iteration ever ends as if complete. A list
+ * throw, unless `resume` says to ask for that page again: then the list goes on from where it was,
+ * never from the first page. Items already yielded stay yielded, but no iteration ever ends as if
+ * complete. A list
  * that does not end (a repeated token, more than `maxPages` pages) ends `pages()` with a page
  * marked `incomplete`, and makes `toArray` and the item iteration throw.
  */
@@ -37,14 +46,26 @@ export class Paginator<T> implements AsyncIterable<T> {
     private readonly fetchPage: (continuationToken: string | undefined) => Promise<Page<T>>,
     private readonly operation: string,
     private readonly maxPages: number = LIST_PAGES_MAX,
+    private readonly resume?: PageResume,
   ) {}
+
+  /** One page, asked for again from the same token while `resume` says so. */
+  private async fetchResuming(token: string | undefined, pagesRead: number): Promise<Page<T>> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.fetchPage(token);
+      } catch (error) {
+        if (!this.resume || !(await this.resume({ error, attempt, pagesRead }))) throw error;
+      }
+    }
+  }
 
   /** Every page in order, following `continuationToken` until it is null, a token repeats or maxPages are read. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     const seen = new Set<string>();
     let token: string | undefined;
     for (let read = 1; ; read += 1) {
-      const page = await this.fetchPage(token);
+      const page = await this.fetchResuming(token, read - 1);
       token = page.continuationToken ?? undefined;
       if (token === undefined) {
         yield page;

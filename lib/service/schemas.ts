@@ -22,7 +22,33 @@ export const MINUTES_PER_DAY = 1440;
 export const DAYS_PER_WEEK = 7;
 
 // The upstream is a .NET service: ids are GUIDs, not necessarily RFC 9562 UUIDs (no version checks).
-const id = z.guid();
+const guid = z.guid();
+// .NET's "B" form, `{…}`: one pair of braces around the hyphenated digits.
+const BRACED = /^\{(.*)\}$/s;
+
+/**
+ * The one spelling of a service id inside the portal: lower case, hyphenated, no braces. A .NET
+ * service may write a GUID in upper or mixed case (SQL Server does) or in braces; the same id in
+ * every spelling must compare equal everywhere, so each is normalised once, here, where it is
+ * read. Null for anything that is not a GUID. What the portal sends back is this form: the
+ * interface's string(uuid), which a service reads whatever spelling it wrote.
+ */
+export function canonicalId(value: string): string | null {
+  const trimmed = value.trim();
+  const bare = BRACED.exec(trimmed)?.[1] ?? trimmed;
+  return guid.safeParse(bare).success ? bare.toLowerCase() : null;
+}
+
+/** An id the portal relies on: canonical (canonicalId), or an issue (the item is skipped). */
+export const serviceId = z.string().transform((value, ctx) => {
+  const canonical = canonicalId(value);
+  if (canonical === null) {
+    ctx.addIssue({ code: 'custom', message: 'is not a GUID' });
+    return z.NEVER;
+  }
+  return canonical;
+});
+const id = serviceId;
 /** Strict form, for webhook envelopes (their parsing belongs to the events code and stays as it was). */
 const strictDateTime = z.iso.datetime({ offset: true });
 
@@ -75,8 +101,18 @@ const dateTime = z.string().transform((value, ctx) => {
  */
 const displayText = z.unknown().optional().transform((v): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : ''));
 
-/** An id the portal can do without (owner, user, group in lookups): anything but a GUID reads as null. */
-const optionalId = z.unknown().optional().transform((v): string | null => (typeof v === 'string' && id.safeParse(v).success ? v : null));
+/** An id the portal can do without (owner, user, group in lookups): canonical, and anything but a GUID reads as null. */
+const optionalId = z.unknown().optional().transform((v): string | null => (typeof v === 'string' ? canonicalId(v) : null));
+
+/**
+ * A room's `timeScheduleId`, typed as a plain string upstream: a GUID in any spelling reads as its
+ * canonical form (so it equals the schedule's own id however either was written); anything else
+ * is kept as sent, trimmed (it then names no listed schedule). Missing reads as ''.
+ */
+const scheduleRef = z.unknown().optional().transform((v): string => {
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  return canonicalId(text) ?? text;
+});
 
 /** An enum read case-insensitively (a .NET service may write `user`); unknown or missing → 'Unknown'. */
 function tolerantEnum<const T extends readonly string[]>(values: T) {
@@ -149,8 +185,8 @@ export const ResourceSchema = z.object({
   name: displayText,
   description: displayText,
   deviceId: id,
-  /** Typed as a plain string upstream; it holds a schedule id. Missing: the resource shows no slots. */
-  timeScheduleId: displayText,
+  /** Typed as a plain string upstream; it holds a schedule id (canonical when a GUID). Missing: no schedule is listed for the room. */
+  timeScheduleId: scheduleRef,
 });
 export type Resource = z.infer<typeof ResourceSchema>;
 export const ReservationResourceSchema = ResourceSchema;
@@ -179,7 +215,7 @@ export const UserAccountSchema = z.object({
   reservationResources: z
     .array(z.unknown())
     .nullish()
-    .transform((list) => (list ? list.filter((v): v is string => typeof v === 'string' && id.safeParse(v).success) : undefined)),
+    .transform((list) => (list ? list.flatMap((v) => (typeof v === 'string' ? (canonicalId(v) ?? []) : [])) : undefined)),
 });
 export type UserAccount = z.infer<typeof UserAccountSchema>;
 
@@ -276,7 +312,7 @@ export const AcceptedSchema = z.object({ correlationId: id, timestamp: z.string(
  * will tell. Only a body that names exactly one correlation id is read; anything else stays unknown.
  */
 export function salvageAccepted(text: string): Accepted | undefined {
-  const found = [...text.matchAll(/"correlationId"\s*:\s*"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/gi)];
+  const found = [...text.matchAll(/"correlationId"\s*:\s*"\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?"/gi)];
   const ids = new Set(found.map((m) => m[1]?.toLowerCase()));
   if (ids.size !== 1) return undefined;
   return { correlationId: [...ids][0] ?? '', timestamp: null };
@@ -296,7 +332,7 @@ export const ApiKeySchema = z
     const devices = b.deviceIds ?? b.DeviceIds ?? b.deviceId ?? b.DeviceId ?? [];
     return {
       apiKey: b.apiKey ?? b.ApiKey ?? b.key ?? b.api_key,
-      deviceIds: (Array.isArray(devices) ? devices : [devices]).filter((d): d is string => typeof d === 'string' && id.safeParse(d).success).map((d) => d.toLowerCase()),
+      deviceIds: (Array.isArray(devices) ? devices : [devices]).flatMap((d) => (typeof d === 'string' ? (canonicalId(d) ?? []) : [])),
     };
   }, z.object({ apiKey: z.string().trim().min(1), deviceIds: z.array(id) }));
 export type ApiKeyGrant = z.infer<typeof ApiKeySchema>;

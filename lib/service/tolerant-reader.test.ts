@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseDateTime, parseItems, ReservationSchema, ResourceSchema, TimeScheduleSchema, UserAccountSchema, UserGroupSchema } from './schemas';
+import { AcceptedSchema, ApiKeySchema, normaliseDateTime, parseItems, ReservationResultEventSchema, ReservationSchema, ResourceSchema, salvageAccepted, TimeScheduleSchema, UserAccountSchema, UserGroupSchema } from './schemas';
 import { craftedClient } from '@/tests/crafted-service';
 
 const DEVICE = '6a1d1f7e-3b1c-4c2d-9e8f-0a1b2c3d4e5f';
@@ -32,6 +32,37 @@ describe('normaliseDateTime', () => {
     '',
   ])('refuses %j', (input) => {
     expect(normaliseDateTime(input)).toBeNull();
+  });
+});
+
+describe('ids in any spelling (issue 47)', () => {
+  const ID = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
+  const spellings = [ID.toUpperCase(), '3F1c2A9e-8B7d-4C6e-9F0a-1B2c3D4e5F60', `{${ID}}`, `{${ID.toUpperCase()}}`, ` ${ID} `];
+
+  it.each(spellings)('reads %j as the canonical id wherever the service sends one', (spelled) => {
+    const reservation = { id: spelled, userId: spelled, ownerId: spelled, ownerType: 'User', status: 'Unused', resourceId: spelled, startTime: '2026-11-24T07:00Z', endTime: '2026-11-24T10:00Z', deviceId: spelled };
+    expect(ReservationSchema.parse(reservation)).toMatchObject({ id: ID, userId: ID, ownerId: ID, resourceId: ID, deviceId: ID });
+    expect(ResourceSchema.parse({ id: spelled, name: 'Tvättstuga 1', deviceId: spelled, timeScheduleId: spelled })).toMatchObject({ id: ID, deviceId: ID, timeScheduleId: ID });
+    expect(TimeScheduleSchema.parse({ id: spelled, deviceId: spelled, scheduleType: 'Week', schedule: [] }).id).toBe(ID);
+    expect(UserGroupSchema.parse({ id: spelled, deviceId: spelled }).id).toBe(ID);
+    expect(UserAccountSchema.parse({ deviceId: spelled, userId: spelled, userGroupId: spelled, reservationResources: [spelled, 'nope'] })).toMatchObject({ deviceId: ID, userId: ID, userGroupId: ID, reservationResources: [ID] });
+    expect(AcceptedSchema.parse({ correlationId: spelled }).correlationId).toBe(ID);
+    expect(ApiKeySchema.parse({ apiKey: 'k', deviceIds: [spelled] }).deviceIds).toEqual([ID]);
+    const event = ReservationResultEventSchema.parse({ correlationId: spelled, eventType: 'reservationResult', timestamp: '2026-11-24T07:00:00Z', eventData: { succeded: true, data: { reservationId: spelled, operation: 'create' } } });
+    expect([event.correlationId, event.eventData.data?.reservationId]).toEqual([ID, ID]);
+  });
+
+  it('salvages a cut-off 202 whose correlation id is in braces or upper case', () => {
+    expect(salvageAccepted(`{"correlationId":"{${ID.toUpperCase()}}","timestamp":`)).toEqual({ correlationId: ID, timestamp: null });
+  });
+
+  it('refuses what is not a GUID in any spelling, and keeps a timeScheduleId that is not one as sent (trimmed)', () => {
+    for (const bad of [`{${ID}`, `${ID}}`, `{{${ID}}}`, `(${ID})`, ID.replace(/-/g, ''), 'x']) {
+      expect(ReservationSchema.safeParse({ id: bad, ownerType: 'User', status: 'Unused', resourceId: ID, startTime: '2026-11-24T07:00Z', endTime: '2026-11-24T10:00Z', deviceId: ID }).success, bad).toBe(false);
+    }
+    expect(ResourceSchema.parse({ id: ID, deviceId: ID, timeScheduleId: ' Week-A ' }).timeScheduleId).toBe('Week-A');
+    expect(ResourceSchema.parse({ id: ID, deviceId: ID }).timeScheduleId).toBe('');
+    expect(UserAccountSchema.parse({ deviceId: ID, userId: ID, userGroupId: `{${ID}` }).userGroupId).toBeNull();
   });
 });
 

@@ -56,6 +56,7 @@ function toFreshness(status: MirrorStatus): Freshness {
     retryAt: kind ? (status.retryAt?.toISOString() ?? null) : null,
     nextRefreshAt: status.nextRefreshAt?.toISOString() ?? null,
     deferredBy: status.deferredBy,
+    ...(status.waiting ? { waiting: { kind: status.waiting.kind, retryAt: status.waiting.until.toISOString() } } : {}),
   };
   if (status.status === 'loading') {
     const partial = status.partial ? { reservationsRead: status.partial.reservationsRead, reservationsExpected: status.partial.reservationsExpected } : null;

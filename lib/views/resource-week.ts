@@ -13,6 +13,7 @@ import { bookingRulesRead } from '@/lib/systems/booking-rules';
 import { closureWindowsRead } from '@/lib/closures/read';
 import {
   overlayReservations,
+  reservationSlots,
   shiftWeekKey,
   weekFromKey,
   weekKeyOf,
@@ -203,7 +204,8 @@ async function computeResourceWeek(
       const range = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS), resourceId: resource.id };
       const list = await readReservations(deps.db, system.deviceId, range, generation);
       const ownerLabel = await ownerLabelsFor(deps.db, system.deviceId, list, snapshot.groupById, generation);
-      const slots = overlayReservations(weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis), list, {
+      const laid = resource.scheduleListed ? weekSlotsOf(snapshot, resource, week, timeZone, system.scheduleBasis) : reservationSlots(list, week.startMs, week.endMs, timeZone);
+      const slots = overlayReservations(laid, list, {
         now: nowMs,
         resourceId: resource.id,
         horizonEnd,
@@ -231,7 +233,9 @@ async function computeResourceWeek(
   }
   const reservations = held;
   const compute = (): ResourceWeekView => {
-    const slots = overlayReservations(entry.slots, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel, activationMinutes });
+    // A room whose schedule the service does not list: its bookings at their own times (issue 47).
+    const laid = resource.scheduleListed ? entry.slots : reservationSlots(reservations.list, week.startMs, week.endMs, timeZone);
+    const slots = overlayReservations(laid, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel, activationMinutes });
     return { ...base, ...withRequestsAndClosures(resource, slots, read) };
   };
   // Everything the answer depends on besides the clock: the system's settings, the room and week,
@@ -250,7 +254,7 @@ async function computeResourceWeek(
  */
 const PARTIAL_REUSE_MS = 1_000;
 const partialWeeks = new WeakMap<Database, Map<string, { atMs: number; week: Promise<PartialWeek> }>>();
-type PartialWeek = Pick<ResourceWeekView, 'resource' | 'slots' | 'requests' | 'origins'>;
+type PartialWeek = Pick<ResourceWeekView, 'resource' | 'slots' | 'requests' | 'origins' | 'noListedSchedule'>;
 
 function reusedPartialWeek(db: Database, key: string, nowMs: number, compute: () => Promise<PartialWeek>): Promise<PartialWeek> {
   let held = partialWeeks.get(db);
@@ -281,5 +285,9 @@ function withRequestsAndClosures(
   const { open: requests, origins } = weekRequestsOf(read.requests, booked);
   // Their slots are closed: shown "Closed: reason", never bookable.
   markClosedSlots(slots, resource.id, read.closures);
-  return { resource: { id: resource.id, name: resource.name, description: resource.description }, slots, requests, origins };
+  const room = { id: resource.id, name: resource.name, description: resource.description };
+  if (resource.scheduleListed) return { resource: room, slots, requests, origins };
+  // No schedule listed: the bookings are shown, and no slot of it may be booked (the handler refuses too).
+  for (const slot of slots) slot.bookable = false;
+  return { resource: room, slots, requests, origins, noListedSchedule: true };
 }

@@ -41,6 +41,12 @@ export interface FreshnessSchedule {
   /** The earliest time the next refresh may start (ISO); null when one is starting or running. */
   nextRefreshAt: string | null;
   deferredBy: 'budget' | 'backoff' | null;
+  /**
+   * The running refresh waits for the service: a page failed after its retries and is asked for
+   * again at `retryAt` (ISO), from where the list stopped ('busy': the service asked it to slow
+   * down; 'unreachable': no answer). Absent when not waiting.
+   */
+  waiting?: { kind: 'busy' | 'unreachable'; retryAt: string };
 }
 
 /** How current the mirrored copy is. Instants are ISO strings; lastError is a safe, generic sentence. */
@@ -108,8 +114,14 @@ export interface ResourceWeekView {
   /** Null while loading, unless the first load's rooms are in (freshness.partial). */
   resource: { id: string; name: string; description: string } | null;
   week: WeekInfo;
-  /** During a partial first load: the known bookings, every other slot 'loading' and none bookable. */
+  /**
+   * During a partial first load: the known bookings, every other slot 'loading' and none bookable.
+   * For a room whose schedule the service does not list (noListedSchedule): its bookings of the
+   * week at their own times, none bookable.
+   */
   slots: StatefulSlot[];
+  /** The service lists no time schedule (that the portal can read) for this room: nothing can be booked here. Absent otherwise. */
+  noListedSchedule?: true;
   /** End of the booking horizon (epoch ms). */
   horizonEnd: number;
   freshness: Freshness;

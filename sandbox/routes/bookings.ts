@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { KeyedCall, SandboxContext } from '../context';
 import { AFTER_ACCEPT_DEFAULT_DELAY_MS } from '../faults';
 import { badRequest, checkValue, connectionReset, issues, json, problem, readJsonBody, sleep, statusTitle, UUID_RE } from '../http';
-import { withExtras, writeTime } from '../shapes';
+import { spellId, withExtras, writeTime } from '../shapes';
 import { parseSlotTime } from '../slots';
 
 // The writes of /v1: create and cancel are accepted (202 with a correlation id), queued in
@@ -28,7 +28,7 @@ async function accept(ctx: SandboxContext, method: string, approvalId: string, o
   );
   ctx.kick();
   const shapes = faults.shapes;
-  const body = withExtras({ correlationId, timestamp: writeTime(timestamp, shapes, timestamp.toISOString()) }, shapes, `/v1/reservations/requests/${correlationId}`);
+  const body = withExtras({ correlationId: spellId(correlationId, shapes), timestamp: writeTime(timestamp, shapes, timestamp.toISOString()) }, shapes, `/v1/reservations/requests/${correlationId}`);
   const status = shapes.acceptStatus ?? 202;
   // afterAccept: the request is recorded and queued above; only the answer goes wrong.
   const spoil = faults.afterAccept(method);
@@ -38,7 +38,7 @@ async function accept(ctx: SandboxContext, method: string, approvalId: string, o
       await sleep(spoil.delayMs ?? AFTER_ACCEPT_DEFAULT_DELAY_MS);
       return json(body, status);
     case 'unreadable':
-      return new Response(`{"correlationId":"${correlationId}","timestamp":`, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      return new Response(`{"correlationId":"${spellId(correlationId, shapes)}","timestamp":`, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
     case 'status': {
       const failed = spoil.status ?? 500;
       return problem(failed, statusTitle(failed), 'The service failed to answer the request.');

@@ -4,7 +4,7 @@ import { iso, toDate } from '../encoding';
 import type { Shapes } from '../faults';
 import { badRequest, checkValue, json, notFound, UUID_RE } from '../http';
 import { href, page, type PageSpec } from '../paging';
-import { shapeEnums, shapeItems, shapeLabels, shapeScheduleType, withExtras, writeTime } from '../shapes';
+import { shapeEnums, shapeIds, shapeItems, shapeLabels, shapeScheduleType, withExtras, writeTime } from '../shapes';
 
 // The reads of /v1: a system's lists page by page, and the user lookups.
 
@@ -12,6 +12,12 @@ import { shapeEnums, shapeItems, shapeLabels, shapeScheduleType, withExtras, wri
 const RESOURCE_LABELS = ['name', 'description'] as const;
 const GROUP_LABELS = ['name', 'apartmentId', 'referenceId'] as const;
 const USER_LABELS = ['name', 'email'] as const;
+// GUIDs that the `idCase`/`bracedIds` shapes spell, per kind of item.
+const RESERVATION_IDS = ['id', 'userId', 'ownerId', 'resourceId', 'deviceId'] as const;
+const SCHEDULE_IDS = ['id', 'deviceId'] as const;
+const RESOURCE_IDS = ['id', 'deviceId', 'timeScheduleId'] as const;
+const GROUP_IDS = ['id', 'deviceId'] as const;
+const USER_IDS = ['deviceId', 'userId', 'userGroupId', 'reservationResources'] as const;
 
 const reservationDto = (r: Row, shapes: Shapes) => ({
   id: r.id, userId: r.user_id ?? null, ownerId: r.owner_id ?? null, ownerType: r.owner_type, status: r.status,
@@ -31,16 +37,28 @@ export async function listReservations(ctx: SandboxContext, call: KeyedCall): Pr
   const shapes = ctx.faults.shapes;
   return systemList(ctx, call, {
     kind: 'reservations', table: 'sandbox.reservations', field: 'reservations', select: '*',
-    map: (r) => reservationDto(r, shapes), perItem: (r, i) => shapeEnums(r, i, shapes),
+    map: (r) => reservationDto(r, shapes), perItem: (r, i) => shapeIds(shapeEnums(r, i, shapes), RESERVATION_IDS, shapes),
   });
 }
 
 /** GET /v1/reservations/timeschedules/{deviceId}/all */
 export async function listTimeSchedules(ctx: SandboxContext, call: KeyedCall): Promise<Response> {
+  const shapes = ctx.faults.shapes;
+  // unlistedSchedule: the schedule of the system's last room is left out of the list.
+  const unlisted = shapes.unlistedSchedule ? await lastRoomSchedule(ctx, call.param('deviceId')) : null;
   return systemList(ctx, call, {
     kind: 'timeSchedules', table: 'sandbox.time_schedules', field: 'timeSchedules', select: 'id, device_id, schedule',
-    map: (r) => ({ id: r.id, deviceId: r.device_id, scheduleType: 'Week', schedule: r.schedule }), perItem: (r, i) => shapeScheduleType(r, i, ctx.faults.shapes),
+    map: (r) => ({ id: r.id, deviceId: r.device_id, scheduleType: 'Week', schedule: r.schedule }),
+    perItem: (r, i) => shapeIds(shapeScheduleType(r, i, shapes), SCHEDULE_IDS, shapes),
+    ...(unlisted ? { leaveOut: (row: Row) => row.id === unlisted } : {}),
   });
+}
+
+/** The time schedule of a system's last room (by seq), or null (an unknown system, or not a UUID). */
+async function lastRoomSchedule(ctx: SandboxContext, deviceId: string): Promise<string | null> {
+  if (!UUID_RE.test(deviceId)) return null;
+  const { rows } = await ctx.sql.query(`SELECT time_schedule_id::text AS id FROM sandbox.resources WHERE device_id = $1 ORDER BY seq DESC LIMIT 1`, [deviceId]);
+  return (rows[0]?.id as string | undefined) ?? null;
 }
 
 /** GET /v1/reservations/resources/{deviceId}/all */
@@ -48,7 +66,7 @@ export async function listResources(ctx: SandboxContext, call: KeyedCall): Promi
   return systemList(ctx, call, {
     kind: 'resources', table: 'sandbox.resources', field: 'resources', select: 'id, device_id, name, description, time_schedule_id',
     map: (r) => ({ id: r.id, name: r.name, description: r.description, deviceId: r.device_id, timeScheduleId: r.time_schedule_id }),
-    perItem: (r, i) => shapeLabels(r, i, RESOURCE_LABELS, ctx.faults.shapes),
+    perItem: (r, i) => shapeIds(shapeLabels(r, i, RESOURCE_LABELS, ctx.faults.shapes), RESOURCE_IDS, ctx.faults.shapes),
   });
 }
 
@@ -57,7 +75,7 @@ export async function listUserGroups(ctx: SandboxContext, call: KeyedCall): Prom
   return systemList(ctx, call, {
     kind: 'userGroups', table: 'sandbox.user_groups', field: 'userGroups', select: 'id, device_id, name, apartment_id, reference_id',
     map: (r) => ({ id: r.id, name: r.name, apartmentId: r.apartment_id, referenceId: r.reference_id, deviceId: r.device_id }),
-    perItem: (r, i) => shapeLabels(r, i, GROUP_LABELS, ctx.faults.shapes),
+    perItem: (r, i) => shapeIds(shapeLabels(r, i, GROUP_LABELS, ctx.faults.shapes), GROUP_IDS, ctx.faults.shapes),
   });
 }
 
@@ -72,7 +90,7 @@ function includeResources(url: URL): boolean {
 /** A `{ userAccounts }` answer (lookups, users/fetch) with its shapes. */
 function userAccounts(ctx: SandboxContext, url: URL, accounts: Row[]): Response {
   const shapes = ctx.faults.shapes;
-  const items = shapeItems(accounts, shapes, href(url), (u, i) => shapeLabels(u, i, USER_LABELS, shapes));
+  const items = shapeItems(accounts, shapes, href(url), (u, i) => shapeIds(shapeLabels(u, i, USER_LABELS, shapes), USER_IDS, shapes));
   return json(withExtras({ userAccounts: items }, shapes, href(url)));
 }
 
@@ -122,5 +140,5 @@ export async function userReservations(ctx: SandboxContext, { url, param, key }:
   if (users.length === 0) throw notFound('No such user among the systems this key covers.');
   const { rows } = await ctx.sql.query(`SELECT * FROM sandbox.reservations WHERE user_id = $1 ORDER BY start_time, seq`, [userId]);
   const shapes = ctx.faults.shapes;
-  return json(shapeItems(rows.map((r) => reservationDto(r, shapes)), shapes, href(url), (r, i) => shapeEnums(r, i, shapes)));
+  return json(shapeItems(rows.map((r) => reservationDto(r, shapes)), shapes, href(url), (r, i) => shapeIds(shapeEnums(r, i, shapes), RESERVATION_IDS, shapes)));
 }

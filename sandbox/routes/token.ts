@@ -4,6 +4,7 @@ import { hashKey, issuer } from '../auth';
 import type { Call, SandboxContext } from '../context';
 import { b64url } from '../encoding';
 import { checkValue, HttpProblem, json, notFound, readText } from '../http';
+import { spellId } from '../shapes';
 
 // The credentials an integrator obtains: an OAuth 2.0 client-credentials token, and an API key
 // for an approval (which needs the token).
@@ -74,5 +75,5 @@ export async function generateApiKey(ctx: SandboxContext, { request, param }: Ca
   if (!approval) throw notFound('No such approval.');
   const apiKey = `sbx_${b64url(randomBytes(32))}`;
   await ctx.sql.query(`INSERT INTO sandbox.api_keys (key_hash, approval_id, created_at) VALUES ($1, $2, $3)`, [hashKey(apiKey), approvalId, ctx.now()]);
-  return json({ apiKey, deviceIds: approval.device_ids });
+  return json({ apiKey, deviceIds: approval.device_ids.map((d) => spellId(d, ctx.faults.shapes)) });
 }

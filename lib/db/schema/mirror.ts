@@ -36,6 +36,9 @@ export interface SkippedSummary {
  */
 export type MirrorErrorKind = 'unreachable' | 'unreadable' | 'refused' | 'busy' | 'internal';
 
+/** Why a refresh waits to read a failed page again (migration 0035): the service said slow down (429), or did not answer. */
+export type MirrorWaitKind = 'busy' | 'unreachable';
+
 // Owned by lib/mirror/store.ts (the only code that reads or writes these tables); a refresh's pages
 // go in with bulk `unnest` inserts.
 export const mirrorState = pgTable('mirror_state', {
@@ -68,6 +71,9 @@ export const mirrorState = pgTable('mirror_state', {
   refreshId: uuid('refresh_id'),
   // Migration 0027: collections whose list the service never ended (the copy holds what was read).
   incompleteLists: jsonb('incomplete_lists').$type<MirrorCollection[]>(),
+  // Migration 0035: a running refresh waiting to read a failed page again, until when and why.
+  waitingUntil: timestamp('waiting_until', { withTimezone: true }),
+  waitingKind: text('waiting_kind').$type<MirrorWaitKind>(),
 });
 
 export const mirrorReservations = pgTable(
@@ -181,6 +187,7 @@ export const mirrorStateData = dataInventory(mirrorState, {
   lastErrorKind: notPersonal('a fixed kind of failure'),
   usersStatus: notPersonal('whether the user list was read'),
   incompleteLists: notPersonal('which lists the service did not end'),
+  waitingKind: notPersonal('why a refresh waits for the service'),
 });
 
 export const mirrorReservationsData = dataInventory(mirrorReservations, {

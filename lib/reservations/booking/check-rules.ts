@@ -13,6 +13,7 @@ import {
   isResidentAuthorized,
   isScheduledSlot,
   isWithinQuota,
+  noListedSchedule,
   notAuthorized,
   notOnSchedule,
   quotaExceeded,
@@ -41,6 +42,8 @@ export function checkSlot(facts: SlotFacts, ask: { resourceId: string; startMs: 
   if (!resource) throw noSuchResource(ask.resourceId, system);
   const words = { slot: slotWords(startMs, endMs, system.timeZone), resource: resource.name };
   const inLanguage = slotIn(startMs, endMs, system.timeZone);
+  // A room whose schedule the service does not list: no slot of it can be known, so none is booked.
+  if (!schedule) refuse(noListedSchedule(words), inLanguage);
   const slot = schedule
     ? expandRange(schedule.schedule, startMs, startMs + 1, system.timeZone, system.scheduleBasis).find((s) => isScheduledSlot(s, startMs, endMs))
     : undefined;
