@@ -35,6 +35,18 @@ async function readyWeek(request: APIRequestContext, deviceId: string, resourceI
   throw new Error('the week view never became ready');
 }
 
+async function readyApartment(request: APIRequestContext, deviceId: string, groupId: string) {
+  for (let i = 0; i < 60; i += 1) {
+    const response = await request.get(`/api/systems/${deviceId}/apartments/${groupId}`);
+    if (response.status() === 200) {
+      const view = (await response.json()) as { freshness: { status: string }; rooms: { resourceId: string; held: number; quota: number; groupRooms?: string[] }[] };
+      if (view.freshness.status === 'ready') return view;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('the apartment view never became ready');
+}
+
 async function settled(request: APIRequestContext, residentUserId: string, count: number): Promise<Listed[]> {
   for (let i = 0; i < 60; i += 1) {
     const page = (await (await request.get(`/api/requests?resident=${residentUserId}`)).json()) as ListPage;
@@ -66,17 +78,20 @@ async function seedRequests(request: APIRequestContext): Promise<Scenario> {
     // The demo data's own history holds no portal requests; a retry on a fresh portal starts again.
     const earlier = (await (await request.get(`/api/requests?resident=${resident.userId}`)).json()) as ListPage;
     if (earlier.requests.length > 0) continue;
+    // The apartment's own quota as the booking handler counts it (every future booking, however far
+    // ahead, and rooms that share a quota): the demo's history differs by date.
+    const apartment = await readyApartment(request, resident.deviceId, resident.userGroupId);
     for (const resourceId of resident.resourceIds) {
+      const room = apartment.rooms.find((r) => r.resourceId === resourceId);
+      if (!room || room.held > 0 || room.quota !== 2 || room.groupRooms) continue;
       let week: string | undefined;
-      let held = 0;
       let free: { startTime: string; endTime: string }[] = [];
       for (let i = 0; i < 4; i += 1) {
         const view = await readyWeek(request, resident.deviceId, resourceId, week);
-        held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
         if (i >= 1 && free.length < 3) free = view.slots.filter((s) => s.bookable);
         week = view.nav.next;
       }
-      if (held > 0 || free.length < 3) continue;
+      if (free.length < 3) continue;
       const bookSlot = (slot: { startTime: string; endTime: string }) =>
         request.post('/api/reservations', {
           headers: mutation(randomUUID()),
