@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { countChecks, countPlaywright, countVitest, formatTable } from './step-table';
+import { countChecks, countPlaywright, countVitest, cpuBusy, cpuTimes, formatTable } from './step-table';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'step-table-'));
 const file = (name: string, content: unknown) => {
@@ -31,10 +31,16 @@ describe('the step table of npm test', () => {
     expect(countChecks(['just output'])).toBeNull();
   });
 
+  it('tells busy CPU time from idle over every core', () => {
+    const at = (idle: number, busy: number) => cpuTimes([{ times: { user: busy, nice: 0, sys: 0, idle, irq: 0 } }, { times: { user: busy, nice: 0, sys: 0, idle, irq: 0 } }]);
+    expect(cpuBusy(at(100, 100), at(130, 170))).toBeCloseTo(0.7);
+    expect(cpuBusy(at(100, 100), at(100, 100))).toBeUndefined();
+  });
+
   it('prints each step with its wall time, counts and load, says which run no test, and totals the counts', () => {
     const table = formatTable(
       [
-        { name: 'lint', status: 'passed', seconds: 72.6, counts: null, note: 'runs no test', load: { mean: 1.2, max: 2 } },
+        { name: 'lint', status: 'passed', seconds: 72.6, counts: null, note: 'runs no test', load: { mean: 1.2, max: 2, cpuBusy: 0.634 } },
         { name: 'unit', status: 'passed', seconds: 301, counts: { passed: 1624, failed: 0, skipped: 1 }, load: { mean: 1.9, max: 2.4 } },
         { name: 'e2e', status: 'failed', seconds: 600, counts: { passed: 100, failed: 1, skipped: 0, flaky: 1 }, load: { mean: 2, max: 3 } },
         { name: 'dev start', status: 'not run', seconds: 0, counts: null, note: 'an earlier step failed', load: null },
@@ -43,7 +49,8 @@ describe('the step table of npm test', () => {
       { cpus: 2, cpu: 'Test CPU' },
     );
     expect(table).toContain('npm test: 974 s on 2 × Test CPU');
-    expect(table).toMatch(/\| lint +\| passed +\| +73 s \| runs no test +\| 1\.20 \(max 2\.00\) +\|/);
+    expect(table).toMatch(/\| lint +\| passed +\| +73 s \| runs no test +\| 1\.20 \(max 2\.00\) +\| 63 % +\|/);
+    expect(table).toMatch(/\| unit +\| passed .*\| — +\|$/m);
     expect(table).toMatch(/\| e2e +\| failed +\| +600 s \| 100 \/ 1 \/ 0 \(1 flaky\)/);
     expect(table).toMatch(/\| dev start +\| not run +\| +— \| an earlier step failed/);
     expect(table).toMatch(/\| total +\| failed +\| +974 s \| 1724 \/ 1 \/ 1 /);

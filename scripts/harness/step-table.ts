@@ -15,8 +15,11 @@ export interface StepResult {
   seconds: number;
   counts: Counts | null;
   note?: string;
-  /** The 1-minute load average while the step ran (sampled every 5 s). */
-  load: { mean: number; max: number } | null;
+  /**
+   * The 1-minute load average while the step ran (sampled every 5 s), and the share of the
+   * machine's CPU time that was busy over the step (steps side by side see the same machine).
+   */
+  load: { mean: number; max: number; cpuBusy?: number } | null;
 }
 
 /** Vitest's JSON report (`--reporter=json`). */
@@ -49,6 +52,28 @@ export function countChecks(lines: string[]): Counts | null {
 
 const pad = (text: string, width: number, right = false) => (right ? text.padStart(width) : text.padEnd(width));
 
+/** CPU times summed over every core (os.cpus()), to tell busy from waiting. */
+export interface CpuTimes {
+  idle: number;
+  total: number;
+}
+
+export function cpuTimes(cpus: { times: Record<'user' | 'nice' | 'sys' | 'idle' | 'irq', number> }[]): CpuTimes {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of cpus) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { idle, total };
+}
+
+/** The share of CPU time between two readings that was not idle (0–1); undefined when no time passed. */
+export function cpuBusy(from: CpuTimes, to: CpuTimes): number | undefined {
+  const total = to.total - from.total;
+  return total > 0 ? 1 - (to.idle - from.idle) / total : undefined;
+}
+
 /** The table npm test ends with. */
 export function formatTable(results: StepResult[], totalSeconds: number, machine: { cpus: number; cpu: string }): string {
   const rows = results.map((r) => {
@@ -56,9 +81,10 @@ export function formatTable(results: StepResult[], totalSeconds: number, machine
       ? `${r.counts.passed} / ${r.counts.failed} / ${r.counts.skipped}${r.counts.flaky ? ` (${r.counts.flaky} flaky)` : ''}`
       : r.note ?? (r.status === 'skipped' || r.status === 'not run' ? '—' : 'no count');
     const load = r.load ? `${r.load.mean.toFixed(2)} (max ${r.load.max.toFixed(2)})` : '—';
-    return [r.name, r.status, r.status === 'skipped' || r.status === 'not run' ? '—' : `${r.seconds.toFixed(0)} s`, tests, load];
+    const busy = r.load?.cpuBusy === undefined ? '—' : `${Math.round(r.load.cpuBusy * 100)} %`;
+    return [r.name, r.status, r.status === 'skipped' || r.status === 'not run' ? '—' : `${r.seconds.toFixed(0)} s`, tests, load, busy];
   });
-  const header = ['Step', 'Result', 'Wall', 'Tests passed / failed / skipped', 'Load, 1-min mean'];
+  const header = ['Step', 'Result', 'Wall', 'Tests passed / failed / skipped', 'Load, 1-min mean', 'CPU busy'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => pad(c, widths[i]!, i === 2)).join(' | ')} |`;
   const sum = results.reduce(
@@ -70,6 +96,6 @@ export function formatTable(results: StepResult[], totalSeconds: number, machine
     line(header),
     `|${widths.map((w, i) => (i === 2 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
     ...rows.map(line),
-    line(['total', results.some((r) => r.status === 'failed') ? 'failed' : 'passed', `${totalSeconds.toFixed(0)} s`, `${sum.passed} / ${sum.failed} / ${sum.skipped}`, '']),
+    line(['total', results.some((r) => r.status === 'failed') ? 'failed' : 'passed', `${totalSeconds.toFixed(0)} s`, `${sum.passed} / ${sum.failed} / ${sum.skipped}`, '', '']),
   ].join('\n');
 }
