@@ -140,7 +140,8 @@ test('a manager has no personal-data page and no extract', async ({ page, contex
   const { withPlus: resident } = await sampleResidents();
   await signedInAs('manager');
   const response = await page.goto('/admin/personal-data');
-  expect(response?.status()).toBe(404);
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole('heading', { level: 1, name: 'This area is for admins' })).toBeVisible();
   const refused = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: resident.userId }, headers: { origin: BASE_URL } });
   expect(refused.status()).toBe(403);
   expect((await context.request.get(`/api/admin/personal-data/residents?q=${encodeURIComponent(resident.email)}`)).status()).toBe(403);
