@@ -41,6 +41,16 @@ describe('shared texts in the reader’s language', () => {
     expect(forbidden).toContain('Gå till startsidan');
   });
 
+  it('FallbackMessage tells a manager in the admin area that it is for admins (issue 48), in both languages', () => {
+    const en = renderToStaticMarkup(withIntl(<FallbackMessage kind="admin-only" signedIn />));
+    expect(en).toContain('Error 403');
+    expect(en).toContain('This area is for admins');
+    expect(en).not.toContain('Page not found');
+    const sv = renderToStaticMarkup(withIntl(<FallbackMessage kind="admin-only" signedIn />, 'sv'));
+    expect(sv).toContain('Den här delen är för administratörer');
+    expect(sv).toContain('Tillbaka till dina system');
+  });
+
   it('a system’s status and the list’s terms', () => {
     expect(renderToStaticMarkup(withIntl(<StatusBadge status="active" />))).toContain('>Active</span>');
     expect(renderToStaticMarkup(withIntl(<StatusBadge status="error" />, 'sv'))).toContain('>Fel</span>');

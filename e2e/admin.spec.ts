@@ -310,3 +310,16 @@ test('the confirmation dialog passes axe', async ({ page, signedInAs }) => {
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
 });
+
+test('a manager opening the admin area is told it is for admins: a 403, in their language, without the admin sections (issue 48)', async ({ page, signedInAs }) => {
+  await signedInAs('manager');
+  for (const path of ['/admin', '/admin/managers', '/admin/audit']) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(403);
+    await expect(page.getByRole('heading', { level: 1, name: 'This area is for admins' })).toBeVisible();
+    await expect(page.getByRole('main')).not.toContainText('Page not found');
+    await expect(page.getByRole('navigation', { name: 'Admin sections' })).toHaveCount(0);
+  }
+  await expect(page.getByRole('link', { name: 'Back to your systems' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page, 'the admin area refused to a manager');
+});

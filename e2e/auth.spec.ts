@@ -163,7 +163,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   // Admin-only changes are refused to a manager, even for their own system.
   const rename = await context.request.patch(`/api/systems/${deviceId}`, { data: { name: 'Mine now' }, headers: { origin: BASE_URL } });
   expect(rename.status()).toBe(403);
-  expect((await managerPage.goto('/admin/systems'))?.status()).toBe(404);
+  expect((await managerPage.goto('/admin/systems'))?.status()).toBe(403);
   await context.close();
 });
 

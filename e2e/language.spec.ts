@@ -183,3 +183,20 @@ test('before sign-in the switcher remembers the choice in this browser only', as
   expect(await htmlLang(page)).toBe('sv');
   await context.close();
 });
+
+test('an API client that names no language is answered in the one its session signed in under, else the portal’s default (issue 48)', async ({ playwright }) => {
+  const bad = async (api: APIRequestContext) => ((await (await api.get('/api/systems/not-a-uuid')).json()) as { error: { message: string } }).error.message;
+  // Signed in from an English browser (no saved choice, no switcher cookie), then used by a client sending no Accept-Language.
+  const browserSide = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { 'Accept-Language': 'en-US,en;q=0.9' } });
+  expect(await signInWithApi(browserSide, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+  const state = await browserSide.storageState();
+  expect(state.cookies.map((c) => c.name)).not.toContain('portal-locale');
+  const script = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { 'Accept-Language': '' }, storageState: state });
+  expect(await bad(script)).toBe('The system id in the path must be a UUID.');
+  // Nobody signed in and no language named: the portal's default (Swedish in the demo).
+  const anonymous = await playwright.request.newContext({ baseURL: BASE_URL, extraHTTPHeaders: { 'Accept-Language': '' } });
+  const refused = await anonymous.get('/api/systems');
+  expect(refused.status()).toBe(401);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/^Logga in/);
+  await Promise.all([browserSide.dispose(), script.dispose(), anonymous.dispose()]);
+});

@@ -89,11 +89,59 @@ test('the demo admin finds a resident, reads what the portal holds at 375 px, an
   expect(unknown.status()).toBe(404);
 });
 
+test('a reference id finds each resident of the apartment as a person of their own, and the erasure of one asks for that person’s name (issue 48)', async ({ page, signedInAs }) => {
+  const fixtures = await sandboxFixtures();
+  const mine = fixtures.approvals[0]?.deviceIds ?? [];
+  // An apartment of the manager's systems with at least two residents of distinct names.
+  const byApartment = new Map<string, typeof fixtures.residents>();
+  for (const r of fixtures.residents.filter((x) => mine.includes(x.deviceId) && x.referenceId)) byApartment.set(`${r.deviceId}/${r.userGroupId}`, [...(byApartment.get(`${r.deviceId}/${r.userGroupId}`) ?? []), r]);
+  const household = [...byApartment.values()].find((list) => list.length >= 2 && new Set(list.map((r) => r.name)).size === list.length);
+  if (!household) throw new Error('the demo has no apartment with two residents');
+  const [first, second] = household as [(typeof household)[number], (typeof household)[number]];
+  await signedInAs('admin');
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/systems/${first.deviceId}/overview`);
+      return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+    }, { timeout: 90_000 })
+    .toBe('ready');
+
+  const results = page.getByRole('region', { name: 'Residents found' });
+  await expect(async () => {
+    await page.goto(`/admin/personal-data?q=${encodeURIComponent(first.referenceId)}`);
+    await expect(results.getByRole('listitem').filter({ hasText: second.name })).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  // Each resident on a card of their own, with their own e-mail; the reference id said to be the apartment's.
+  for (const r of household) {
+    const card = results.getByRole('listitem').filter({ hasText: r.email });
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText(r.name);
+    await expect(card).toContainText(`Apartment’s reference id${first.referenceId}`);
+  }
+  await expect(results).toContainText('home to several of the residents found, who share its number and reference id');
+
+  // The second of them, chosen by name: the dialog names them, and the first one's name does not confirm it.
+  await results.getByRole('link', { name: `Show the data held about ${second.name}` }).click();
+  const selected = page.getByRole('region', { name: `Data held about ${second.name}` });
+  await selected.getByRole('button', { name: `Erase the personal data of ${second.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Erase the personal data of ${second.name}?` });
+  await expect(dialog).toContainText(second.email);
+  await expect(dialog).not.toContainText(first.email);
+  const confirmation = dialog.getByRole('textbox', { name: 'Type their name or e-mail address to confirm' });
+  await confirmation.fill(first.name);
+  await expect(dialog.getByRole('button', { name: 'Erase', exact: true })).toBeDisabled();
+  await confirmation.fill(first.referenceId);
+  await expect(dialog.getByRole('button', { name: 'Erase', exact: true })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
+
 test('a manager has no personal-data page and no extract', async ({ page, context, signedInAs }) => {
   const { withPlus: resident } = await sampleResidents();
   await signedInAs('manager');
   const response = await page.goto('/admin/personal-data');
-  expect(response?.status()).toBe(404);
+  expect(response?.status()).toBe(403);
+  await expect(page.getByRole('heading', { level: 1, name: 'This area is for admins' })).toBeVisible();
   const refused = await context.request.post('/api/admin/personal-data/extract/extract.json', { form: { deviceId: resident.deviceId, userId: resident.userId }, headers: { origin: BASE_URL } });
   expect(refused.status()).toBe(403);
   expect((await context.request.get(`/api/admin/personal-data/residents?q=${encodeURIComponent(resident.email)}`)).status()).toBe(403);
@@ -167,13 +215,28 @@ test('the demo admin erases a resident after a confirmation that says what chang
   await expect(dialog).toContainText(`1 booking request: the name becomes “Resident in LGH ${resident.apartmentId}”`);
   await expect(dialog).toContainText('is not erased here: that is the booking system owner’s task');
   await expect(dialog).toContainText('This cannot be undone.');
+  // Whose records change, and the button only once their name or e-mail is typed (issue 48).
+  await expect(dialog).toContainText('Only the records of this resident change:');
+  await expect(dialog).toContainText(resident.email);
+  await expect(dialog).toContainText(resident.userId);
+  const confirmation = dialog.getByRole('textbox', { name: 'Type their name or e-mail address to confirm' });
+  const eraseButton = dialog.getByRole('button', { name: 'Erase', exact: true });
+  await expect(eraseButton).toBeDisabled();
+  await confirmation.fill(resident.apartmentId);
+  await expect(eraseButton).toBeDisabled();
+  await confirmation.fill(resident.email.toUpperCase());
+  await expect(eraseButton).toBeEnabled();
   await expectNoSeriousA11yViolations(page, 'the erasure’s confirmation');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect((await requestsOf(api, resident.userId)).map((r) => r.residentName)).toEqual([resident.name]);
 
+  // Opened again, it starts empty.
   await erase.click();
-  await dialog.getByRole('button', { name: 'Erase', exact: true }).click();
+  await expect(confirmation).toHaveValue('');
+  await expect(eraseButton).toBeDisabled();
+  await confirmation.fill(resident.name);
+  await eraseButton.click();
   await expect(page.getByRole('status').filter({ hasText: 'Erased what the portal held about' })).toHaveText(
     new RegExp(`^Erased what the portal held about ${resident.name}: \\d+ records changed, .+\\. The booking system still lists them: ask its owner to erase them there\\.$`),
     { timeout: 30_000 },
@@ -229,6 +292,8 @@ test.describe('in Swedish on a 375 px phone', () => {
       const dialog = page.getByRole('dialog', { name: `Radera personuppgifterna om ${resident.name}?` });
       await expect(dialog).toContainText(new RegExp(`1 bokningsförfrågan: namnet blir ”Boende i LGH ${resident.apartmentId}”`));
       await expect(dialog).toContainText('Det går inte att ångra.');
+      await expect(dialog.getByRole('textbox', { name: 'Skriv hens namn eller e-postadress för att bekräfta' })).toBeVisible();
+      await expect(dialog.getByRole('button', { name: 'Radera', exact: true })).toBeDisabled();
       await expectNoSidewaysScroll(page);
       const box = await dialog.boundingBox();
       expect(box && box.x >= 0 && box.x + box.width <= 375, 'the dialog fits the screen').toBe(true);

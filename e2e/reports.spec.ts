@@ -18,7 +18,14 @@ test('a system report: switch the period, read the charts’ summaries and a tab
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' })).toBeVisible();
   await page.getByRole('link', { name: 'Reports for this system' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Report: ${system.name}` })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'This month' })).toHaveAttribute('aria-current', 'page');
+  // It opens on a period that has happened (issue 48): last month, or the month so far once half of it is over.
+  const opened = (await (await page.request.get(`/api/systems/${system.deviceId}/reports`)).json()) as ReportApi;
+  expect(['last-month', 'month-to-date']).toContain(opened.period.kind);
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Stockholm' }).format(new Date());
+  expect(opened.period.to <= today, `${opened.period.to} is not after ${today}`).toBe(true);
+  const label = opened.period.kind === 'last-month' ? 'Last month' : 'Month to date';
+  await expect(page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: label, exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'This month', exact: true })).not.toHaveAttribute('aria-current', 'page');
 
   // Last 12 months: the numbers the API gives, as charts with their summaries and as tables.
   await page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'Last 12 months' }).click();

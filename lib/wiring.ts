@@ -186,7 +186,7 @@ export async function portalRetentionDeps(): Promise<RetentionDeps> {
  * the system's copy re-read from the booking system. Like a closure's, the re-read bypasses the
  * freshness window and the budget's refusal (a rare act of an admin), and is charged all the same.
  */
-export async function eraseResidentNow(actor: Actor, who: ResidentRef): Promise<ErasureResult> {
+export async function eraseResidentNow(actor: Actor, who: ResidentRef, confirmation: string): Promise<ErasureResult> {
   const [{ db }, placeholders] = await Promise.all([getDb(), retentionPlaceholders()]);
   return eraseResident(
     {
@@ -202,5 +202,7 @@ export async function eraseResidentNow(actor: Actor, who: ResidentRef): Promise<
     },
     actor,
     who,
+    new Date(),
+    { confirmation },
   );
 }

@@ -3,7 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { startTransition, useActionState, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, type ButtonVariant } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { ConfirmDialog, type TypedConfirmation } from '@/components/ui/confirm-dialog';
 import { errorTextClass } from '@/components/ui/styles';
 
 export interface ActionState {
@@ -18,6 +18,8 @@ export interface Confirmation {
   title: string;
   body: ReactNode;
   confirmLabel: string;
+  /** A text to type before the button works (a resident's name or e-mail), sent as the form's `field`. */
+  typed?: TypedConfirmation & { field: string };
 }
 
 /**
@@ -81,8 +83,10 @@ export function ActionForm({
           body={confirm.body}
           confirmLabel={confirm.confirmLabel}
           cancelLabel={t('cancel')}
+          typed={confirm.typed}
           onCancel={() => setAwaiting(null)}
-          onConfirm={() => {
+          onConfirm={(typed) => {
+            if (awaiting && confirm.typed) awaiting.set(confirm.typed.field, typed ?? '');
             if (awaiting) run(awaiting);
             setAwaiting(null);
           }}

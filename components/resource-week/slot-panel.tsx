@@ -107,8 +107,7 @@ export function SlotPanel({ slot, origin, deviceId, onClose, children }: SlotPan
             <dt className={termClass}>{t('stateTerm')}</dt>
             <dd className="font-medium first-letter:uppercase">{words.stateText(slot)}</dd>
             <dt className={termClass}>{t('lengthTerm')}</dt>
-            {/* "3 h", "1 h 30 min": a slot's length as a reader says it, not "180 minutes". */}
-            <dd>{t('length', { hours: Math.floor(slot.lengthMinutes / 60), rest: slot.lengthMinutes % 60 })}</dd>
+            <dd>{words.length(slot)}</dd>
             <BookingDetails slot={slot} origin={origin ?? null} deviceId={deviceId} />
           </dl>
           <p className="text-sm">{describeAvailability(slot, t, words.closedText)}</p>

@@ -4,7 +4,7 @@ import type { Locale } from '@/lib/i18n/config';
 import { expandWeek, overlayReservations, weekFromKey } from '@/lib/schedule';
 import { catalogues } from '@/tests/intl';
 import { laundry, reservation } from '@/tests/schedule-fixtures';
-import { dayHeading, slotAccessibleName, slotStateText, slotTimeRange, weekLabel } from './slot-words';
+import { dayHeading, slotAccessibleName, slotLength, slotStateText, slotTimeRange, weekLabel } from './slot-words';
 
 const SE = 'Europe/Stockholm';
 const slotT = (locale: Locale) => createTranslator({ locale, messages: catalogues[locale], namespace: 'slot' });
@@ -88,5 +88,26 @@ describe('slot words', () => {
     const far = overlayReservations(expandWeek(laundry, weekFromKey('2027-W02', SE), SE), [], { now });
     expect(slotStateText(far[0]!, slotT('en'))).toBe('free, beyond the booking horizon');
     expect(slotStateText(far[0]!, slotT('sv'))).toBe('ledigt, utanför bokningsfönstret');
+  });
+});
+
+describe('slotLength', () => {
+  // Issue 48: the nested plural's `#` was the minutes, so every whole-hour slot said "0 h".
+  const lengths = [90, 120, 180, 240, 300, 45, 60].map((lengthMinutes) => ({ lengthMinutes }));
+
+  it('says the length in hours and minutes in English', () => {
+    expect(lengths.map((s) => slotLength(s, slotT('en')))).toEqual(['1 h 30 min', '2 h', '3 h', '4 h', '5 h', '45 min', '1 h']);
+  });
+
+  it('says the length in hours and minutes in Swedish', () => {
+    expect(lengths.map((s) => slotLength(s, slotT('sv')))).toEqual(['1 tim 30 min', '2 tim', '3 tim', '4 tim', '5 tim', '45 min', '1 tim']);
+  });
+
+  it('counts a slot past midnight by its length, not its clock times', () => {
+    const week = weekFromKey('2026-W49', SE);
+    // Monday 21:00 UTC for 240 minutes, as the demo's irregular room: 22:00–02:00 in Stockholm.
+    const crossing = expandWeek([[[1260, 240]], [], [], [], [], [], []], week, SE).find((s) => s.endsNextDay)!;
+    expect(slotTimeRange(crossing, slotT('en'))).toBe('22:00–02:00 next day');
+    expect(slotLength(crossing, slotT('en'))).toBe('4 h');
   });
 });

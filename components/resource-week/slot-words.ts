@@ -18,6 +18,11 @@ export function slotTimeRange(slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel'
   return slot.endsNextDay ? t('timeRangeNextDay', values) : t('timeRange', values);
 }
 
+/** "3 h", "1 h 30 min", "45 min" (sv "3 tim", "1 tim 30 min"): a slot's length as a reader says it, not "180 minutes". */
+export function slotLength(slot: Pick<ScheduleSlot, 'lengthMinutes'>, t: SlotT): string {
+  return t('length', { hours: Math.floor(slot.lengthMinutes / 60), rest: slot.lengthMinutes % 60 });
+}
+
 /** "Monday 24 November" / "måndag 24 november": the local day the slot starts on. */
 export function slotDayLabel(slot: Pick<ScheduleSlot, 'startMs' | 'timeZone'>, locale: Locale): string {
   return formatDayLabel(wallClock(slot.startMs, slot.timeZone), locale);
@@ -141,6 +146,7 @@ function slotWords(t: SlotT, tClosed: ClosedT, locale: Locale) {
     locale,
     closedText,
     timeRange: (slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>) => slotTimeRange(slot, t),
+    length: (slot: Pick<ScheduleSlot, 'lengthMinutes'>) => slotLength(slot, t),
     dayLabel,
     stateText: (slot: StatefulSlot) => slotStateText(slot, t, closedText),
     accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale, closedText, dayLabel(slot)),

@@ -51,4 +51,13 @@ describe('ui primitives', () => {
     expect(html).toMatch(/It cannot be undone\.<\/div>.*<button type="button" class="[^"]*border-slate-300[^"]*">Cancel<\/button><button type="button" class="[^"]*bg-brand-600[^"]*">Switch off<\/button>/);
     expect(renderToStaticMarkup(<ConfirmDialog open={false} {...props} />)).not.toContain('Switch off');
   });
+
+  it('ConfirmDialog with a text to type offers a labelled field and holds its button until the text matches (issue 48)', () => {
+    const props = { title: 'Erase Anna?', body: 'Only hers.', confirmLabel: 'Erase', cancelLabel: 'Cancel', onConfirm: () => undefined, onCancel: () => undefined };
+    const html = renderToStaticMarkup(<ConfirmDialog open {...props} typed={{ label: 'Type their name or e-mail address to confirm', accepted: ['Anna Åberg'] }} />);
+    const fieldId = /<label for="([^"]+)"[^>]*>Type their name or e-mail address to confirm<\/label>/.exec(html)?.[1];
+    expect(fieldId).toBeTruthy();
+    expect(html).toContain(`<input id="${fieldId}" type="text"`);
+    expect(html).toMatch(/<button type="button" class="[^"]*" disabled="">Erase<\/button>/);
+  });
 });

@@ -72,6 +72,14 @@ describe('error answers in the caller\'s language', () => {
     expect((await body(await ask({ 'accept-language': 'sv' }))).reason).toBe('stillLoading');
   });
 
+  it('answers a signed-in client that names no language in the one its session signed in under, not the portal’s default (issue 48)', async () => {
+    // PORTAL_DEFAULT_LOCALE is en in tests: a session signed in under Swedish shows the fallback is used.
+    session.get = () => Promise.resolve({ id: 'u', email: 'a@b.se', name: 'A', role: 'manager', locale: null, signedInUnder: 'sv' });
+    expect((await body(await ask({}))).message).toMatch(/^Systemets uppgifter/);
+    // What the request itself asks for still wins.
+    expect((await body(await ask({ 'accept-language': 'en' }))).message).toMatch(/^This system's data/);
+  });
+
   it('uses the signed-in user\'s saved choice before the cookie', async () => {
     session.get = () => Promise.resolve({ id: 'u', email: 'a@b.se', name: 'A', role: 'manager', locale: 'sv' });
     expect((await body(await ask({ cookie: 'portal-locale=en', 'accept-language': 'en' }))).message).toMatch(/^Systemets uppgifter/);

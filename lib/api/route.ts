@@ -13,22 +13,23 @@ import { getSession } from './session';
 
 /**
  * The caller's language for an error answer of a route handler: the signed-in user's saved
- * choice, else the `portal-locale` cookie, else Accept-Language, else PORTAL_DEFAULT_LOCALE (the
- * order of lib/api/request-locale.ts). Read from the Request itself, so it also works called
+ * choice, else the `portal-locale` cookie, else Accept-Language, else the language the session
+ * signed in under, else PORTAL_DEFAULT_LOCALE (the order of lib/api/request-locale.ts). Read from the Request itself, so it also works called
  * in-process without Next's request scope; the saved choice only when the session can be had
  * (never an error of its own).
  */
 export async function localeOfRequest(request: Request): Promise<Locale> {
-  let saved: string | null | undefined;
+  let user: Awaited<ReturnType<typeof getSession>> = null;
   try {
-    saved = (await getSession())?.locale;
+    user = await getSession();
   } catch {
-    saved = undefined;
+    user = null;
   }
   return resolveLocale({
-    saved,
+    saved: user?.locale,
     cookie: cookieValue(request.headers.get('cookie'), LOCALE_COOKIE),
     acceptLanguage: request.headers.get('accept-language'),
+    signedInUnder: user?.signedInUnder,
     fallback: env.PORTAL_DEFAULT_LOCALE,
   });
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getToken, type JWT } from 'next-auth/jwt';
 import { cookies, headers } from 'next/headers';
-import { notFound, redirect } from 'next/navigation';
+import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
@@ -98,7 +98,8 @@ export async function requirePageAdmin(returnTo?: string): Promise<SessionUser> 
   const user = await requirePageUser(returnTo);
   if (user.role !== 'admin') {
     log.warn('admin page refused', { userId: user.id });
-    notFound();
+    // 403 with "for admins" (app/(portal)/admin/forbidden.tsx), not a 404 that says the page is missing (issue 48).
+    forbidden();
   }
   return user;
 }

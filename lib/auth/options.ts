@@ -13,6 +13,7 @@ import { createSignInThrottle, type SignInThrottle } from './throttle';
 import { bumpSessionVersion, findUserByEmail, findUserById } from './users';
 import { sessionStillValid } from './session-token';
 import { singletonPromise } from '@/lib/singleton';
+import { requestedLocale } from '@/lib/i18n/negotiate';
 
 declare module 'next-auth' {
   interface Session {
@@ -21,6 +22,8 @@ declare module 'next-auth' {
   interface User {
     role?: 'admin' | 'manager';
     sessionVersion?: number;
+    /** The sign-in request's own language (requestedLocale), carried into the token as `lng`. */
+    signedInUnder?: string;
   }
 }
 declare module 'next-auth/jwt' {
@@ -33,6 +36,8 @@ declare module 'next-auth/jwt' {
     sid?: string;
     /** The account's saved language choice, read with the session check on every use. */
     locale?: string | null;
+    /** The language the session signed in under (the sign-in request's cookie or Accept-Language): see resolveLocale. */
+    lng?: string | null;
   }
 }
 
@@ -59,6 +64,19 @@ export interface AuthDeps {
   throttle: () => Promise<SignInThrottle>;
 }
 
+/**
+ * The language a sign-in request names itself (its `portal-locale` cookie, else Accept-Language),
+ * kept in the session so that a later request naming none is answered in it (issue 48).
+ */
+function signInLocale(headers: Record<string, unknown>): string | undefined {
+  const header = (name: string) => {
+    const value = headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const cookie = /(?:^|;\s*)portal-locale=([^;]*)/.exec(header('cookie') ?? '')?.[1]?.trim();
+  return requestedLocale(cookie, header('accept-language'));
+}
+
 /** The configuration, given its dependencies (tests pass their own database). */
 export function createAuthOptions({ authSecret, database, throttle }: AuthDeps): AuthOptions {
   const providers: AuthOptions['providers'] = [
@@ -68,7 +86,7 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
       credentials: { email: { label: 'E-mail', type: 'email' }, password: { label: 'Password', type: 'password' } },
       async authorize(credentials, req) {
         const result = await verifyCredentials(await database(), await throttle(), credentials, clientIp(req.headers ?? {}));
-        if (result.ok) return result.user;
+        if (result.ok) return { ...result.user, signedInUnder: signInLocale(req.headers ?? {}) };
         if (result.reason === 'throttled') throw new Error(THROTTLED_ERROR);
         return null;
       },
@@ -107,7 +125,7 @@ export function createAuthOptions({ authSecret, database, throttle }: AuthDeps):
           // Sign-in: record who and which session version this token belongs to.
           const record = account?.provider === 'credentials' ? await findUserById(db, user.id) : await findUserByEmail(db, user.email ?? '');
           if (!record || record.deactivatedAt !== null) throw new SessionRevokedError('account vanished or deactivated during sign-in');
-          return { ...token, uid: record.id, sid: randomUUID(), email: record.email, name: record.name, role: record.role, sv: record.sessionVersion, locale: record.locale };
+          return { ...token, uid: record.id, sid: randomUUID(), email: record.email, name: record.name, role: record.role, sv: record.sessionVersion, locale: record.locale, lng: user.signedInUnder ?? null };
         }
         // Every later use: the account must still exist with the same session version.
         const current = token.uid ? await findUserById(db, token.uid) : undefined;

@@ -52,5 +52,7 @@ export const sessionUserSchema = z.object({
   role: roleSchema,
   /** The user's saved language choice, when there is one (lib/i18n/config.ts checks it). */
   locale: z.string().nullish(),
+  /** The language the session signed in under (its sign-in's cookie or Accept-Language), if any. */
+  signedInUnder: z.string().nullish(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

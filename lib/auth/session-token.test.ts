@@ -33,8 +33,20 @@ describeWithDb('reading the session cookie', (ctx) => {
   it("gives the account's current fields for a valid token, as next-auth's session read does", async () => {
     const token = await tokenFor({ sv: await currentVersion(), name: 'Old name in the token' });
     const user = await readSessionUser(ctx().handle.db, SECRET, token);
-    expect(user).toEqual({ id: userId, email: 'eve@example.com', name: 'Eve', role: 'manager', locale: null });
+    expect(user).toEqual({ id: userId, email: 'eve@example.com', name: 'Eve', role: 'manager', locale: null, signedInUnder: null });
     expect(await nextAuthUser(token)).toMatchObject({ id: userId, name: 'Eve', role: 'manager' });
+  });
+
+  it('carries the language the session signed in under, from the sign-in request’s cookie or Accept-Language (issue 48)', async () => {
+    const options = createAuthOptions({ authSecret: SECRET, database: () => Promise.resolve(ctx().handle.db), throttle: () => Promise.resolve(createSignInThrottle(ctx().handle.db)) });
+    const provider = options.providers[0] as unknown as { options: { authorize: (c: Record<string, string>, req: { headers: Record<string, string> }) => Promise<{ signedInUnder?: string } | null> } };
+    const signIn = (headers: Record<string, string>) => provider.options.authorize({ email: 'eve@example.com', password: 'a-long-password' }, { headers: { 'x-forwarded-for': '203.0.113.9', ...headers } });
+    expect((await signIn({ 'accept-language': 'en-GB,en;q=0.9' }))?.signedInUnder).toBe('en');
+    expect((await signIn({ 'accept-language': 'en', cookie: 'a=1; portal-locale=sv' }))?.signedInUnder).toBe('sv');
+    expect((await signIn({}))?.signedInUnder).toBeUndefined();
+    // The token's claim reaches the session user: the language an API answer falls back to.
+    const token = await tokenFor({ sv: await currentVersion(), lng: 'en' });
+    expect((await readSessionUser(ctx().handle.db, SECRET, token))?.signedInUnder).toBe('en');
   });
 
   it('refuses a token of another version, of another secret, a malformed one, and none', async () => {

@@ -102,5 +102,5 @@ export async function readSession<R extends Record<string, JsonRead<unknown>>>(
   if (!token?.uid) return { user: null, also: null };
   const { user: record, ...also } = await readTogether(db, { ...reads, user: userRead(token.uid) });
   if (!sessionStillValid(record as UserRecord | undefined, token)) return { user: null, also: null };
-  return { user: sessionUserOf(record as UserRecord), also: also as ReadResults<R> };
+  return { user: { ...sessionUserOf(record as UserRecord), signedInUnder: token.lng ?? null }, also: also as ReadResults<R> };
 }

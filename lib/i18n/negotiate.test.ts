@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localeFromAcceptLanguage, resolveLocale } from './negotiate';
+import { localeFromAcceptLanguage, requestedLocale, resolveLocale } from './negotiate';
 
 describe('localeFromAcceptLanguage', () => {
   it.each([
@@ -36,6 +36,16 @@ describe('resolveLocale', () => {
     expect(resolveLocale({ saved: null, cookie: undefined, acceptLanguage: 'en-US', fallback: 'sv' })).toBe('en');
     expect(resolveLocale({ acceptLanguage: 'de-DE', fallback: 'sv' })).toBe('sv');
     expect(resolveLocale({ fallback: 'en' })).toBe('en');
+  });
+
+  it('falls back to the language the session signed in under before the portal’s default, when the request names none (issue 48)', () => {
+    expect(resolveLocale({ saved: null, cookie: undefined, acceptLanguage: null, signedInUnder: 'en', fallback: 'sv' })).toBe('en');
+    expect(resolveLocale({ acceptLanguage: 'sv', signedInUnder: 'en', fallback: 'en' })).toBe('sv');
+    expect(resolveLocale({ saved: 'sv', signedInUnder: 'en', fallback: 'en' })).toBe('sv');
+    expect(resolveLocale({ signedInUnder: 'de', fallback: 'sv' })).toBe('sv');
+    expect(requestedLocale('sv', 'en')).toBe('sv');
+    expect(requestedLocale(undefined, 'en-US')).toBe('en');
+    expect(requestedLocale(null, null)).toBeUndefined();
   });
 
   it('ignores a saved choice or cookie naming a language the portal does not have', () => {

@@ -40,13 +40,26 @@ export interface LocaleSources {
   /** This browser's last choice (the switcher's cookie). */
   cookie?: string | null;
   acceptLanguage?: string | null;
+  /**
+   * The language the session signed in under (that sign-in's cookie or Accept-Language): for a
+   * client that names none on a later request, such as a script using a browser's session.
+   */
+  signedInUnder?: string | null;
   /** The portal's default (PORTAL_DEFAULT_LOCALE). */
   fallback: Locale;
 }
 
-/** Saved preference, else this browser's last choice, else what the browser asks for, else the portal's default. */
-export function resolveLocale({ saved, cookie, acceptLanguage, fallback }: LocaleSources): Locale {
+/**
+ * Saved preference, else this browser's last choice, else what the browser asks for, else the
+ * language the session signed in under, else the portal's default.
+ */
+export function resolveLocale({ saved, cookie, acceptLanguage, signedInUnder, fallback }: LocaleSources): Locale {
   if (isLocale(saved)) return saved;
   if (isLocale(cookie)) return cookie;
-  return localeFromAcceptLanguage(acceptLanguage) ?? fallback;
+  return localeFromAcceptLanguage(acceptLanguage) ?? (isLocale(signedInUnder) ? signedInUnder : fallback);
+}
+
+/** A request's own language, from its cookie and Accept-Language only (no saved choice, no default): undefined when it names none. */
+export function requestedLocale(cookie: string | null | undefined, acceptLanguage: string | null | undefined): Locale | undefined {
+  return isLocale(cookie) ? cookie : localeFromAcceptLanguage(acceptLanguage);
 }

@@ -188,9 +188,22 @@ describeWithDb('erasing a resident', (ctx) => {
     expect(await db().select().from(adminAudit)).toHaveLength(before.length);
   });
 
+  it('refuses an erasure confirmed with anything but her name or e-mail (her housemate’s name, nothing) with a 400, and changes nothing (issue 48)', async () => {
+    const before = await portalText();
+    const audit = await db().select().from(adminAudit);
+    for (const confirmation of ['Bo Berg', 'bo@example.com', '', 'Anna']) {
+      await expect(eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW, { confirmation })).rejects.toSatisfy(
+        (e) => isApiError(e) && e.code === 'bad_request' && e.text.key === 'errors.personalDataErasureNotConfirmed',
+      );
+    }
+    expect(await portalText()).toBe(before);
+    expect(await db().select().from(adminAudit)).toHaveLength(audit.length);
+  });
+
   it('leaves nothing of Anna in the portal’s own tables, keeps her housemate’s data and the shared feed, and records that it happened', async () => {
     const calls = refreshed.length;
-    const result = await eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW);
+    // Her name as typed in the confirmation, whatever its case.
+    const result = await eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW, { confirmation: ' anna andersson ' });
     expect(result.counts).toEqual({ requests: 2, events: 1, deliveries: 1, emailsStopped: 1, emails: 2, closures: 1, noShows: 1, audit: 2, feedsRevoked: 0 });
     expect(result).toMatchObject({ mirror: 'refreshed', stillInBookingSystem: true, records: 10 });
     expect(refreshed.slice(calls)).toEqual([system]);
@@ -237,7 +250,7 @@ describeWithDb('erasing a resident', (ctx) => {
 
   it('changes nothing when asked again, and records the second request', async () => {
     const before = await portalText();
-    const again = await eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW);
+    const again = await eraseResident(deps(), admin, { deviceId: system, userId: anna }, NOW, { confirmation: 'anna@example.com' });
     expect(again.counts).toEqual({ requests: 0, events: 0, deliveries: 0, emailsStopped: 0, emails: 0, closures: 0, noShows: 0, audit: 0, feedsRevoked: 0 });
     const after = await portalText();
     // Only the new audit entry differs.

@@ -4,6 +4,7 @@ import type { Database } from '@/lib/db';
 import { arrayParam, equalsAnyUuid } from '@/lib/db/raw';
 import { adminAudit, calendarFeeds, mailOutbox, mirrorReleasedNoShows, portalEvents, reservationRequests, roomClosures, webhookEvents } from '@/lib/db/schema';
 import { recordAudit, residentAuditTargetId, type Actor } from '@/lib/admin/audit';
+import { confirmationMatches } from '@/lib/client/typed-confirmation';
 import { ApiError } from '@/lib/errors/api-error';
 import { apartmentNumber } from '@/lib/i18n/format';
 import { msg, type Message } from '@/lib/i18n/message';
@@ -274,6 +275,16 @@ export function erasedApartment(extract: PersonalDataExtract): string | null {
   return apartment ? apartmentNumber(apartment) : null;
 }
 
+/**
+ * What the admin types to confirm an erasure (issue 48): the resident's name or e-mail address, so
+ * a press on the wrong one of an apartment's residents erases nobody; their user id when the portal
+ * knows neither.
+ */
+export function erasureConfirmationWords(resident: Pick<ErasurePlan['resident'], 'name' | 'email' | 'userId'>): string[] {
+  const words = [resident.name, resident.email].filter((w): w is string => Boolean(w?.trim()));
+  return words.length > 0 ? words : [resident.userId];
+}
+
 /** What erasing the resident of an extract just gathered would change, for the confirmation. */
 export async function planErasure(db: Database, extract: PersonalDataExtract, now: Date = new Date()): Promise<ErasurePlan> {
   return (await subjectOfExtract(db, extract, now)).plan;
@@ -366,14 +377,20 @@ async function eraseAuditMentions(db: Database, who: ResidentRef, wording: strin
  * Erases what the portal holds about one resident, in one transaction with its audit entry, then
  * re-reads the system's copy from the booking system. A resident the portal knows nothing of is a
  * 404 and nothing is recorded. Doing it again changes nothing but records that it was asked.
+ * `asked.confirmation`, when given, must be the resident's name or e-mail (erasureConfirmationWords):
+ * else a 400 and nothing changes.
  */
-export async function eraseResident(deps: ErasureDeps, actor: Actor, who: ResidentRef, now: Date = new Date()): Promise<ErasureResult> {
+export async function eraseResident(deps: ErasureDeps, actor: Actor, who: ResidentRef, now: Date = new Date(), asked: { confirmation?: string } = {}): Promise<ErasureResult> {
   const { db, placeholders } = deps;
   const done = await db.transaction(async (tx) => {
     // No booking or cancellation is claimed for them while this runs (claimRequest takes the same lock).
     await lockResident(tx, who.deviceId, who.userId);
     const subject = await subjectOf(tx, who, now);
     if (!subject) throw new ApiError('not_found', msg('errors.personalDataNoResident'));
+    // Checked against the records as read now, not the page: the typed words must be this resident's.
+    if (asked.confirmation !== undefined && !confirmationMatches(asked.confirmation, erasureConfirmationWords(subject.extract.resident))) {
+      throw new ApiError('bad_request', msg('errors.personalDataErasureNotConfirmed'));
+    }
     const blocked = erasureBlockedBy(subject.plan);
     if (blocked) throw new ApiError('conflict', blocked);
     // Every row of theirs, so a row another transaction holds is waited for, not skipped.

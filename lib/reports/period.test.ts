@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageText } from '@/tests/message-text';
-import { MAX_PERIOD_MONTHS, parsePeriod, presetPeriod } from './period';
+import { DEFAULT_MONTH_MIN_DAYS, defaultPreset, MAX_PERIOD_MONTHS, parsePeriod, presetPeriod } from './period';
 
 const SE = 'Europe/Stockholm';
 // Wednesday 25 November 2026, 00:30 in Stockholm (still the 24th in UTC).
@@ -19,7 +19,8 @@ const refusal = (input: Parameters<typeof parsePeriod>[0], locale: 'en' | 'sv' =
 
 describe('report periods', () => {
   it('takes the presets from today in the system zone, not in UTC', () => {
-    expect(ok({})).toMatchObject({ kind: 'this-month', from: '2026-11-01', to: '2026-11-30' });
+    expect(ok({ period: 'this-month' })).toMatchObject({ kind: 'this-month', from: '2026-11-01', to: '2026-11-30' });
+    expect(ok({ period: 'month-to-date' })).toMatchObject({ kind: 'month-to-date', from: '2026-11-01', to: '2026-11-25' });
     expect(ok({ period: 'last-month' })).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
     expect(ok({ period: 'last-3-months' })).toMatchObject({ from: '2026-08-26', to: '2026-11-25' });
     expect(ok({ period: 'last-12-months' })).toMatchObject({ from: '2025-11-26', to: '2026-11-25' });
@@ -48,6 +49,33 @@ describe('report periods', () => {
     expect(refusal({ from: '2026-1-1', to: '2026-03-01' })).toMatch(/^The from date/);
     expect(refusal({ from: "' OR 1=1 --", to: '2026-03-01' })).toMatch(/^The from date/);
     expect(refusal({ period: 'custom', from: '2026-01-01' })).toBe('A custom period needs both a from and a to date (YYYY-MM-DD).');
-    expect(refusal({ period: 'forever' })).toBe('The period must be one of this-month, last-month, last-3-months, last-12-months, custom.');
+    expect(refusal({ period: 'forever' })).toBe('The period must be one of month-to-date, this-month, last-month, last-3-months, last-12-months, custom.');
+  });
+});
+
+describe('the period a report opens on (issue 48)', () => {
+  // Local midnight-and-a-half of a day of December 2026 in Stockholm (CET), as UTC.
+  const on = (day: number) => Date.UTC(2026, 11, day, 0, 30) - 3_600_000;
+
+  it('is last month on the 1st and while fewer than DEFAULT_MONTH_MIN_DAYS days of the month are over: no day of it still to come', () => {
+    for (const day of [1, 2, DEFAULT_MONTH_MIN_DAYS]) {
+      const parsed = parsePeriod({}, SE, on(day));
+      expect(parsed.ok && parsed.period, `December ${day}`).toMatchObject({ kind: 'last-month', from: '2026-11-01', to: '2026-11-30' });
+      expect(parsed.ok && parsed.period.endMs <= on(day)).toBe(true);
+    }
+  });
+
+  it('is the month so far once enough of its days are over, never its days to come', () => {
+    expect(defaultPreset(SE, on(DEFAULT_MONTH_MIN_DAYS + 1))).toBe('month-to-date');
+    expect(ok({})).toMatchObject({ kind: 'month-to-date', from: '2026-11-01', to: '2026-11-25' });
+    const parsed = parsePeriod({ period: '' }, SE, on(31));
+    expect(parsed.ok && parsed.period).toMatchObject({ kind: 'month-to-date', from: '2026-12-01', to: '2026-12-31' });
+  });
+
+  it('counts the days in the system’s zone: 00:30 on the 15th in Stockholm is still the 14th in UTC', () => {
+    const fifteenth = on(DEFAULT_MONTH_MIN_DAYS + 1);
+    expect(new Date(fifteenth).getUTCDate()).toBe(DEFAULT_MONTH_MIN_DAYS);
+    expect(defaultPreset(SE, fifteenth)).toBe('month-to-date');
+    expect(defaultPreset('UTC', fifteenth)).toBe('last-month');
   });
 });

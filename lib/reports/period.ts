@@ -8,9 +8,16 @@ import { wallClock } from '@/lib/schedule/zoned';
  * days. Shared by reports, exports and their pages, so that one period means the same everywhere.
  */
 
-export const PERIOD_PRESETS = ['this-month', 'last-month', 'last-3-months', 'last-12-months'] as const;
+export const PERIOD_PRESETS = ['month-to-date', 'this-month', 'last-month', 'last-3-months', 'last-12-months'] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
 export type PeriodKind = PeriodPreset | 'custom';
+
+/**
+ * The month so far is the default once this many of its days are over; before that the report opens
+ * on last month (issue 48: on the 1st, "this month" was 192 of 205 bookings still to come, and the
+ * busiest slots ranked on bookings nobody had used yet).
+ */
+export const DEFAULT_MONTH_MIN_DAYS = 14;
 
 /** A custom period may span at most this many months (a longer one is refused with a sentence). */
 export const MAX_PERIOD_MONTHS = 24;
@@ -86,6 +93,8 @@ export function presetPeriod(preset: PeriodPreset, timeZone: string, nowMs: numb
   const today: Day = { year: w.year, month: w.month, day: w.day };
   const firstOfMonth: Day = { ...today, day: 1 };
   switch (preset) {
+    case 'month-to-date':
+      return build(preset, firstOfMonth, today, timeZone);
     case 'this-month':
       return build(preset, firstOfMonth, { ...today, day: daysInMonth(today.year, today.month) }, timeZone);
     case 'last-month': {
@@ -100,15 +109,28 @@ export function presetPeriod(preset: PeriodPreset, timeZone: string, nowMs: numb
 }
 
 /**
+ * The period a report opens on, one that has happened: the month so far once DEFAULT_MONTH_MIN_DAYS
+ * of its days are over (local days in `timeZone`), else last month.
+ */
+export function defaultPreset(timeZone: string, nowMs: number): PeriodPreset {
+  return wallClock(nowMs, timeZone).day > DEFAULT_MONTH_MIN_DAYS ? 'month-to-date' : 'last-month';
+}
+
+/** The default period's days (defaultPreset). */
+export function defaultPeriod(timeZone: string, nowMs: number): Period {
+  return presetPeriod(defaultPreset(timeZone, nowMs), timeZone, nowMs);
+}
+
+/**
  * `?period=last-month`, or `?period=custom&from=2026-01-01&to=2026-03-31` (`from`/`to` alone mean
- * custom); nothing at all is this month. Refused with a sentence: an unknown preset, a malformed or
+ * custom); nothing at all is the default period (defaultPreset). Refused with a sentence: an unknown preset, a malformed or
  * impossible date, `from` after `to`, or a span over MAX_PERIOD_MONTHS months.
  */
 export function parsePeriod(input: PeriodInput, timeZone: string, nowMs: number): PeriodParse {
   const { period, from, to } = input;
   const custom = period === 'custom' || ((period === null || period === undefined || period === '') && (Boolean(from) || Boolean(to)));
   if (!custom) {
-    const preset = period || 'this-month';
+    const preset = period || defaultPreset(timeZone, nowMs);
     if (!(PERIOD_PRESETS as readonly string[]).includes(preset)) {
       return { ok: false, message: msg('errors.periodUnknown', { presets: [...PERIOD_PRESETS, 'custom'].join(', ') }) };
     }

@@ -4,6 +4,7 @@ import {
   buildResidentIndex,
   keyOf,
   MATCH,
+  nameMatches,
   normaliseText,
   parseResidentQuery,
   prepareQuery,
@@ -180,5 +181,34 @@ describe('labels', () => {
     expect(apartmentLabel({ apartmentId: '', groupName: 'Lokal', groupId: 'g' })).toEqual({ kind: 'apartment', label: 'Lokal' });
     expect(apartmentLabel({ apartmentId: '', groupName: '', groupId: null })).toEqual({ kind: 'none', label: '' });
     expect(residentName({ name: '  ' })).toBe('');
+  });
+});
+
+describe('several words (issue 48: "anna a" and "anna.a" listed every Anna)', () => {
+  const annas = buildResidentIndex(
+    [{ id: 'g-1', name: '', apartmentId: '1001', referenceId: '' }],
+    [
+      { id: 'a-andersson', name: 'Anna Andersson', email: 'anna.andersson1@example.com', userGroupId: 'g-1' },
+      { id: 'a-aberg', name: 'Anna Åberg', email: 'anna.aberg2@example.org', userGroupId: 'g-1' },
+      { id: 'a-berg', name: 'Anna Berg', email: 'anna.berg3@example.net', userGroupId: 'g-1' },
+      { id: 'a-lind', name: 'Anna-Karin Lind', email: 'ak@example.com', userGroupId: 'g-1' },
+      { id: 'a-anna', name: 'Anna Anna', email: '', userGroupId: 'g-1' },
+    ],
+  );
+  const found = (q: string) => searchResidentIndex(annas, system, q).apartments.flatMap((a) => a.residents.map((r) => r.userId)).sort();
+
+  it('needs a word of the name for each word of the query: the "a" is not the "anna" again', () => {
+    expect(found('anna a')).toEqual(['a-aberg', 'a-andersson', 'a-anna']);
+    expect(found('anna.a')).toEqual(['a-aberg', 'a-andersson', 'a-anna']);
+    expect(found('anna, a')).toEqual(['a-aberg', 'a-andersson', 'a-anna']);
+    expect(found('anna anna')).toEqual(['a-anna']);
+    expect(found('anna')).toHaveLength(5);
+  });
+
+  it('takes the words in any order and any fit of them to the name', () => {
+    expect(found('a anna')).toEqual(['a-aberg', 'a-andersson', 'a-anna']);
+    expect(found('karin anna')).toEqual(['a-lind']);
+    expect(nameMatches(['a', 'anna'], ['anna', 'andersson'])).toBe(true);
+    expect(nameMatches(['an', 'anna'], ['anna', 'berg'])).toBe(false);
   });
 });

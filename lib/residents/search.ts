@@ -170,10 +170,25 @@ function keyScore(key: string, entryKey: string): number {
   return 0;
 }
 
-/** Every query word starts a word of the name ("lin pers" finds "Linnea Persson"). */
-function nameMatches(words: readonly string[], nameWords: readonly string[]): boolean {
-  if (words.length === 0) return false;
-  return words.every((w) => nameWords.some((n) => n.startsWith(w)));
+/**
+ * Every query word starts a word of the name, each a word of its own ("lin pers" finds "Linnea
+ * Persson"; "anna a" and "anna.a" find Anna Andersson, not every Anna: the "a" may not be the
+ * "anna" again, issue 48). Names have few words, so trying each assignment is cheap.
+ */
+export function nameMatches(words: readonly string[], nameWords: readonly string[]): boolean {
+  if (words.length === 0 || words.length > nameWords.length) return false;
+  const used = new Array<boolean>(nameWords.length).fill(false);
+  const fit = (i: number): boolean => {
+    if (i === words.length) return true;
+    for (let j = 0; j < nameWords.length; j += 1) {
+      if (used[j] || !nameWords[j]!.startsWith(words[i]!)) continue;
+      used[j] = true;
+      if (fit(i + 1)) return true;
+      used[j] = false;
+    }
+    return false;
+  };
+  return fit(0);
 }
 
 function residentMatches(query: PreparedQuery, user: IndexedUser): boolean {

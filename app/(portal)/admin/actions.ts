@@ -252,7 +252,8 @@ export async function eraseResidentAction(_state: ActionState, form: FormData): 
   return runAction(async () => {
     const admin = await requireAdmin();
     const who = parseResidentRef(text(form, 'deviceId'), text(form, 'userId'));
-    const result = await eraseResidentNow({ id: admin.id, name: admin.name }, who);
+    // The name or e-mail typed in the confirmation: checked again against the resident's records.
+    const result = await eraseResidentNow({ id: admin.id, name: admin.name }, who, text(form, 'confirmation'));
     revalidatePath('/admin/personal-data');
     const t = await getTranslations('personalData.erase');
     const lines = [t('done', { name: residentLabel(result.plan.resident), count: result.records, feeds: result.counts.feedsRevoked })];

@@ -1,9 +1,13 @@
 import { getTranslations } from 'next-intl/server';
 import type { ReactNode } from 'react';
 import { NavLinks } from '@/components/shell/nav-links';
+import { getSession } from '@/lib/api/session';
 
 export default async function AdminLayout({ children }: { children: ReactNode }) {
-  const t = await getTranslations('admin');
+  const [t, user] = await Promise.all([getTranslations('admin'), getSession()]);
+  // A manager gets the pages' 403 ("for admins", ./forbidden.tsx) without the admin sections' links;
+  // each page checks the role itself (requirePageAdmin).
+  if (user?.role !== 'admin') return <>{children}</>;
   // The admin area's own sections, inside its pages (the portal header links only to /admin).
   const sections = [
     { href: '/admin/systems', label: t('sections.systems') },

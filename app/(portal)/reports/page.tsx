@@ -9,7 +9,7 @@ import { listAccessibleSystems } from '@/lib/auth/access';
 import { requirePageUser } from '@/lib/api/session';
 import { renderMessage } from '@/lib/i18n/server';
 import { loadReportsOverview, periodInputOf } from '@/lib/reports/load';
-import { parsePeriod, presetPeriod } from '@/lib/reports/period';
+import { defaultPeriod, parsePeriod } from '@/lib/reports/period';
 import { portalViewDeps } from '@/lib/wiring';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -26,7 +26,7 @@ export default async function ReportsPage({ searchParams }: Props) {
   const nowMs = (deps.now?.() ?? new Date()).getTime();
   const zone = systems[0]?.timeZone ?? 'Europe/Stockholm';
   const parsed = parsePeriod(input, zone, nowMs);
-  const shown = parsed.ok ? parsed.period : presetPeriod('this-month', zone, nowMs);
+  const shown = parsed.ok ? parsed.period : defaultPeriod(zone, nowMs);
 
   let body;
   if (!parsed.ok) {

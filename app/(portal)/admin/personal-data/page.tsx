@@ -8,7 +8,7 @@ import { getDb } from '@/lib/db';
 import { isApiError } from '@/lib/errors/api-error';
 import { isLocale, LOCALES, type Locale } from '@/lib/i18n/config';
 import { renderMessage } from '@/lib/i18n/server';
-import { erasureBlockedBy, planErasure, residentLabel, residentWording, type ErasurePlan } from '@/lib/personal-data/erase';
+import { erasureBlockedBy, erasureConfirmationWords, planErasure, residentLabel, residentWording, type ErasurePlan } from '@/lib/personal-data/erase';
 import { gatherExtract } from '@/lib/personal-data/extract';
 import { ActionForm } from '@/components/admin/action-form';
 import { eraseResidentAction } from '../actions';
@@ -78,6 +78,8 @@ export default async function PersonalDataPage({ searchParams }: Props) {
         <section aria-labelledby="personal-data-results" className="flex flex-col gap-2">
           <h2 id="personal-data-results" className="text-lg font-semibold">{t('resultsHeading')}</h2>
           <p className={mutedTextClass} role="status">{t('resultsCount', { count: found.residents.length })}{found.truncated ? ` ${t('truncated')}` : ''}</p>
+          {/* A reference id or an apartment number finds everyone living there (issue 48): each is a person of their own. */}
+          {sharedApartments(found.residents) > 0 ? <p className="text-sm">{t('sharedApartment', { count: sharedApartments(found.residents) })}</p> : null}
           <ul className="grid gap-3 md:grid-cols-2">
             {found.residents.map((r) => (
               <li key={`${r.deviceId}/${r.userId}`} className={`${cardClass} min-w-0`}>
@@ -85,12 +87,16 @@ export default async function PersonalDataPage({ searchParams }: Props) {
                 <dl className="mt-1 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 text-sm">
                   <dt className={termClass}>{t('system')}</dt>
                   <dd className="break-words">{r.systemName}</dd>
-                  <dt className={termClass}>{t('apartment')}</dt>
-                  <dd className="break-words">{value(r.apartment)}</dd>
                   <dt className={termClass}>{t('email')}</dt>
                   <dd className="break-all">{value(r.email)}</dd>
-                  <dt className={termClass}>{t('reference')}</dt>
-                  <dd className="break-words">{value(r.referenceId)}</dd>
+                  <dt className={termClass}>{t('apartment')}</dt>
+                  <dd className="break-words">{value(r.apartment)}</dd>
+                  {r.referenceId ? (
+                    <>
+                      <dt className={termClass}>{t('reference')}</dt>
+                      <dd className="break-words">{r.referenceId}</dd>
+                    </>
+                  ) : null}
                   <dt className={termClass}>{t('known')}</dt>
                   <dd>{t('source', { source: r.source === 'portal-records' ? 'portal' : 'system' })}</dd>
                 </dl>
@@ -149,12 +155,24 @@ export default async function PersonalDataPage({ searchParams }: Props) {
   );
 }
 
+/** Apartments (by system and group) that more than one of the residents found live in. */
+function sharedApartments(residents: readonly FoundResident[]): number {
+  const seen = new Map<string, number>();
+  for (const r of residents) {
+    if (!r.groupId) continue;
+    const key = `${r.deviceId}/${r.groupId}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return [...seen.values()].filter((n) => n > 1).length;
+}
+
 /**
  * Erasure beside the downloads: what it changes is said in the confirmation, from the same reads as
  * the extract; while something of theirs is in flight, why it must wait instead of the button.
  */
 async function EraseSection({ plan, wording, locale }: { plan: ErasurePlan; wording: string; locale: Locale }) {
-  const t = await getTranslations('personalData.erase');
+  const [t, tPage] = await Promise.all([getTranslations('personalData.erase'), getTranslations('personalData')]);
+  const value = (v: string | null) => v || tPage('noValue');
   const name = residentLabel(plan.resident);
   const blocked = erasureBlockedBy(plan);
   const feeds =
@@ -182,8 +200,23 @@ async function EraseSection({ plan, wording, locale }: { plan: ErasurePlan; word
           confirm={{
             title: t('confirmTitle', { name }),
             confirmLabel: t('confirmLabel'),
+            // The person's own name or address, typed: the apartment's number or reference would fit a housemate too (issue 48).
+            typed: { field: 'confirmation', label: plan.resident.name || plan.resident.email ? t('typeToConfirm') : t('typeIdToConfirm'), accepted: erasureConfirmationWords(plan.resident) },
             body: (
               <div className="flex flex-col gap-2">
+                <p>{t('whose')}</p>
+                <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3">
+                  <dt className={termClass}>{t('name')}</dt>
+                  <dd className="break-words">{value(plan.resident.name)}</dd>
+                  <dt className={termClass}>{tPage('email')}</dt>
+                  <dd className="break-all">{value(plan.resident.email)}</dd>
+                  <dt className={termClass}>{tPage('apartment')}</dt>
+                  <dd className="break-words">{value(plan.resident.apartment)}</dd>
+                  <dt className={termClass}>{tPage('system')}</dt>
+                  <dd className="break-words">{plan.resident.systemName}</dd>
+                  <dt className={termClass}>{t('userId')}</dt>
+                  <dd className="break-all">{plan.resident.userId}</dd>
+                </dl>
                 <ul className="list-disc pl-5">
                   <li>{t('requests', { count: plan.requests, wording })}</li>
                   <li>{t('emails', { count: plan.emails, queued: plan.queuedEmails })}</li>

@@ -9,7 +9,7 @@ import { requirePageUser } from '@/lib/api/session';
 import { formatDateRange } from '@/lib/i18n/format';
 import { renderMessage } from '@/lib/i18n/server';
 import { loadSystemReport, periodInputOf } from '@/lib/reports/load';
-import { parsePeriod, presetPeriod } from '@/lib/reports/period';
+import { defaultPeriod, parsePeriod } from '@/lib/reports/period';
 import { wallClock } from '@/lib/schedule/zoned';
 import { portalViewDeps } from '@/lib/wiring';
 import { pageSystem } from '@/lib/views/page-access';
@@ -32,7 +32,7 @@ export default async function SystemReportPage({ params, searchParams }: Props) 
   const nowMs = (deps.now?.() ?? new Date()).getTime();
   const parsed = parsePeriod(periodInputOf(await searchParams), system.timeZone, nowMs);
   const basePath = `/systems/${system.deviceId}/reports`;
-  const shown = parsed.ok ? parsed.period : presetPeriod('this-month', system.timeZone, nowMs);
+  const shown = parsed.ok ? parsed.period : defaultPeriod(system.timeZone, nowMs);
 
   let body;
   if (!parsed.ok) {
