@@ -76,6 +76,30 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
   await expect(zone).toHaveValue('Europe/Stockholm');
   await expect(zone.getByRole('option', { name: 'UTC', exact: true })).toHaveCount(1);
   await expect(zone.getByRole('option', { name: 'America/New York' })).toHaveCount(1);
+  // The likely zones lead (its own, Stockholm's, the browser's), then all others, each once.
+  const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  // Chromium exposes no group role inside a closed select: the optgroups by their labels.
+  const likely = zone.locator('optgroup[label="Likely"] > option');
+  await expect(likely).toHaveText([...new Set(['Europe/Stockholm', 'Europe/Stockholm', browserZone])].map((z) => z.replaceAll('_', ' ')));
+  await expect(zone.locator('optgroup[label="All time zones"] > option[value="Europe/Stockholm"]')).toHaveCount(0);
+  await expect(zone.locator('optgroup[label="All time zones"] > option[value="Europe/Helsinki"]')).toHaveCount(1);
+  await expect(card.getByText('Where the laundry rooms are: the portal, its e-mails and the displays show every time in this zone.')).toBeVisible();
+  // The demo's bookings fall on its schedule as the booking system sends it: said, and no "shifted?" offered.
+  await expect(card.getByRole('combobox', { name: `Schedule times of ${name} are` })).toHaveValue('utc');
+  await expect(card.getByText('The bookings in the booking system fall on these times: nothing to change.')).toBeVisible();
+  await expect(card.getByRole('note')).toHaveCount(0);
+  // Set to local time (as by mistake): the bookings no longer fall on the slots, so the card asks
+  // "slots look shifted?" with the choice already on the basis they fall on; saving applies it.
+  const patched = await context.request.patch(`/api/systems/${deviceId}`, { data: { scheduleBasis: 'local' }, headers: { origin: BASE_URL } });
+  expect(patched.status()).toBe(200);
+  await page.reload();
+  await expect(card.getByRole('note', { name: 'Slots look shifted?' })).toContainText('and on them as the booking system sends them');
+  await expect(card.getByRole('combobox', { name: `Schedule times of ${name} are` })).toHaveValue('utc');
+  await card.getByRole('button', { name: `Save ${name}` }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Saved' })).toHaveText(`Saved ${name} (Europe/Stockholm, bookable 28 days ahead, 2 bookings per apartment and room).`);
+  expect(((await (await context.request.get(`/api/systems/${deviceId}`)).json()) as { system: { scheduleBasis: string } }).system.scheduleBasis).toBe('utc');
+  await page.reload();
+  await expect(card.getByRole('note')).toHaveCount(0);
 
   await zone.selectOption('Europe/Helsinki');
   await card.getByRole('button', { name: `Save ${name}` }).click();

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { BASE_URL, DEMO, expect, firstSystem, sandboxFixtures, signInWithApi, test } from './utils';
 
@@ -168,4 +169,86 @@ test('who booked: the apartments toggle by role shows each held slot with its ap
   await expect(page).not.toHaveURL(/show=/);
   await expect(page.getByRole('table', { name: /^Free slots of every room in Week \d+/ })).toBeVisible();
   await expect(page.getByRole('table').getByText(/ Apt \S+/)).toHaveCount(0);
+});
+
+/**
+ * The words of `root` (any run of non-space characters: "apartment", "13:00–16:00") that the
+ * browser laid over more than one line: a word broken inside, "apart / ment" or "13:00– / 16:00".
+ */
+async function brokenWords(page: Page, root: string): Promise<string[]> {
+  return page.locator(root).first().evaluate((element) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      const parent = node.parentElement;
+      if (!parent || parent.closest('.sr-only') || !parent.checkVisibility()) continue;
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+}
+
+test('the week fits a 1,366 px laptop in both modes for every system of the demo, no time or word cut; at 375 px no word breaks inside, in the day or the week, in English and Swedish', async ({ browser, page, signedInAs }) => {
+  test.setTimeout(300_000);
+  await signedInAs('manager');
+  await firstSystem(page);
+  const fixtures = await sandboxFixtures();
+  const systems = fixtures.approvals[0]?.deviceIds ?? [];
+  expect(systems.length).toBeGreaterThan(0);
+  for (const deviceId of systems) {
+    await expect
+      .poll(async () => {
+        const response = await page.request.get(`/api/systems/${deviceId}/overview`);
+        return response.status() === 200 ? ((await response.json()) as { freshness: { status: string } }).freshness.status : `status ${response.status()}`;
+      }, { timeout: 90_000 })
+      .toBe('ready');
+  }
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const swedish = await browser.newContext({ baseURL: BASE_URL, locale: 'sv-SE' });
+  try {
+    expect(await signInWithApi(swedish.request, DEMO.manager.email, DEMO.manager.password)).toBeNull();
+    const svPage = await swedish.newPage();
+    for (const [language, p] of [['en', page], ['sv', svPage]] as const) {
+      await p.setViewportSize({ width: 1366, height: 768 });
+      for (const deviceId of systems) {
+        // Last week (the demo's bookings: many apartments per cell) and next week (many free slots).
+        for (const [offset, show] of [[-7, 'apartments'], [7, 'default'], [7, 'apartments']] as const) {
+          const where = `${language} ${deviceId} ${day(offset)} ${show}`;
+          await p.goto(`/systems/${deviceId}/building?view=week&day=${day(offset)}${show === 'apartments' ? '&show=apartments' : ''}`);
+          await expect(p.locator('html')).toHaveAttribute('lang', language);
+          const table = p.locator('table[data-building]');
+          await expect(table).toBeVisible();
+          const fit = await table.evaluate((t) => {
+            const box = t.parentElement!;
+            // Every chip and line inside its own cell: none drawn over the next day's column.
+            const spill = [...t.querySelectorAll('td a, td .held, td .counts')].filter((e) => e.getBoundingClientRect().right > e.closest('td')!.getBoundingClientRect().right + 0.5);
+            return { scrollWidth: box.scrollWidth, clientWidth: box.clientWidth, spill: spill.map((e) => e.textContent) };
+          });
+          expect(fit.scrollWidth, where).toBeLessThanOrEqual(fit.clientWidth);
+          expect(fit.spill, where).toEqual([]);
+          expect(await p.evaluate(() => document.documentElement.scrollWidth), where).toBeLessThanOrEqual(1366);
+          expect(await brokenWords(p, 'table[data-building]'), where).toEqual([]);
+        }
+      }
+      // A phone: the table may scroll in its box, the page may not, and no word breaks inside.
+      await p.setViewportSize({ width: 375, height: 800 });
+      for (const deviceId of systems) {
+        for (const query of ['view=day', 'view=day&show=apartments', `view=week&day=${day(-7)}&show=apartments`, `view=week&day=${day(7)}`]) {
+          await p.goto(`/systems/${deviceId}/building?${query}`);
+          await expect(p.locator('table[data-building]')).toBeVisible();
+          expect(await p.evaluate(() => document.documentElement.scrollWidth), `${language} ${deviceId} ${query}`).toBeLessThanOrEqual(375);
+          expect(await brokenWords(p, 'main'), `${language} ${deviceId} ${query} at 375 px`).toEqual([]);
+        }
+      }
+    }
+  } finally {
+    await swedish.close();
+  }
 });

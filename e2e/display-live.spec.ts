@@ -31,8 +31,10 @@ test('a booking made in the portal shows on the display by its stream, without a
   await screen.clock.install();
   await openScreen(screen, display.url);
   await expect(screen.getByRole('heading', { level: 1, name: `Live ${system.name}` })).toBeVisible();
+  // 40 s on the page's clock since the service was last read (at least): "updated 40 s ago" or more.
+  await screen.clock.runFor(40_000);
   // From here no timer of the page runs: no read every 15 s. Only the stream can bring a change.
-  await screen.clock.pauseAt(Date.now() + 1_000);
+  await screen.clock.pauseAt((await screen.evaluate(() => Date.now())) + 1_000);
   const screenReads: number[] = [];
   screen.on('request', (r) => {
     if (r.url().endsWith('/screen')) screenReads.push(Date.now());
@@ -48,6 +50,8 @@ test('a booking made in the portal shows on the display by its stream, without a
   // The screen read its rooms because the stream said so, once the booking began (and never by a timer).
   expect(screenReads.length).toBeGreaterThan(0);
   expect(Math.min(...screenReads)).toBeGreaterThanOrEqual(bookingFrom);
+  // The rooms just read hold the change: "updated" starts again from it, not from the service's last read.
+  await expect(screen.getByRole('status')).toHaveText('Uppdaterad för 0 s sedan');
 
   // Switched off: the stream's last frame says so, still with no timer running.
   const revoked = await page.request.delete(`/api/displays/${display.id}`, { headers: { origin: BASE_URL } });

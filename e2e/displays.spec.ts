@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { expectNoSeriousA11yViolations } from './a11y';
 import { BASE_URL, bookFirstSlotWithin36h, DEMO, expect, firstSystem, sandboxControl, sandboxFixtures, signInWithApi, test, weekView, type WeekSlot } from './utils';
@@ -205,5 +206,111 @@ test('a booking made at the sandbox itself (as at the door panel) appears on an 
     expect((Date.now() - madeAt) / 1000).toBeLessThanOrEqual(boundS + 2 * 15 + 10);
   } finally {
     await screenContext.close();
+  }
+});
+
+/** The rooms of a page (its HTML, or the /screen answer's), cycled with new names until there are `count`. */
+function roomsUpTo(html: string, count: number): string {
+  const rooms = html.match(/<article class="room">[\s\S]*?<\/article>/g) ?? [];
+  if (rooms.length === 0) return html;
+  const more = Array.from({ length: count }, (_, i) => (i < rooms.length ? rooms[i]! : rooms[i % rooms.length]!.replace(/<h2>([\s\S]*?)<\/h2>/, `<h2>$1 · ${Math.floor(i / rooms.length) + 1}</h2>`)));
+  return html.replace(rooms.join(''), more.join(''));
+}
+
+/**
+ * Every room of the screen seen, page by page (each page turn is DISPLAY_PAGE_S = 10 s of the
+ * page's clock): each room card wholly inside the window and not cut off inside, the page with no
+ * scrolling. Returns the names seen and the page count the indicator gave.
+ */
+async function everyRoomOnItsPage(screen: Page, size: { width: number; height: number }): Promise<{ seen: Set<string>; pages: number }> {
+  const seen = new Set<string>();
+  let pages = 1;
+  for (let turn = 0; turn < 8; turn++) {
+    const page = screen.locator('#page');
+    const indicator = (await page.isVisible()) ? ((await page.textContent()) ?? '') : '';
+    const match = /Sida (\d+) av (\d+)/.exec(indicator);
+    if (match) pages = Number(match[2]);
+    const cards = await screen.getByRole('article').evaluateAll((articles) =>
+      articles
+        .filter((a) => !(a as HTMLElement).hidden)
+        .map((a) => {
+          const box = a.getBoundingClientRect();
+          return { name: a.querySelector('h2')!.textContent, right: box.right, bottom: box.bottom, cut: a.scrollHeight - a.clientHeight, fontPx: parseFloat(getComputedStyle(a).fontSize) };
+        }),
+    );
+    for (const card of cards) {
+      expect(card.right, `${card.name} inside the width at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.width);
+      expect(card.bottom, `${card.name} inside the height at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.height);
+      expect(card.cut, `${card.name} not cut off inside at ${size.width}×${size.height}`).toBeLessThanOrEqual(1);
+      expect(card.fontPx).toBeGreaterThanOrEqual(13);
+      seen.add(card.name);
+    }
+    const scroll = await screen.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+    expect(scroll.w).toBeLessThanOrEqual(size.width);
+    expect(scroll.h).toBeLessThanOrEqual(size.height);
+    if (!match || Number(match[1]) === pages) break;
+    const next = `Sida ${Number(match[1]) + 1} av ${pages}`;
+    await screen.clock.runFor(10_000);
+    await expect(page).toContainText(next);
+  }
+  return { seen, pages };
+}
+
+test('every room of a display shows on a 1280×800 tablet, upright at 800×1280 and on a 1920×1080 TV; eight rooms turn pages with "page 1 of 2"', async ({ page, browser, signedInAs }, testInfo) => {
+  test.setTimeout(240_000);
+  await signedInAs('manager');
+  const { system, resources } = await firstSystem(page);
+  const created = await page.request.post('/api/displays', {
+    data: { deviceId: system.deviceId, name: `Tvättstugorna ${randomUUID().slice(0, 6)}`, showApartments: true },
+    headers: { 'idempotency-key': `e2e-display-sizes-${randomUUID()}`, origin: BASE_URL },
+  });
+  expect(created.status()).toBe(201);
+  const url = new URL(new URL(((await created.json()) as { url: string }).url).pathname, BASE_URL).toString();
+  const names = resources.map((r) => r.name);
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 800, height: 1280 },
+    { width: 1920, height: 1080 },
+  ]) {
+    const context = await browser.newContext({ viewport: size, locale: 'sv-SE' });
+    try {
+      const screen = await context.newPage();
+      await screen.clock.install();
+      await screen.goto(url);
+      await expect(screen.getByRole('heading', { level: 2, name: names[0] })).toBeAttached();
+      // The demo's system of this display: all its rooms on one page, at every size.
+      const { seen, pages } = await everyRoomOnItsPage(screen, size);
+      expect([...seen].sort()).toEqual([...names].sort());
+      expect(pages).toBe(1);
+      await expect(screen.locator('#page')).toBeHidden();
+      await screen.screenshot({ path: testInfo.outputPath(`display-${size.width}x${size.height}.png`) });
+      await expectNoSeriousA11yViolations(screen, `a display at ${size.width}×${size.height}`);
+
+      // Eight rooms (the demo's, and copies under other names): on pages that turn by themselves, every one seen.
+      await screen.route(url, async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, body: roomsUpTo(await response.text(), 8) });
+      });
+      await screen.route('**/screen', async (route) => {
+        const response = await route.fetch();
+        const json = (await response.json()) as { html: string };
+        await route.fulfill({ response, json: { ...json, html: roomsUpTo(json.html, 8) } });
+      });
+      await screen.reload();
+      // Counted hidden or not: the rooms of other pages are not in the accessibility tree until their page shows.
+      await expect(screen.locator('article.room')).toHaveCount(8);
+      const eight = await everyRoomOnItsPage(screen, size);
+      expect(eight.seen.size).toBe(8);
+      await screen.screenshot({ path: testInfo.outputPath(`display-8-rooms-${size.width}x${size.height}.png`) });
+      if (eight.pages > 1) {
+        // After the last page, the first again; a read of the rooms (every 15 s) keeps the page turning.
+        await screen.clock.runFor(10_000);
+        await expect(screen.locator('#page')).toContainText(`Sida 1 av ${eight.pages}`);
+        await expectNoSeriousA11yViolations(screen, `a display of eight rooms at ${size.width}×${size.height}`);
+      }
+    } finally {
+      await context.close();
+    }
   }
 });

@@ -5,11 +5,15 @@ import { connections, managerSystems, reservationRequests, systems } from '@/lib
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 import { notifyAccessChange } from '@/lib/auth/users';
-import { deleteMirrorOf, readResources } from '@/lib/mirror/store';
+import { deleteMirrorOf, readReservations, readResources, readTimeSchedules } from '@/lib/mirror/store';
+import { detectedBasis, scheduleBasisFit } from '@/lib/schedule/basis-fit';
+import type { ScheduleBasis } from '@/lib/schedule/types';
 import { guessResourceKind, type ResourceKind } from '@/lib/schedule/resource-kind';
 import type { SystemPublic, SystemUpdate } from '@/lib/systems/schemas';
 import { getSystem, readMailSettings, readResourceKinds, updateMailSettings, updateRequestBudget, updateSystem, writeResourceKind, type SystemMailSettings } from '@/lib/systems/store';
 import { recordAudit, type Actor } from './audit';
+
+const DAY_MS = 86_400_000;
 
 /** Changes a system's settings and records what changed (before and after). */
 export async function updateSystemSettings(db: Database, actor: Actor, deviceId: string, update: SystemUpdate): Promise<SystemPublic> {
@@ -144,4 +148,15 @@ export async function disconnectSystem(db: Database, actor: Actor, deviceId: str
     });
     return { system, unassigned: managers.length };
   });
+}
+
+/**
+ * The basis (UTC or local) a system's bookings fall on, when they tell (lib/schedule/basis-fit.ts),
+ * else null: from the bookings of the four weeks around `now` in its mirror.
+ */
+export async function detectedBasisOf(db: Database, system: Pick<SystemPublic, 'deviceId' | 'timeZone'>, now: Date): Promise<ScheduleBasis | null> {
+  const range = { from: new Date(now.getTime() - 14 * DAY_MS), to: new Date(now.getTime() + 14 * DAY_MS) };
+  const [resources, schedules, reservations] = await Promise.all([readResources(db, system.deviceId), readTimeSchedules(db, system.deviceId), readReservations(db, system.deviceId, range)]);
+  const fit = scheduleBasisFit({ timeZone: system.timeZone, schedules: new Map(schedules.map((s) => [s.id, s.schedule])), resources, reservations });
+  return detectedBasis(fit);
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DISPLAY_SCRIPT } from './render';
+import { DISPLAY_SCRIPT, renderRooms } from './render';
+import type { DisplayRoom, DisplayScreen } from './screen';
 
 type Listener = (event: { data?: string; lastEventId?: string }) => void;
 
@@ -33,25 +34,29 @@ class FakeSource {
   }
 }
 
-const TEXTS = { updated: 'Uppdaterad för # s sedan', updatedMinutes: 'Uppdaterad för # min sedan', offline: 'Ingen kontakt sedan #', off: 'Avstängd' };
+const TEXTS = { updated: 'Uppdaterad för # s sedan', updatedMinutes: 'Uppdaterad för # min sedan', offline: 'Ingen kontakt sedan #', off: 'Avstängd', page: 'Sida # av %' };
 
 /**
  * Runs the display's script against a stand-in page: elements by id, the body's data, a fetch the
  * test answers (online: the rooms; offline: a network error) and FakeSource as EventSource.
  */
 function openScreen() {
-  const elements = new Map<string, { textContent: string; className: string; innerHTML: string }>();
+  type Element = { textContent: string; className: string; innerHTML: string; hidden: boolean; style: { cssText: string }; querySelectorAll: () => never[] };
+  const elements = new Map<string, Element>();
   const byId = (id: string) => {
-    if (!elements.has(id)) elements.set(id, { textContent: '', className: '', innerHTML: '' });
+    if (!elements.has(id)) elements.set(id, { textContent: '', className: '', innerHTML: '', hidden: false, style: { cssText: '' }, querySelectorAll: () => [] });
     return elements.get(id)!;
   };
   const documentListeners: string[] = [];
   const body = {
     dataset: { texts: JSON.stringify(TEXTS), tz: 'Europe/Stockholm', lang: 'sv-SE', refreshed: String(Date.now()), every: '15', event: '7', v: 'abc' },
     innerHTML: '',
+    className: '',
+    style: { fontSize: '' },
+    classList: { add: vi.fn(), remove: vi.fn() },
   };
   const document = { body, hidden: false, getElementById: byId, addEventListener: (type: string) => documentListeners.push(type) };
-  const state = { online: true, reads: [] as number[], pageStatus: 200, pageReads: 0 };
+  const state = { online: true, reads: [] as number[], pageStatus: 200, pageReads: 0, refreshedAt: null as number | null };
   const location = { pathname: '/display/tok', reload: vi.fn() };
   const fetch = (url: string): Promise<Response> => {
     if (url === location.pathname) {
@@ -60,11 +65,12 @@ function openScreen() {
     }
     state.reads.push(Date.now());
     if (!state.online) return Promise.reject(new TypeError('Failed to fetch'));
-    return Promise.resolve(new Response(JSON.stringify({ html: `<p>${Date.now()}</p>`, refreshedAt: new Date().toISOString() }), { status: 200 }));
+    return Promise.resolve(new Response(JSON.stringify({ html: `<p>${Date.now()}</p>`, refreshedAt: new Date(state.refreshedAt ?? Date.now()).toISOString() }), { status: 200 }));
   };
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is a string by design (decision 029)
   const run = new Function('document', 'location', 'fetch', 'EventSource', 'window', DISPLAY_SCRIPT) as (...args: unknown[]) => void;
-  run(document, location, fetch, FakeSource, { EventSource: FakeSource });
+  // A window under a tablet's width: no paging (the e2e display specs page in Chromium).
+  run(document, location, fetch, FakeSource, { EventSource: FakeSource, innerWidth: 375, addEventListener: vi.fn() });
   return { state, byId, body, documentListeners, location };
 }
 
@@ -113,6 +119,20 @@ describe('the display script', () => {
     expect(again.slice(1).map((at, i) => (at - again[i]!) / 1000)).toEqual([15, 30, 60]);
   });
 
+  it('"updated … ago" starts again from a live update: the rooms it read hold that change, though the service was read earlier', async () => {
+    const screen = openScreen();
+    screen.state.refreshedAt = START;
+    FakeSource.latest().emit('open');
+    await vi.advanceTimersByTimeAsync(40_000);
+    expect(screen.byId('fresh').textContent).toBe('Uppdaterad för 40 s sedan');
+    FakeSource.latest().emit('changed', { lastEventId: '8' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(screen.byId('fresh').textContent).toBe('Uppdaterad för 0 s sedan');
+    // The next timed read (the service still last read at START) does not turn it back.
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(screen.byId('fresh').textContent).toBe('Uppdaterad för 16 s sedan');
+  });
+
   it('a broken stream asks for the rooms at once while the screen is online', async () => {
     const screen = openScreen();
     FakeSource.latest().emit('open');
@@ -134,8 +154,8 @@ describe('the display script', () => {
       // Only the newest stream holds listeners; every earlier one is closed and holds none.
       expect(FakeSource.all.slice(0, -1).every((s) => s.closed && s.listenerCount === 0)).toBe(true);
       expect(FakeSource.latest().listenerCount).toBe(4);
-      // The clock's interval and the next read; the reconnect fired already.
-      expect(vi.getTimerCount()).toBeLessThanOrEqual(3);
+      // The clock's and the page turn's intervals and the next read; the reconnect fired already.
+      expect(vi.getTimerCount()).toBeLessThanOrEqual(4);
     }
     expect([...dates]).toEqual(['lördag 28 mars', 'söndag 29 mars']);
     // Summer time: 10:00 UTC the next day is 12:00 in Stockholm.
@@ -171,5 +191,22 @@ describe('the display script', () => {
     FakeSource.latest().emit('end', { data: JSON.stringify({ reason: 'reload' }) });
     await vi.advanceTimersByTimeAsync(0);
     expect(screen.location.reload).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('a room card', () => {
+  const t = (key: string) => key;
+  const room = (now: DisplayRoom['now'], nextFree: DisplayRoom['nextFree']): DisplayScreen => ({
+    name: 'Entré',
+    timeZone: 'Europe/Stockholm',
+    nowMs: START,
+    refreshedAt: null,
+    loading: false,
+    rooms: [{ id: 'r1', name: 'Tvättstuga 1', now, nextFree, days: [] }],
+  });
+
+  it('says "free now" beside "no other free time" (the running slot is the free one), and "no slot now" when none runs', () => {
+    expect(renderRooms(room({ kind: 'free', untilMs: null }, null), 'sv', t)).toContain('<p class="now n-free">freeNow</p><p class="next">noOtherFreeSlot</p>');
+    expect(renderRooms(room({ kind: 'none', untilMs: null }, null), 'sv', t)).toContain('<p class="now n-none">noSlotNow</p><p class="next">noFreeSlot</p>');
   });
 });

@@ -67,8 +67,25 @@ describe('a display room', () => {
     ]);
     expect(JSON.stringify(displayRoomOf({ id: 'r1', name: 'T' }, slots, days, TZ, now, false))).not.toContain('1001');
     expect(JSON.stringify(shown)).not.toContain('Anna');
-    expect(shown.now).toEqual({ kind: 'free', untilMs: null });
+    // 08:00, before the day's first slot: nothing runs, so nothing is "free now".
+    expect(shown.now).toEqual({ kind: 'none', untilMs: null });
     expect(shown.nextFree).toBeNull();
+  });
+
+  it('is "free now" only while a free slot runs: not at 22:40 with every slot of the day passed, not in a slot an open request holds', () => {
+    const late = SAT + 22 * H + 40 * 60_000;
+    const day = [slot(SAT + 8 * H, SAT + 11 * H, late), slot(SAT + 11 * H, SAT + 14 * H, late), slot(SAT + 17 * H, SAT + 20 * H, late)];
+    expect(displayRoomOf({ id: 'r1', name: 'T' }, day, days, TZ, late, false).now).toEqual({ kind: 'none', untilMs: null });
+    // Between two slots, neither running.
+    expect(displayRoomOf({ id: 'r1', name: 'T' }, day, days, TZ, SAT + 15 * H, false).now).toEqual({ kind: 'none', untilMs: null });
+    const noon = SAT + 12 * H;
+    const running = [slot(SAT + 11 * H, SAT + 14 * H, noon, { bookable: false })];
+    expect(displayRoomOf({ id: 'r1', name: 'T' }, running, days, TZ, noon, false).now).toEqual({ kind: 'free', untilMs: null });
+    // A request waiting for approval holds the running slot (no reservation yet): the strip says in use, so does the line.
+    const pending = [slot(SAT + 11 * H, SAT + 14 * H, noon, { state: 'pending', bookable: false })];
+    const held = displayRoomOf({ id: 'r1', name: 'T' }, pending, days, TZ, noon, false);
+    expect(held.days[0]!.slots.map((s) => s.state)).toEqual(['in-use']);
+    expect(held.now).toEqual({ kind: 'in-use', untilMs: SAT + 14 * H });
   });
 
   it('is closed with the closure reason while a closure covers now, and puts Sunday (a 23-hour day) in the second strip', () => {

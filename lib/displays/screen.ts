@@ -25,6 +25,8 @@ export interface DisplaySlot {
 
 export type DisplayNow =
   | { kind: 'free'; untilMs: null }
+  /** No slot of the schedule runs now (between slots, after the last of the day). */
+  | { kind: 'none'; untilMs: null }
   | { kind: 'in-use' | 'maintenance'; untilMs: number }
   | { kind: 'closed'; untilMs: number; reason: string };
 
@@ -70,12 +72,20 @@ function slotOf(slot: StatefulSlot, showApartments: boolean): DisplaySlot {
   return { ...base, state: 'unavailable' };
 }
 
+/**
+ * "Free now" only when a slot runs now and its strip says free: not between slots or after the
+ * day's last (nothing to walk in to), not in a slot an open request or an unused booking holds.
+ */
 function nowOf(slots: readonly StatefulSlot[], nowMs: number): DisplayNow {
   const running = slots.find((s) => s.startMs <= nowMs && nowMs < s.endMs);
   if (running?.closed) return { kind: 'closed', untilMs: running.closed.endMs, reason: running.closed.reason };
   const status = currentStatus(slots, nowMs);
-  if (status.kind === 'free' || status.untilMs === null) return { kind: 'free', untilMs: null };
-  return { kind: status.kind, untilMs: status.untilMs };
+  if (status.kind !== 'free' && status.untilMs !== null) return { kind: status.kind, untilMs: status.untilMs };
+  if (!running) return { kind: 'none', untilMs: null };
+  const state = slotOf(running, false).state;
+  if (state === 'free') return { kind: 'free', untilMs: null };
+  if (state === 'in-use' || state === 'maintenance') return { kind: state, untilMs: running.endMs };
+  return { kind: 'none', untilMs: null };
 }
 
 /** One room's screen from its slots of yesterday to tomorrow (yesterday's for a booking still running after midnight). */

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
+import { ZoneSelect } from '@/components/admin/zone-select';
+import { detectedBasisOf } from '@/lib/admin/systems';
 import { StatusBadge } from '@/components/shell/system-list';
 import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
 import { requirePageAdmin } from '@/lib/api/session';
@@ -37,6 +39,13 @@ export default async function AdminSystemsPage() {
   const budgetDefault = env.MIRROR_REQUEST_BUDGET_PER_HOUR;
   const budgetAllowed = env.MIRROR_REQUEST_BUDGET_MAX_PER_HOUR ?? budgetDefault;
   const bookingRules = await readBookingRulesOf(db, systems.map((s) => s.deviceId));
+  // Which basis each system's bookings fall on: the choice is set to it when it is not the one saved.
+  const now = new Date();
+  const detected = new Map(await Promise.all(systems.map(async (s) => [s.deviceId, await detectedBasisOf(db, s, now)] as const)));
+  const shifted = (s: (typeof systems)[number]) => {
+    const basis = detected.get(s.deviceId) ?? null;
+    return basis && basis !== s.scheduleBasis ? basis : null;
+  };
   // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
   const rooms = new Map(
     await Promise.all(
@@ -80,11 +89,20 @@ export default async function AdminSystemsPage() {
                 </div>
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`tz-${s.deviceId}`} className={labelClass}>{common('timeZone')}</label>
-                  <select id={`tz-${s.deviceId}`} name="timeZone" defaultValue={s.timeZone} required className={inputClass} aria-label={t('timeZoneOf', { name: s.name })}>
-                    {zonesFor(s.timeZone).map((z) => (
-                      <option key={z} value={z}>{z.replaceAll('_', ' ')}</option>
-                    ))}
-                  </select>
+                  <ZoneSelect
+                    id={`tz-${s.deviceId}`}
+                    name="timeZone"
+                    current={s.timeZone}
+                    zones={zonesFor(s.timeZone)}
+                    likelyLabel={t('zoneLikely')}
+                    allLabel={t('zoneAll')}
+                    ariaLabel={t('timeZoneOf', { name: s.name })}
+                    describedBy={`tz-hint-${s.deviceId}`}
+                    className={inputClass}
+                  />
+                  <p id={`tz-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
+                    {t('zoneHint')}
+                  </p>
                 </div>
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`horizon-${s.deviceId}`} className={labelClass}>{t('horizon')}</label>
@@ -98,7 +116,11 @@ export default async function AdminSystemsPage() {
                     required
                     className={inputClass}
                     aria-label={t('horizonOf', { name: s.name })}
+                    aria-describedby={`horizon-hint-${s.deviceId}`}
                   />
+                  <p id={`horizon-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
+                    {t('horizonHint')}
+                  </p>
                 </div>
                 <div className="flex flex-col gap-1">
                   <label htmlFor={`quota-${s.deviceId}`} className={labelClass}>{t('quota')}</label>
@@ -119,11 +141,17 @@ export default async function AdminSystemsPage() {
                   </p>
                 </div>
                 <div className="flex flex-col gap-1">
+                  {shifted(s) ? (
+                    <div role="note" aria-labelledby={`shifted-${s.deviceId}`} className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
+                      <p id={`shifted-${s.deviceId}`} className="font-medium">{t('shiftedTitle')}</p>
+                      <p>{t('shiftedBody', { basis: shifted(s)! })}</p>
+                    </div>
+                  ) : null}
                   <label htmlFor={`basis-${s.deviceId}`} className={labelClass}>{t('basis')}</label>
                   <select
                     id={`basis-${s.deviceId}`}
                     name="scheduleBasis"
-                    defaultValue={s.scheduleBasis}
+                    defaultValue={shifted(s) ?? s.scheduleBasis}
                     className={inputClass}
                     aria-label={t('basisOf', { name: s.name })}
                     aria-describedby={`basis-hint-${s.deviceId}`}
@@ -132,7 +160,7 @@ export default async function AdminSystemsPage() {
                     <option value="local">{t('basisLocal')}</option>
                   </select>
                   <p id={`basis-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {t('basisHint')}
+                    {detected.get(s.deviceId) === s.scheduleBasis ? t('basisFits') : t('basisHint')}
                   </p>
                 </div>
               </ActionForm>
