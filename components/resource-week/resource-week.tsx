@@ -90,7 +90,7 @@ export function ResourceWeek({ initial, resourceId, residentUserId, renderSlotAc
             week={data.week}
             slots={slots}
             now={data.generatedAt}
-            horizonEnd={data.horizonEnd}
+            horizonEnd={data.bookableUntil ?? null}
             label={t('region', { resource: data.resource?.name ?? t('slots'), week: label })}
             onOpen={(slot) => setOpenId(slot.id)}
             noListedSchedule={data.noListedSchedule === true}

@@ -21,7 +21,7 @@ export interface SlotGridProps {
   label: string;
   /** Called when a slot is activated (click, Enter or Space). */
   onOpen?: (slot: StatefulSlot) => void;
-  /** End of the booking horizon (epoch ms), shown above the grid. */
+  /** "Bookable until" (epoch ms): the end of the room's last slot within its horizons, shown above the grid. */
   horizonEnd?: number | null;
   /** The slot that gets focus first; defaults to the running or next slot. */
   initialSlotId?: string;
@@ -240,6 +240,7 @@ export function SlotGrid({
                           data-state={slot.state}
                           tabIndex={slot.id === activeId ? 0 : -1}
                           aria-label={words.accessibleName(slot)}
+                          title={words.ruleText(slot)}
                           aria-disabled={checking || undefined}
                           onClick={() => {
                             setChosenId(slot.id);

@@ -7,10 +7,11 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { mutedTextClass, termClass } from '@/components/ui/styles';
 import { formatDate, formatDayTime } from '@/lib/i18n/format';
+import type { Locale } from '@/lib/i18n/config';
 import type { StatefulSlot } from '@/lib/schedule';
 import type { BookingOrigin } from '@/lib/reservations/types';
 import { anonymisedResidentWords } from '@/components/booking/words';
-import { type SlotT, ownerText, useSlotWords } from './slot-words';
+import { type SlotT, daysAheadValues, ownerText, useSlotWords } from './slot-words';
 
 export interface SlotPanelProps {
   slot: StatefulSlot | null;
@@ -23,13 +24,17 @@ export interface SlotPanelProps {
   children?: ReactNode;
 }
 
-function describeAvailability(slot: StatefulSlot, t: SlotT, closedText: (reason: string) => string): string {
+function describeAvailability(slot: StatefulSlot, t: SlotT, closedText: (reason: string) => string, locale: Locale): string {
   if (slot.bookable) return t('availability.bookable');
   if (slot.closed) return closedText(slot.closed.reason);
   if (slot.isCurrent) return t('availability.running');
   if (slot.isPast) return t('availability.over');
   if (slot.state === 'loading') return t('availability.checking');
-  if (slot.beyondHorizon && slot.state === 'free') return t('availability.beyondHorizon');
+  if (slot.beyondHorizon && slot.state === 'free') {
+    // The rule's own sentence when a room group's "only N days ahead" is what forbids it.
+    const rule = daysAheadValues(slot, locale);
+    return rule ? t('availability.beyondDaysAhead', rule) : t('availability.beyondHorizon');
+  }
   return t('availability.taken');
 }
 
@@ -110,7 +115,7 @@ export function SlotPanel({ slot, origin, deviceId, onClose, children }: SlotPan
             <dd>{words.length(slot)}</dd>
             <BookingDetails slot={slot} origin={origin ?? null} deviceId={deviceId} />
           </dl>
-          <p className="text-sm">{describeAvailability(slot, t, words.closedText)}</p>
+          <p className="text-sm">{describeAvailability(slot, t, words.closedText, words.locale)}</p>
           {children}
           <div className="flex justify-end">
             <Button variant="secondary" onClick={onClose}>

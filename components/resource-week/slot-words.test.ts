@@ -111,3 +111,14 @@ describe('slotLength', () => {
     expect(slotLength(crossing, slotT('en'))).toBe('4 h');
   });
 });
+
+describe("a slot a room group's days ahead forbids (issue 48)", () => {
+  it('names the rule in its words, in English and Swedish', () => {
+    const nowMs = Date.parse('2026-12-02T09:30:00Z');
+    const week = expandWeek(Array.from({ length: 7 }, () => [[420, 180]] as [number, number][]), weekFromKey('2026-W50', SE), SE, 'local');
+    const [slot] = overlayReservations(week, [], { now: nowMs, daysAhead: { days: 1, rooms: ['Tvättstuga 1', 'Tvättstuga 3'] } });
+    expect(slot!.bookable).toBe(false);
+    expect(slotStateText(slot!, slotT('en'), undefined, 'en')).toBe('free, not bookable yet: Tvättstuga 1 and 3 can be booked only for today or tomorrow');
+    expect(slotStateText(slot!, slotT('sv'), undefined, 'sv')).toBe('ledigt, kan inte bokas än: Tvättstuga 1 och 3 kan bokas bara för i dag eller i morgon');
+  });
+});

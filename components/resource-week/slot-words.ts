@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { memoTranslator } from '@/lib/i18n/memo-translator';
 import type { Locale } from '@/lib/i18n/config';
 import { formatDayLabel, formatDayMonth, formatShortDay, apartmentNumber } from '@/lib/i18n/format';
+import { roomList } from '@/lib/booking-rules/room-list';
 import type { LocalDay, Owner, ScheduleSlot, StatefulSlot, WeekInfo } from '@/lib/schedule';
 import { type WallClock, wallClock } from '@/lib/schedule/zoned';
 
@@ -45,8 +46,8 @@ export function ownerText(owner: Owner, t: SlotT): string {
  * has ended), "maintenance 08:00–09:00" (a window covering only part of the slot names its own
  * times), "used by apartment 1203", "past", "being checked" (a first load has not read it yet).
  */
-export function slotStateText(slot: StatefulSlot, t: SlotT, closedText?: ClosedText): string {
-  const text = stateText(slot, t);
+export function slotStateText(slot: StatefulSlot, t: SlotT, closedText?: ClosedText, locale: Locale = 'sv'): string {
+  const text = stateText(slot, t, locale);
   if (!slot.closed || !closedText) return text;
   // A closed room: "Closed: reason" instead of "free", after what a slot still holds.
   const closed = closedText(slot.closed.reason);
@@ -56,12 +57,22 @@ export function slotStateText(slot: StatefulSlot, t: SlotT, closedText?: ClosedT
 /** "Closed: pipe repair" (the closedSlot namespace), for a slot in a room closure. */
 export type ClosedText = (reason: string) => string;
 
-function stateText(slot: StatefulSlot, t: SlotT): string {
+/**
+ * The rule that keeps a free slot from being booked, as its sentence's values: the room group's
+ * "only N days ahead" with its rooms in the reader's language; null for the system's horizon.
+ */
+export function daysAheadValues(slot: StatefulSlot, locale: Locale): { rooms: string; days: number } | null {
+  return slot.daysAheadRule ? { rooms: roomList(slot.daysAheadRule.rooms, locale), days: slot.daysAheadRule.days } : null;
+}
+
+function stateText(slot: StatefulSlot, t: SlotT, locale: Locale): string {
   const partial = slot.reservation?.coverage === 'partial' ? ` ${slot.reservation.startLabel}–${slot.reservation.endLabel}` : '';
   switch (slot.state) {
-    case 'free':
-      if (slot.beyondHorizon && !slot.isPast) return t('words.freeBeyondHorizon');
-      return slot.released ? t('words.freeReleased') : t('words.free');
+    case 'free': {
+      if (!slot.beyondHorizon || slot.isPast) return slot.released ? t('words.freeReleased') : t('words.free');
+      const rule = daysAheadValues(slot, locale);
+      return rule ? t('words.freeBeyondDaysAhead', rule) : t('words.freeBeyondHorizon');
+    }
     case 'booked': {
       const owner = slot.ownerLabel ? ownerText(slot.ownerLabel, t) : t('words.aResident');
       const text = `${slot.isPast ? t('words.wasBookedBy', { owner }) : t('words.bookedBy', { owner })}${partial}`;
@@ -86,7 +97,7 @@ function stateText(slot: StatefulSlot, t: SlotT): string {
  * ended in ", past".
  */
 export function slotAccessibleName(slot: StatefulSlot, t: SlotT, locale: Locale, closedText?: ClosedText, dayLabel = slotDayLabel(slot, locale)): string {
-  const parts = [dayLabel, slotTimeRange(slot, t), slotStateText(slot, t, closedText)];
+  const parts = [dayLabel, slotTimeRange(slot, t), slotStateText(slot, t, closedText, locale)];
   if (slot.isCurrent) parts.push(t('words.now'));
   else if (slot.isPast && slot.state !== 'past') parts.push(t('words.past'));
   return parts.join(', ');
@@ -148,7 +159,12 @@ function slotWords(t: SlotT, tClosed: ClosedT, locale: Locale) {
     timeRange: (slot: Pick<ScheduleSlot, 'startLabel' | 'endLabel' | 'endsNextDay'>) => slotTimeRange(slot, t),
     length: (slot: Pick<ScheduleSlot, 'lengthMinutes'>) => slotLength(slot, t),
     dayLabel,
-    stateText: (slot: StatefulSlot) => slotStateText(slot, t, closedText),
+    stateText: (slot: StatefulSlot) => slotStateText(slot, t, closedText, locale),
+    /** The sentence of the rule that keeps a free slot from being booked (hover), or undefined. */
+    ruleText: (slot: StatefulSlot) => {
+      const rule = slot.state === 'free' && !slot.isPast && !slot.closed ? daysAheadValues(slot, locale) : null;
+      return rule ? t('availability.beyondDaysAhead', rule) : undefined;
+    },
     accessibleName: (slot: StatefulSlot) => slotAccessibleName(slot, t, locale, closedText, dayLabel(slot)),
   };
 }

@@ -1,22 +1,12 @@
 import type { createTranslator, Messages } from 'next-intl';
 import type { Locale } from '@/lib/i18n/config';
+import { roomList } from './room-list';
 import { quotaOnly, type RuleGroup, type RuleSet, type SystemDefaults } from './rule-set';
+
+export { roomList };
 
 /** The `ruleSet` translator: getTranslations('ruleSet') on a page, useTranslations in a component, createTranslator in tests. */
 export type RuleSetTranslator = ReturnType<typeof createTranslator<Messages, 'ruleSet'>>;
-
-/**
- * Rooms as residents read them: "Tvättstuga 1, 4 and 5" when the names differ only in their last
- * word, else "Tvättstuga, Torkrum and Mangelrum" — in the reader's language's list form.
- */
-export function roomList(names: readonly string[], locale: Locale): string {
-  const list = new Intl.ListFormat(locale, { type: 'conjunction' });
-  if (names.length < 2) return names[0] ?? '';
-  const split = names.map((n) => /^(.*\S)\s+(\S+)$/.exec(n.trim()));
-  const prefix = split[0]?.[1];
-  if (prefix && split.every((m) => m?.[1] === prefix)) return `${prefix} ${list.format(split.map((m) => m![2]!))}`;
-  return list.format(names);
-}
 
 /** A group's rules in the order residents read them: "at most 4 times in 7 days, 2 at a time, up to 30 days ahead". */
 export function describeRules(group: RuleGroup, t: RuleSetTranslator): string {

@@ -58,6 +58,20 @@ export function activationWindowOf(resourceId: string, rules: { groups: readonly
 }
 
 /**
+ * A room's rule group's days ahead with the group's room names (for its sentence), or null: a room
+ * in no group, or a group without the rule. `nameOf` names a room (its id when unknown).
+ */
+export function daysAheadOf(
+  resourceId: string,
+  rules: { groups: readonly Pick<RuleGroup, 'resourceIds' | 'daysAhead'>[] } | null,
+  nameOf: (id: string) => string | undefined,
+): { days: number; rooms: string[] } | null {
+  const group = rules?.groups.find((g) => g.resourceIds.includes(resourceId));
+  if (!group || group.daysAhead === null) return null;
+  return { days: group.daysAhead, rooms: group.resourceIds.map((id) => nameOf(id) ?? id) };
+}
+
+/**
  * A booking the service has released by `nowMs` (the grid shows its slot free again, reports keep
  * it as a no-show): released once its release instant has passed, also after the booking's end,
  * since by then the service has deleted it.
@@ -112,11 +126,21 @@ export function runLength(candidate: Candidate, counted: readonly HeldBooking[])
   return run.length;
 }
 
+/**
+ * "Only today or tomorrow": the slot starts on a local calendar day more than `daysAhead` days
+ * after today's. The one rule of a group that does not depend on who books, so the grid, the next
+ * free slots, the building view and the display apply it to every slot (slot-rules.ts), with the
+ * handler (groupBreach).
+ */
+export function isBeyondDaysAhead(startMs: number, nowMs: number, daysAhead: number | null, timeZone: string): boolean {
+  return daysAhead !== null && localDay(startMs, timeZone) - localDay(nowMs, timeZone) > daysAhead;
+}
+
 /** The first rule of the group that adding `candidate` would break; null when the group allows it. */
 export function groupBreach(group: RuleGroup, held: readonly HeldBooking[], candidate: Candidate, nowMs: number, timeZone: string): GroupBreach | null {
   if (!group.resourceIds.includes(candidate.resourceId)) return null;
   const candidateDay = localDay(candidate.startMs, timeZone);
-  if (group.daysAhead !== null && candidateDay - localDay(nowMs, timeZone) > group.daysAhead) return { rule: 'days-ahead', days: group.daysAhead };
+  if (group.daysAhead !== null && isBeyondDaysAhead(candidate.startMs, nowMs, group.daysAhead, timeZone)) return { rule: 'days-ahead', days: group.daysAhead };
   const counted = countedIn(group, held, nowMs);
   if (group.maxFuture !== null) {
     const future = counted.filter((b) => b.endMs > nowMs).length;

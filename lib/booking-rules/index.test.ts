@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookingHorizonEnd } from './within-booking-horizon';
-import { brokenSlotRule, isBookable, slotRefusal } from '.';
+import { brokenSlotRule, isBeyondDaysAhead, isBookable, localDay, slotRefusal } from '.';
 import { messageText } from '@/tests/message-text';
 import { expandWeek, overlayReservations, type ScheduleReservation } from '@/lib/schedule';
 
@@ -43,5 +43,42 @@ describe('the slot rules together', () => {
       seen.add(handler?.rule ?? 'bookable');
     }
     expect([...seen].sort()).toEqual(['bookable', 'not-started', 'slot-free', 'within-booking-horizon']);
+  });
+});
+
+describe("a rule group's days ahead (issue 48): a slot rule the grid and the handler share", () => {
+  const TZ = 'Europe/Stockholm';
+  // Wednesday 2 December 2026, 10:30 in Stockholm.
+  const nowMs = Date.parse('2026-12-02T09:30:00Z');
+  const day: [number, number][] = [[420, 180], [600, 180], [1380, 180]];
+  const week = expandWeek(Array.from({ length: 7 }, () => day), '2026-W49', TZ, 'local');
+
+  it('comes after the horizon and before what is taken, worded with the group\'s rooms', () => {
+    const ahead = { startMs: nowMs + 48 * HOUR, overlapping: 1, beyondHorizon: false, beyondDaysAhead: 1 };
+    expect(brokenSlotRule(ahead, nowMs)).toBe('group-days-ahead');
+    expect(brokenSlotRule({ ...ahead, beyondHorizon: true }, nowMs)).toBe('within-booking-horizon');
+    expect(brokenSlotRule({ ...ahead, beyondDaysAhead: null }, nowMs)).toBe('slot-free');
+    const refusal = slotRefusal(ahead, nowMs, { ...words, rooms: 'Tvättstuga 1 and 3' }, 28)!;
+    expect(refusal.rule).toBe('group-rules');
+    expect(messageText(refusal.message)).toBe('The slot Mon 07:00–10:00 is too far ahead: Tvättstuga 1 and 3 can be booked only for today or tomorrow.');
+  });
+
+  it('makes the grid show bookable exactly the slots the handler accepts, by local calendar day', () => {
+    for (const days of [0, 1, 3]) {
+      const rule = { days, rooms: ['Tvättstuga 1', 'Tvättstuga 3'] };
+      const slots = overlayReservations(week, [], { now: nowMs, horizonEnd: bookingHorizonEnd(nowMs, 28), daysAhead: rule });
+      for (const slot of slots) {
+        const beyondDaysAhead = isBeyondDaysAhead(slot.startMs, nowMs, days, TZ) ? days : null;
+        const handler = slotRefusal({ startMs: slot.startMs, overlapping: 0, beyondHorizon: false, beyondDaysAhead }, nowMs, words, 28);
+        expect(slot.bookable, `${days} ${slot.startTime}`).toBe(handler === null);
+        expect(slot.daysAheadRule ?? null).toEqual(beyondDaysAhead === null ? null : rule);
+        // The same rule as the handler's group check (groupBreach) on the same slot.
+        expect(beyondDaysAhead !== null).toBe(localDay(slot.startMs, TZ) - localDay(nowMs, TZ) > days);
+      }
+      // Today's 23:00 slot is always within reach; with 0 days ahead tomorrow's 07:00 is not.
+      const lastToday = slots.find((s) => s.date === '2026-12-02' && s.startLabel === '23:00')!;
+      expect(lastToday.bookable).toBe(true);
+      expect(slots.find((s) => s.date === '2026-12-03' && s.startLabel === '07:00')!.bookable).toBe(days > 0);
+    }
   });
 });

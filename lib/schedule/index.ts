@@ -16,6 +16,7 @@ export * from './types';
 export * from './week';
 export * from './expand';
 export * from './overlay';
+export * from './bookable-until';
 export * from './labels';
 export * from './owner-label';
 export * from './status';

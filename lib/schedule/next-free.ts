@@ -1,5 +1,5 @@
 import { isBeyondHorizon } from '@/lib/booking-rules/within-booking-horizon';
-import { hasStarted } from '@/lib/booking-rules/not-started';
+import { isBookable } from '@/lib/booking-rules/slot-rules';
 import { isWithinQuota } from '@/lib/booking-rules/within-quota';
 import { expandRange, type ScheduleSlot } from './expand';
 import type { ResourceKind } from './resource-kind';
@@ -121,10 +121,11 @@ export function nextFreeSlots(input: NextFreeInput): FreeSlot[] {
     for (const resource of eligible) {
       const cursor = cursors.get(resource.id)!;
       for (const slot of slotsOf(resource, from, to)) {
-        if (hasStarted(slot, nowMs) || isBeyondHorizon(slot, horizonEndMs)) continue;
         const dayPart = dayPartOf(slot.startMinute);
         if (input.dayPart !== undefined && dayPart !== input.dayPart) continue;
-        if (cursor.overlaps(slot.startMs, slot.endMs)) continue;
+        // The grid's and the handler's slot rules (slot-rules.ts); the room's group rules by `admits`.
+        const overlapping = cursor.overlaps(slot.startMs, slot.endMs) ? 1 : 0;
+        if (!isBookable({ startMs: slot.startMs, overlapping, beyondHorizon: isBeyondHorizon(slot, horizonEndMs) }, nowMs)) continue;
         if (input.admits && !input.admits({ resourceId: resource.id, startMs: slot.startMs, endMs: slot.endMs })) continue;
         day.push({
           resourceId: resource.id,

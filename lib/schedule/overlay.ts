@@ -1,5 +1,5 @@
 import { bookingHorizonEnd, isBeyondHorizon } from '@/lib/booking-rules/within-booking-horizon';
-import { wasReleased } from '@/lib/booking-rules/group-rules';
+import { isBeyondDaysAhead, wasReleased } from '@/lib/booking-rules/group-rules';
 import { isBookable } from '@/lib/booking-rules/slot-rules';
 import type { ScheduleSlot } from './expand';
 import { clock, wallClock } from './zoned';
@@ -48,8 +48,16 @@ export interface StatefulSlot extends ScheduleSlot {
   isPast: boolean;
   /** The slot is running now (start <= now < end). */
   isCurrent: boolean;
-  /** The slot ends after the booking horizon, so it cannot be booked yet. */
+  /**
+   * The slot lies beyond the room's booking horizon, so it cannot be booked yet: it ends after the
+   * system's horizon, or starts later than its rule group's days ahead allow (`daysAheadRule`).
+   */
   beyondHorizon: boolean;
+  /**
+   * Set when the room's rule group's "only N days ahead" is what puts the slot beyond the horizon
+   * (OverlayOptions.daysAhead): the rule, for its sentence. Absent when the system's horizon does.
+   */
+  daysAheadRule?: DaysAheadRule;
   /** Free, not started, and within the horizon: a booking may be requested. */
   bookable: boolean;
   /**
@@ -67,6 +75,12 @@ export interface StatefulSlot extends ScheduleSlot {
    * again ("Released – not activated"). Set only when there is one.
    */
   released?: SlotReservation;
+}
+
+/** A room group's "only N calendar days ahead" (lib/booking-rules rule-set.ts daysAhead) with the group's room names. */
+export interface DaysAheadRule {
+  days: number;
+  rooms: readonly string[];
 }
 
 /** The closure that closes a slot, as the grid shows it. */
@@ -99,6 +113,11 @@ export interface OverlayOptions {
    * occupies its slot. Null or absent: no release.
    */
   activationMinutes?: number | null;
+  /**
+   * The room group's days ahead (lib/booking-rules isBeyondDaysAhead): a slot starting on a later
+   * local day is beyond the horizon, as the handler refuses it. Null or absent: no such rule.
+   */
+  daysAhead?: DaysAheadRule | null;
 }
 
 /** Marks slots that end after now + horizonDays as not bookable (the rules in lib/booking-rules). */
@@ -131,6 +150,7 @@ export function overlayReservations(
   const checking = options.reservationsComplete === false;
   const all = normalise(reservations, options.resourceId);
   const window = options.activationMinutes ?? null;
+  const daysAhead = options.daysAhead ?? null;
   // Released bookings are set aside: they occupy nothing, and only name their slot.
   const releasedList = window === null ? [] : all.filter((r) => wasReleased({ startMs: r.startMs, endMs: r.endMs, status: r.source.status }, window, nowMs));
   const relevant = releasedList.length === 0 ? all : all.filter((r) => !releasedList.includes(r));
@@ -160,7 +180,9 @@ export function overlayReservations(
           : 'free';
     // The horizon is applied here rather than by applyBookingHorizon: one object per slot, not two
     // (a week grid is built on every warm read).
-    const beyondHorizon = isBeyondHorizon(slot, horizonMs);
+    const beyondSystem = isBeyondHorizon(slot, horizonMs);
+    const daysAheadRule = daysAhead && !beyondSystem && isBeyondDaysAhead(slot.startMs, nowMs, daysAhead.days, slot.timeZone) ? daysAhead : undefined;
+    const beyondHorizon = beyondSystem || daysAheadRule !== undefined;
     result.push({
       // Field by field: `{ ...slot, state, … }` cost ~15 µs per slot in V8 (the spread's copy then
       // takes a slow path for each added property), 1 ms of every week grid; this costs ~0.05 µs.
@@ -187,9 +209,10 @@ export function overlayReservations(
       isPast,
       isCurrent: slot.startMs <= nowMs && nowMs < slot.endMs,
       beyondHorizon,
-      bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon, reservationsKnown: !checking }, nowMs),
+      bookable: isBookable({ startMs: slot.startMs, overlapping: touching.length, beyondHorizon: beyondSystem, beyondDaysAhead: daysAheadRule?.days, reservationsKnown: !checking }, nowMs),
       checking,
     });
+    if (daysAheadRule) result[result.length - 1]!.daysAheadRule = daysAheadRule;
     if (releasedList.length > 0) {
       const released = releasedList.find((r) => r.startMs < slot.endMs && r.endMs > slot.startMs);
       if (released) result[result.length - 1]!.released = toSlotReservation(released, slot, options);

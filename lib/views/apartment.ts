@@ -3,7 +3,7 @@ import { closureNotes } from './closure-notes';
 import { readClosureWindows } from '@/lib/closures/read';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
-import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, futureCount, groupBreach, hasStarted, lookBackMs, type HeldBooking, type RuleSet } from '@/lib/booking-rules';
+import { DEFAULT_BOOKING_HORIZON_DAYS, bookingHorizonEnd, closureOver, futureCount, groupBreach, hasStarted, lookBackMs, type HeldBooking, type RuleSet } from '@/lib/booking-rules';
 import type { Database } from '@/lib/db';
 import { mirrorSnapshot, type MirrorSnapshot, type SnapshotResource } from '@/lib/mirror/snapshot';
 import { readReservations, readReservationsOfApartment, readUsers } from '@/lib/mirror/store';
@@ -264,12 +264,13 @@ async function nextFreeView(deps: ApartmentDeps, system: SystemPublic, apartment
   // A room in a rule group is judged by its group, slot by slot (as the booking handler does), not by the quota per room.
   const groupOfRoom = (resourceId: string) => rules?.groups.find((g) => g.resourceIds.includes(resourceId));
   for (const id of held.keys()) if (groupOfRoom(id)) held.delete(id);
-  const admits = rules?.groups.length
-    ? (slot: { resourceId: string; startMs: number; endMs: number }) => {
-        const group = groupOfRoom(slot.resourceId);
-        return !group || groupBreach(group, history, slot, nowMs, timeZone) === null;
-      }
-    : undefined;
+  // A closed room's slots are refused by the handler (closureOver): never suggested either.
+  const closures = await readClosureWindows(deps.db, deviceId, now);
+  const admits = (slot: { resourceId: string; startMs: number; endMs: number }) => {
+    if (closureOver(slot, slot.resourceId, closures)) return false;
+    const group = groupOfRoom(slot.resourceId);
+    return !group || groupBreach(group, history, slot, nowMs, timeZone) === null;
+  };
   const resources: NextFreeResource[] = snapshot.resources.map((r) => ({
     id: r.id,
     name: r.name,

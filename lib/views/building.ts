@@ -1,5 +1,5 @@
 import 'server-only';
-import { activationWindowOf, bookingHorizonEnd, releaseAtMs, withClosedSlots, type RuleSet } from '@/lib/booking-rules';
+import { activationWindowOf, bookingHorizonEnd, daysAheadOf, releaseAtMs, withClosedSlots, type RuleSet } from '@/lib/booking-rules';
 import { bookingRulesRead } from '@/lib/systems/booking-rules';
 import { readTogether } from '@/lib/db/read-together';
 import { closureWindowsRead } from '@/lib/closures/read';
@@ -221,7 +221,14 @@ function overlaidWeek(snapshot: MirrorSnapshot, held: HeldWeek, week: WeekInfo, 
       const at = releaseAtMs({ startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }, activationMinutes);
       if (at !== null) changes.push(at);
     }
-    byResource.set(resource.id, overlayReservations(expanded, list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel, activationMinutes }));
+    // The room group's "only N days ahead", as the handler refuses it (lib/booking-rules).
+    const daysAhead = daysAheadOf(resource.id, rules, (id) => snapshot.resourceById.get(id)?.name);
+    byResource.set(resource.id, overlayReservations(expanded, list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: held.ownerLabel, activationMinutes, daysAhead }));
+  }
+  // Days ahead move on at local midnight: the next day's slots come within reach then.
+  if (rules?.groups.some((g) => g.daysAhead !== null)) {
+    const today = wallClock(nowMs, system.timeZone);
+    changes.push(instantOfWallTime(today.year, today.month - 1, today.day + 1, 0, system.timeZone));
   }
   held.overlay = { nowMs, horizonDays: system.bookingHorizonDays, basis: system.scheduleBasis, rules, changes: Float64Array.from(changes).sort(), byResource };
   return byResource;

@@ -8,10 +8,12 @@ import { readReservations, stateRead } from '@/lib/mirror/store';
 import { readTogether, type ReadResults } from '@/lib/db/read-together';
 import type { MirrorReservation } from '@/lib/mirror/types';
 import { weekRequestsOf, weekRequestsRead, type RequestRow } from '@/lib/reservations/lifecycle';
-import { activationWindowOf, bookingHorizonEnd, markClosedSlots, releaseAtMs, type ClosureWindow } from '@/lib/booking-rules';
+import { activationWindowOf, bookingHorizonEnd, daysAheadOf, markClosedSlots, releaseAtMs, type ClosureWindow } from '@/lib/booking-rules';
 import { bookingRulesRead } from '@/lib/systems/booking-rules';
 import { closureWindowsRead } from '@/lib/closures/read';
 import {
+  bookableUntil,
+  instantOfWallTime,
   overlayReservations,
   reservationSlots,
   shiftWeekKey,
@@ -24,6 +26,7 @@ import {
   type WeekInfo,
   type Owner,
 } from '@/lib/schedule';
+import { wallClock } from '@/lib/schedule/zoned';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import { systemMirror, type ViewDeps } from './freshness';
 import { isUuid } from './page-access';
@@ -188,7 +191,7 @@ async function computeResourceWeek(
   const around = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS) };
   const read = given ? within(given, around) : await readTogether(deps.db, weekInputReads(system.deviceId, resourceId, around));
   const { freshness, state } = await systemMirror(deps, system.deviceId, read.state);
-  const base = { system, week, horizonEnd, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
+  const base = { system, week, horizonEnd, bookableUntil: null, freshness, nav, generatedAt: nowMs, requests: [], origins: [] };
   // The room group's activation window: an unused booking past it is released, as the service does.
   const activationMinutes = activationWindowOf(resourceId.toLowerCase(), read.rules);
   if (freshness.status === 'loading' || !state) {
@@ -198,7 +201,8 @@ async function computeResourceWeek(
     const snapshot = await structureSnapshot(deps.db, system.deviceId, partial.generation);
     const resource = snapshot.resourceById.get(resourceId.toLowerCase());
     if (!resource) throw new ApiError('not_found', msg('errors.noSuchResource'));
-    const key = `${system.deviceId}|${partial.generation}|${resource.id}|${week.key}|${timeZone}|${system.scheduleBasis}|${system.bookingHorizonDays}`;
+    const daysAhead = daysAheadOf(resource.id, read.rules, (id) => snapshot.resourceById.get(id)?.name);
+    const key = `${system.deviceId}|${partial.generation}|${resource.id}|${week.key}|${timeZone}|${system.scheduleBasis}|${system.bookingHorizonDays}|${JSON.stringify(daysAhead)}`;
     const week$ = reusedPartialWeek(deps.db, key, nowMs, async () => {
       const generation = { generation: partial.generation };
       const range = { from: new Date(week.startMs - DAY_MS), to: new Date(week.endMs + DAY_MS), resourceId: resource.id };
@@ -212,10 +216,11 @@ async function computeResourceWeek(
         ownerLabel,
         reservationsComplete: false,
         activationMinutes,
+        daysAhead,
       });
       return withRequestsAndClosures(resource, slots, read);
     });
-    return { kind: 'view', view: { ...base, ...(await week$) } };
+    return { kind: 'view', view: { ...base, bookableUntil: bookableUntilOf(resource, system, nowMs, horizonEnd, daysAhead), ...(await week$) } };
   }
 
   const snapshot = await mirrorSnapshot(deps.db, system.deviceId, state);
@@ -232,18 +237,34 @@ async function computeResourceWeek(
     if (sameGeneration) entry.reservations = held;
   }
   const reservations = held;
+  // The room group's "only N days ahead": the same rule the handler refuses by (lib/booking-rules).
+  const daysAhead = daysAheadOf(resource.id, read.rules, (id) => snapshot.resourceById.get(id)?.name);
   const compute = (): ResourceWeekView => {
     // A room whose schedule the service does not list: its bookings at their own times (issue 47).
     const laid = resource.scheduleListed ? entry.slots : reservationSlots(reservations.list, week.startMs, week.endMs, timeZone);
-    const slots = overlayReservations(laid, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel, activationMinutes });
-    return { ...base, ...withRequestsAndClosures(resource, slots, read) };
+    const slots = overlayReservations(laid, reservations.list, { now: nowMs, resourceId: resource.id, horizonEnd, ownerLabel: reservations.ownerLabel, activationMinutes, daysAhead });
+    return { ...base, bookableUntil: bookableUntilOf(resource, system, nowMs, horizonEnd, daysAhead), ...withRequestsAndClosures(resource, slots, read) };
   };
   // Everything the answer depends on besides the clock: the system's settings, the room and week,
   // the freshness (from the state row and the policy), the reservations' generation and version,
   // the requests and closures read.
-  const key = JSON.stringify([system, resource.id, week.key, nav.current, freshness, state.generation, state.refreshedAt, state.reservationsVersion, read.requests, read.closures, activationMinutes]);
-  const releases = activationMinutes === null ? [] : reservations.list.map((r) => releaseAtMs({ startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }, activationMinutes)).filter((at): at is number => at !== null);
+  const key = JSON.stringify([system, resource.id, week.key, nav.current, freshness, state.generation, state.refreshedAt, state.reservationsVersion, read.requests, read.closures, activationMinutes, daysAhead]);
+  const releases: number[] = activationMinutes === null ? [] : reservations.list.map((r) => releaseAtMs({ startMs: Date.parse(r.startTime), endMs: Date.parse(r.endTime), status: r.status }, activationMinutes)).filter((at): at is number => at !== null);
+  // A group's days ahead move on at local midnight: a slot of the next day comes within reach then.
+  if (daysAhead) releases.push(nextLocalMidnight(nowMs, timeZone));
   return { kind: 'warm', place: `${system.deviceId}|${resource.id}|${week.key}`, key, nowMs, compute, releases };
+}
+
+/** "Bookable until" for the room (lib/schedule bookableUntil); null for a room without a listed schedule. */
+function bookableUntilOf(resource: SnapshotResource, system: SystemPublic, nowMs: number, horizonEndMs: number, daysAhead: { days: number } | null): number | null {
+  if (!resource.scheduleListed) return null;
+  return bookableUntil(resource.schedule, { nowMs, horizonEndMs, daysAhead: daysAhead?.days ?? null, timeZone: system.timeZone, basis: system.scheduleBasis });
+}
+
+/** The next local midnight after `nowMs` in the zone. */
+function nextLocalMidnight(nowMs: number, timeZone: string): number {
+  const today = wallClock(nowMs, timeZone);
+  return instantOfWallTime(today.year, today.month - 1, today.day + 1, 0, timeZone);
 }
 
 /**

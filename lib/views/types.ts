@@ -122,8 +122,13 @@ export interface ResourceWeekView {
   slots: StatefulSlot[];
   /** The service lists no time schedule (that the portal can read) for this room: nothing can be booked here. Absent otherwise. */
   noListedSchedule?: true;
-  /** End of the booking horizon (epoch ms). */
+  /** End of the system's booking horizon (epoch ms). */
   horizonEnd: number;
+  /**
+   * "Bookable until": the end of the room's last slot within every horizon that applies to it (the
+   * system's, its rule group's days ahead; lib/schedule bookableUntil); null when none is known.
+   */
+  bookableUntil: number | null;
   freshness: Freshness;
   /** Week keys for navigation. */
   nav: { previous: string; next: string; current: string };

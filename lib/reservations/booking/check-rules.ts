@@ -6,9 +6,11 @@ import {
   bookingHorizonEnd,
   cancellationRefusedFor,
   closureOver,
+  daysAheadOf,
   groupBreach,
   groupRuleRefusal,
   hasStarted,
+  isBeyondDaysAhead,
   isBeyondHorizon,
   isResidentAuthorized,
   isScheduledSlot,
@@ -50,8 +52,13 @@ export function checkSlot(facts: SlotFacts, ask: { resourceId: string; startMs: 
   if (!slot) refuse(notOnSchedule(words), inLanguage);
   const horizonDays = system.bookingHorizonDays ?? DEFAULT_BOOKING_HORIZON_DAYS;
   const beyondHorizon = isBeyondHorizon(slot, bookingHorizonEnd(nowMs, horizonDays));
-  const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon, reservationsKnown }, nowMs, words, horizonDays);
-  if (notYet) refuse(notYet, inLanguage);
+  // The room group's "only N days ahead" (who books does not matter): refused here, as the grid shows it.
+  const daysAhead = daysAheadOf(resource.id, facts.rules, (id) => facts.roomNames.get(id));
+  const beyondDaysAhead = daysAhead && isBeyondDaysAhead(startMs, nowMs, daysAhead.days, system.timeZone) ? daysAhead.days : null;
+  const rooms = (locale: Locale) => roomList(daysAhead?.rooms ?? [resource.name], locale);
+  const withRooms = (locale: Locale) => ({ ...inLanguage(locale), rooms: rooms(locale) });
+  const notYet = slotRefusal({ startMs, overlapping: 0, beyondHorizon, beyondDaysAhead, reservationsKnown }, nowMs, { ...words, rooms: rooms(env.PORTAL_DEFAULT_LOCALE) }, horizonDays);
+  if (notYet) refuse(notYet, withRooms);
   // A room closure over the slot (lib/closures): refused with its reason and period.
   const closure = closureOver({ startMs, endMs }, resource.id, facts.closures);
   if (closure) {
