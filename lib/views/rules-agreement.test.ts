@@ -17,6 +17,7 @@ import { loadNextFree, type ApartmentDeps } from './apartment';
 import { loadBuildingView } from './building';
 import type { ViewDeps } from './freshness';
 import { loadResourceWeek } from './resource-week';
+import { rng } from '@/sandbox/seed';
 
 /**
  * Issue 48: the rules that do not depend on who books (the system's horizon, a rule group's days
@@ -67,17 +68,6 @@ function mirror(): Record<string, CraftedBody> {
 
 const baseSystem: SystemPublic = { deviceId: DEVICE, name: 'Agreement', timeZone: TZ, status: 'active', bookingHorizonDays: 10, scheduleBasis: 'local', bookingQuota: 2 };
 
-/** A small seeded generator (mulberry32): the same cases on every run, whatever the date. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 const pick = <T,>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
 const group = (g: Partial<RuleGroup> & { resourceIds: string[] }): RuleGroup => ({ maxFuture: null, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null, ...g });
 
@@ -137,7 +127,8 @@ describeWithDb('the booking rules on every screen (issue 48)', (ctx) => {
   }
 
   it('agrees with the handler for generated rules × rooms × slots: the grid, Bookable until, the building view, the display and next free', async () => {
-    const next = random(48);
+    // The sandbox's seeded generator: the same cases on every run, whatever the date.
+    const next = rng(48);
     const db = ctx().handle.db;
     let forbiddenByGroup = 0;
     for (let n = 0; n < 24; n++) {
