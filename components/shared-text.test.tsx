@@ -9,7 +9,7 @@ import { StatusBadge, SystemList } from './shell/system-list';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: () => undefined }) }));
 
-const system = { deviceId: 'd1', name: 'Ekhagen', timeZone: 'Europe/Stockholm', status: 'disconnected', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 } as const;
+const system = { deviceId: 'd1', name: 'Ekhagen', timeZone: 'Europe/Stockholm', status: 'disconnected', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null } as const;
 
 describe('shared texts in the reader’s language', () => {
   it('QueryError offers Retry, in Swedish "Försök igen"', () => {

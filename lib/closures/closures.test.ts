@@ -78,7 +78,7 @@ describeWithDb('room closures', (ctx) => {
     manager = { id: user.id, name: user.name };
     const other = await createUser(db, { email: `${randomUUID()}@example.com`, name: 'Other Manager', role: 'manager', passwordHash: 'x' });
     stranger = { id: other.id, name: other.name, email: other.email, role: 'manager' };
-    system = { deviceId, name: 'Closure system', timeZone: ZONE, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 4 };
+    system = { deviceId, name: 'Closure system', timeZone: ZONE, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 4 , street: null, city: null, area: null };
   }, 120_000);
 
   afterAll(() => connected.stop());

@@ -133,7 +133,7 @@ function mirror(): Record<string, CraftedBody> {
   };
 }
 
-const system: SystemPublic = { deviceId: DEVICE, name: 'Linnégatan 12', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'local', bookingQuota: 2 };
+const system: SystemPublic = { deviceId: DEVICE, name: 'Linnégatan 12', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'local', bookingQuota: 2 , street: null, city: null, area: null };
 // Sunday 29 March 2026, 00:30 CET: today is the 23-hour day of the spring change, yesterday is in
 // ISO week 13 with today, tomorrow (Monday) in week 14.
 const NOW = new Date('2026-03-28T23:30:00Z');

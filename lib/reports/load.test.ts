@@ -27,7 +27,7 @@ describeWithDb('reports read from the mirror', (ctx) => {
       { sql: ctx().handle.sql, preset: 'demo', seed: 5, webhookRetryScheduleMs: [10] },
       { webhook: { secret, handle: (request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }) } },
     );
-    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
   }, 120_000);
 
   afterAll(() => connected.stop());

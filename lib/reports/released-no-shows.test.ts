@@ -27,7 +27,7 @@ describeWithDb('released no-shows', (ctx) => {
 
   beforeAll(async () => {
     connected = await startConnectedSandbox(ctx().handle.db, { sql: ctx().handle.sql, preset: 'demo', seed: 11 });
-    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
     const { db } = ctx().handle;
     const [connection] = await db.insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
     await db.insert(systems).values({ deviceId: system.deviceId, connectionId: connection!.id, name: system.name }).onConflictDoNothing();

@@ -48,7 +48,7 @@ describeWithDb('published installations: the portal and a service with the same 
       { sql: ctx().handle.sql, preset: 'tiny', seed: 11, webhookRetryScheduleMs: [10], quotaPerGroup: 2, bookingHorizonDays: 45 },
       { webhook: { secret, handle: (request) => handleWebhookRequest(request, { db: ctx().handle.db, bus, secret, applyOutcome: applyWebhookOutcome }) } },
     );
-    system = { deviceId: connected.deviceId, name: 'Testgården', timeZone: TZ, status: 'active', bookingHorizonDays: 45, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId: connected.deviceId, name: 'Testgården', timeZone: TZ, status: 'active', bookingHorizonDays: 45, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
     // Rules belong to a connected system (system_booking_rules references it).
     const [connection] = await ctx().handle.db.insert(connections).values({ approvalFingerprint: randomUUID(), apiKeyCiphertext: 'x' }).returning({ id: connections.id });
     await ctx().handle.db.insert(systems).values({ deviceId: connected.deviceId, connectionId: connection!.id, name: system.name }).onConflictDoNothing();

@@ -105,7 +105,7 @@ describeWithDb('connecting systems and access to them', (ctx) => {
     const all = await withKeys(admin.id);
     expect(all.systems).toEqual(await listAccessibleSystemsIn(db, admin));
     expect(all.systems.map((s) => all.apiKeyOf(s.deviceId))).toEqual(all.systems.map(() => 'key-BBBB-2222'));
-    expect(Object.keys(all.systems[0]!).sort()).toEqual(['bookingHorizonDays', 'bookingQuota', 'deviceId', 'name', 'scheduleBasis', 'status', 'timeZone']);
+    expect(Object.keys(all.systems[0]!).sort()).toEqual(['area', 'bookingHorizonDays', 'bookingQuota', 'city', 'deviceId', 'name', 'scheduleBasis', 'status', 'street', 'timeZone']);
   });
 
   it('refuses to assign unknown systems or to assign systems to an admin, changing nothing', async () => {

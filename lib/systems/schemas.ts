@@ -110,5 +110,9 @@ export const systemPublicSchema = z.object({
   scheduleBasis: z.enum(SCHEDULE_BASES),
   /** Future bookings an apartment may hold per room (the service's own rule is not readable). */
   bookingQuota: z.number().int(),
+  /** Where it stands and the area (organisational unit) it belongs to, as an admin set them; null: not set. */
+  street: z.string().nullable(),
+  city: z.string().nullable(),
+  area: z.string().nullable(),
 });
 export type SystemPublic = z.infer<typeof systemPublicSchema>;

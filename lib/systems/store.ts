@@ -19,6 +19,9 @@ const publicColumns = {
   bookingHorizonDays: systems.bookingHorizonDays,
   scheduleBasis: systems.scheduleBasis,
   bookingQuota: systems.bookingQuota,
+  street: systems.street,
+  city: systems.city,
+  area: systems.area,
 };
 
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
@@ -181,7 +184,7 @@ function withKeys(rows: readonly KeyedRow[], encryptionKey: Buffer): SystemsWith
   const byDevice = new Map(rows.map((row) => [row.deviceId, row]));
   const keys = new Map<string, string>();
   return {
-    systems: rows.map(({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis, bookingQuota }) => ({ deviceId, name, timeZone, status, bookingHorizonDays, scheduleBasis, bookingQuota })),
+    systems: rows.map(({ connectionId: _connection, ciphertext: _ciphertext, ...system }) => system),
     apiKeyOf: (deviceId) => {
       const row = byDevice.get(deviceId);
       if (!row) return undefined;

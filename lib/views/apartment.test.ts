@@ -41,7 +41,7 @@ describeWithDb('the apartment page and its next free slots', (ctx) => {
         },
       },
     );
-    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId: connected.deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
   }, 120_000);
 
   afterAll(() => connected.stop());

@@ -56,7 +56,7 @@ function mirror(): Record<string, CraftedBody> {
   };
 }
 
-const system: SystemPublic = { deviceId: DEVICE, name: 'Building', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'local', bookingQuota: 2 };
+const system: SystemPublic = { deviceId: DEVICE, name: 'Building', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'local', bookingQuota: 2 , street: null, city: null, area: null };
 // Saturday 28 March 2026, 11:00 local: the clocks go forward that night.
 const NOW = new Date('2026-03-28T10:00:00Z');
 

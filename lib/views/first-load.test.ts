@@ -42,7 +42,7 @@ describeWithDb('the first view of a system still loading', (ctx) => {
     await sandbox.stop();
   });
 
-  const systemOf = (deviceId: string): SystemPublic => ({ deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 });
+  const systemOf = (deviceId: string): SystemPublic => ({ deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null });
   const depsWith = (source: MirrorSource): ViewDeps => ({ db: ctx().handle.db, source: () => Promise.resolve(source), freshnessMs: 60_000 });
 
   /** Polls the state until the structure is in and the first reservations page is written. */

@@ -11,7 +11,7 @@ import { systemMirror, type ViewDeps } from './freshness';
 import { findResidents, type ResidentSearchDeps } from './residents';
 
 const TZ = 'Europe/Stockholm';
-const systemOf = (deviceId: string, name: string): SystemPublic => ({ deviceId, name, timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 });
+const systemOf = (deviceId: string, name: string): SystemPublic => ({ deviceId, name, timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null });
 
 /** A system's groups and users as the upstream lists them (what the mirror copies). */
 interface Upstream {

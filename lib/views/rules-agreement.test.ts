@@ -66,7 +66,7 @@ function mirror(): Record<string, CraftedBody> {
   };
 }
 
-const baseSystem: SystemPublic = { deviceId: DEVICE, name: 'Agreement', timeZone: TZ, status: 'active', bookingHorizonDays: 10, scheduleBasis: 'local', bookingQuota: 2 };
+const baseSystem: SystemPublic = { deviceId: DEVICE, name: 'Agreement', timeZone: TZ, status: 'active', bookingHorizonDays: 10, scheduleBasis: 'local', bookingQuota: 2 , street: null, city: null, area: null };
 
 const pick = <T,>(next: () => number, list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
 const group = (g: Partial<RuleGroup> & { resourceIds: string[] }): RuleGroup => ({ maxFuture: null, perWindow: null, daysAhead: null, maxConsecutive: null, activationMinutes: null, ...g });

@@ -67,7 +67,7 @@ function oddSystem(device: string): Record<string, CraftedBody> {
   };
 }
 
-const system = (deviceId: string): SystemPublic => ({ deviceId, name: 'Odd', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 });
+const system = (deviceId: string): SystemPublic => ({ deviceId, name: 'Odd', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null });
 
 describeWithDb('tolerant reader end to end', (ctx) => {
   it('loads a system full of nulls, odd date-times and unknown values; skipped items are counted and shown to admins only', async () => {

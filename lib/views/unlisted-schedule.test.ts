@@ -55,7 +55,7 @@ const client = craftedClient({
   },
 });
 
-const system: SystemPublic = { deviceId: DEVICE, name: 'Testgården', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+const system: SystemPublic = { deviceId: DEVICE, name: 'Testgården', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
 
 describeWithDb('a room whose schedule the service does not list', (ctx) => {
   const deps = (): ViewDeps => ({ db: ctx().handle.db, source: () => Promise.resolve(serviceMirrorSource(client, 'key')), freshnessMs: 3_600_000, now: () => NOW });

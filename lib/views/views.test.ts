@@ -38,7 +38,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
     apiKey = (await client.apiKeys.generate(first.approvalId)).apiKey;
     otherKey = (await client.apiKeys.generate(second.approvalId)).apiKey;
     const deviceId = first.deviceIds[0];
-    system = { deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId, name: 'Demo', timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
     deps = { db: ctx().handle.db, source: () => Promise.resolve(serviceMirrorSource(client, apiKey)), freshnessMs: 60_000 };
     resources = await client.resources.list(apiKey, deviceId).toArray({ limit: 1000 });
     groups = await client.userGroups.list(apiKey, deviceId, { pageSize: 100 }).toArray({ limit: 100_000 });
@@ -195,7 +195,7 @@ describeWithDb('portal views over the mirror', (ctx) => {
 
   it('finds residents by apartment, by an e-mail address with "+", and by reference id, each key asked once (the upstream lookups)', async () => {
     const visibleIds = fixtures.approvals[0]!.deviceIds;
-    const systems: SystemPublic[] = visibleIds.map((deviceId, i) => ({ deviceId, name: `System ${i}`, timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 }));
+    const systems: SystemPublic[] = visibleIds.map((deviceId, i) => ({ deviceId, name: `System ${i}`, timeZone: TZ, status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null }));
     const calls: string[] = [];
     const counting: ResidentSearchDeps['client'] = {
       users: {

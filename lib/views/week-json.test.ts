@@ -32,7 +32,7 @@ describeWithDb('the week API answer, held until it could change', (ctx) => {
     const approval = started.fixtures.approvals[0]!;
     const apiKey = (await started.client.apiKeys.generate(approval.approvalId)).apiKey;
     const deviceId = approval.deviceIds[0]!;
-    system = { deviceId, name: 'Demo', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 };
+    system = { deviceId, name: 'Demo', timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 , street: null, city: null, area: null };
     // Every read of the suite counted (the held answers live per database handle, so one handle throughout).
     const counting = await countingDb(ctx().handle);
     queries = counting.queries;

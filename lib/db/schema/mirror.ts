@@ -74,6 +74,8 @@ export const mirrorState = pgTable('mirror_state', {
   // Migration 0035: a running refresh waiting to read a failed page again, until when and why.
   waitingUntil: timestamp('waiting_until', { withTimezone: true }),
   waitingKind: text('waiting_kind').$type<MirrorWaitKind>(),
+  // Migration 0036: when someone last opened the system (the background worker loads the most recently used first).
+  viewedAt: timestamp('viewed_at', { withTimezone: true }),
 });
 
 export const mirrorReservations = pgTable(

@@ -40,12 +40,16 @@ export const systems = pgTable(
     mailLocale: text('mail_locale').notNull().default('sv'),
     /** Its own upstream request budget per hour (migration 0028; null: MIRROR_REQUEST_BUDGET_PER_HOUR). */
     requestBudgetPerHour: integer('request_budget_per_hour'),
+    /** Where it stands and the organisational unit it belongs to, set by an admin (migration 0036). */
+    street: text('street'),
+    city: text('city'),
+    area: text('area'),
     status: text('status', { enum: SYSTEM_STATUSES }).notNull().default('active'),
     statusDetail: text('status_detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('systems_connection_idx').on(t.connectionId)],
+  (t) => [index('systems_connection_idx').on(t.connectionId), index('systems_area_idx').on(t.area)],
 );
 
 export const managerSystems = pgTable(
@@ -100,6 +104,9 @@ export const systemsData = dataInventory(systems, {
   timeZone: notPersonal('a setting'),
   scheduleBasis: notPersonal('a setting'),
   mailLocale: notPersonal('a setting'),
+  street: notPersonal('the building’s street address'),
+  city: notPersonal('the building’s city'),
+  area: notPersonal('the housing company’s area or unit'),
   status: notPersonal('the connection’s state'),
   statusDetail: notPersonal('why the connection is in that state, in the portal’s words'),
 });
