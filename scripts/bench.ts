@@ -18,6 +18,9 @@
 //          --steady-rereads 4 budget-bound re-reads fit the window, scripts/bench/steady-target.ts)
 //          phase m (freshness, scripts/bench/freshness.ts): --fresh-port 3203, --fresh-sandbox-port 4031,
 //          --fresh-viewed-minutes 20
+//          phase n (portfolio, scripts/bench/portfolio.ts; `--phases n` alone writes bench/portfolio-results.json):
+//          --portfolio-systems 1000, --portfolio-streams 2000, --portfolio-stream-minutes 2, --portfolio-outcomes 120,
+//          --portfolio-load-minutes 20, --portfolio-port 3204, --portfolio-sandbox-port 4032
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -39,6 +42,7 @@ import { LoadMonitor, RUN, describeLoad, figureContended, withLoad, type PhaseLo
 import { runSteadyUse } from './bench/steady';
 import { LARGE_REREAD_REQUESTS, scaledBudget, steadyFigures } from './bench/steady-target';
 import { runFreshnessPhase } from './bench/freshness';
+import { runPortfolioPhase } from './bench/portfolio';
 import { sandboxServiceEnv } from './harness/processes';
 
 const { values: args } = parseArgs({
@@ -68,6 +72,14 @@ const { values: args } = parseArgs({
     'fresh-port': { type: 'string', default: '3203' },
     'fresh-sandbox-port': { type: 'string', default: '4031' },
     'fresh-viewed-minutes': { type: 'string', default: '20' },
+    // (n) portfolio (scripts/bench/portfolio.ts): its ports, the preset's size, the live streams.
+    'portfolio-port': { type: 'string', default: '3204' },
+    'portfolio-sandbox-port': { type: 'string', default: '4032' },
+    'portfolio-systems': { type: 'string', default: '1000' },
+    'portfolio-streams': { type: 'string', default: '2000' },
+    'portfolio-stream-minutes': { type: 'string', default: '2' },
+    'portfolio-outcomes': { type: 'string', default: '120' },
+    'portfolio-load-minutes': { type: 'string', default: '20' },
     // The PGlite portal's JavaScript heap limit (MB); unset: Node's default (docs/benchmark.md, (f)).
     'portal-heap-mb': { type: 'string' },
   },
@@ -98,19 +110,23 @@ const CHROME = String(args.chrome);
 // run stops after the last named) and, or only, `l`.
 const PHASE_ORDER = ['a', 'b', 'c', 'g', 'h', 'i', 'j', 'k', 'd', 'e'] as const;
 type Phase = (typeof PHASE_ORDER)[number];
-const ASKED = args.phases === 'all' ? [...PHASE_ORDER, 'l', 'm'] : String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
+const ASKED = args.phases === 'all' ? [...PHASE_ORDER, 'l', 'm', 'n'] : String(args.phases).split(',').map((p) => p.trim().replace(/[()]/g, ''));
 const STEADY = ASKED.includes('l');
 /** (m) freshness: how soon a booking made outside the portal shows (scripts/bench/freshness.ts). */
 const FRESHNESS = ASKED.includes('m');
+/** (n) portfolio: a thousand systems on their own sandbox and portal (scripts/bench/portfolio.ts). */
+const PORTFOLIO = ASKED.includes('n');
 const PHASES: readonly Phase[] = (() => {
-  const asked = ASKED.filter((p) => p !== 'l' && p !== 'm');
+  const asked = ASKED.filter((p) => p !== 'l' && p !== 'm' && p !== 'n');
   const prefix = PHASE_ORDER.slice(0, asked.length);
-  if (asked.some((p, i) => p !== prefix[i]) || (asked.length === 0 && !STEADY && !FRESHNESS)) {
+  if (asked.some((p, i) => p !== prefix[i]) || (asked.length === 0 && !STEADY && !FRESHNESS && !PORTFOLIO)) {
     throw new Error(`--phases takes a prefix of ${PHASE_ORDER.join(',')} (phases build on each other) and/or l`);
   }
   return prefix;
 })();
-const ALL_PHASES = PHASES.length === PHASE_ORDER.length && STEADY && FRESHNESS;
+const ALL_PHASES = PHASES.length === PHASE_ORDER.length && STEADY && FRESHNESS && PORTFOLIO;
+/** Only (n): its figures are committed on their own (bench/portfolio-results.json), as they need no other phase. */
+const PORTFOLIO_ONLY = PORTFOLIO && PHASES.length === 0 && !STEADY && !FRESHNESS;
 /** The last portal phase asked for: the portal's part stops after it. */
 const lastPhase = (phase: Phase) => PHASES[PHASES.length - 1] === phase;
 const STEADY_MINUTES = Number(args['steady-minutes']);
@@ -253,6 +269,7 @@ async function main(): Promise<void> {
     details.buildSeconds = round(build.ms / 1000);
   }
 
+  if (PORTFOLIO_ONLY) return portfolioPhase();
   step(`starting the sandbox on ${SANDBOX} (preset large, ${LATENCY_MS} ms latency)`);
   const sandbox = startProcess('sandbox', NODE, ['node_modules/tsx/dist/cli.mjs', 'sandbox/server.ts', '--port', String(SANDBOX_PORT), '--preset', 'large', '--latency', String(LATENCY_MS), '--data-dir', path.join(TMP, 'sandbox')], {
     cwd: ROOT,
@@ -284,6 +301,36 @@ async function main(): Promise<void> {
     }
   }
   await stopProcess(sandbox);
+  if (PORTFOLIO) await portfolioPhase();
+}
+
+/** (n): a portfolio of systems, on its own sandbox and portal. */
+async function portfolioPhase(): Promise<void> {
+  load.phase('(n)');
+  try {
+    await runPortfolioPhase(
+      {
+        root: ROOT,
+        tmp: TMP,
+        node: NODE,
+        pgAdminUrl: PG_URL,
+        port: int('portfolio-port'),
+        sandboxPort: int('portfolio-sandbox-port'),
+        latencyMs: LATENCY_MS,
+        systems: Math.max(1, int('portfolio-systems')),
+        streams: int('portfolio-streams'),
+        streamsPerSession: SSE_STREAMS_PER_SESSION,
+        streamMs: Number(args['portfolio-stream-minutes']) * 60_000,
+        outcomes: Math.max(1, int('portfolio-outcomes')),
+        loadTimeoutMs: Number(args['portfolio-load-minutes']) * 60_000,
+        searches: SEARCHES,
+        step,
+      },
+      { figure, details },
+    );
+  } finally {
+    load.end();
+  }
 }
 
 /** What every phase needs: the bench sandbox's fixtures, the large system and a direct client. */
@@ -906,14 +953,14 @@ if (contendedPhases.length > 0) {
 await mkdir(BENCH_DIR, { recursive: true });
 // A run of some phases only, or with a contended phase, does not replace the committed figures:
 // it goes beside the logs instead.
-const COMMITTABLE = ALL_PHASES && contendedPhases.length === 0;
-const RESULTS = COMMITTABLE ? path.join(BENCH_DIR, 'results.json') : path.join(TMP, 'results.json');
+const COMMITTABLE = (ALL_PHASES || PORTFOLIO_ONLY) && contendedPhases.length === 0;
+const RESULTS = COMMITTABLE ? path.join(BENCH_DIR, PORTFOLIO_ONLY ? 'portfolio-results.json' : 'results.json') : path.join(TMP, 'results.json');
 await mkdir(path.dirname(RESULTS), { recursive: true });
 await writeFile(
   RESULTS,
   `${JSON.stringify({ ranAt: new Date().toISOString(), commit: currentCommit(ROOT), loadAverageAtEnd: loadavg().map((v) => round(v, 2)), contendedPhases, figures, details, error: failure ? errorText(failure) : null }, null, 2)}\n`,
 );
-const why = !ALL_PHASES ? ' (some phases only: not for committing)' : contendedPhases.length > 0 ? ' (contended: not for committing)' : '; commit it with the change it measures, so the next run prints beside it';
+const why = !ALL_PHASES && !PORTFOLIO_ONLY ? ' (some phases only: not for committing)' : contendedPhases.length > 0 ? ' (contended: not for committing)' : '; commit it with the change it measures, so the next run prints beside it';
 console.log(`wrote ${path.relative(ROOT, RESULTS)}${failure ? ' (incomplete: the run failed)' : ''}${why}`);
 process.exit(failure ? 1 : 0);
 

@@ -9,6 +9,8 @@ import { Webhook } from 'standardwebhooks';
 export interface SseClient {
   /** request id → arrival time (performance.now()) */
   arrivals: Map<string, number>;
+  /** Events that arrived again after their first arrival (each should arrive once). */
+  duplicates(): number;
   close(): void;
 }
 
@@ -16,6 +18,9 @@ export interface SseClient {
 export function openSseClient(baseUrl: string, cookie: string, agent: http.Agent): Promise<SseClient> {
   return new Promise((resolve, reject) => {
     const arrivals = new Map<string, number>();
+    // By the stream's event ids: an event delivered twice to one stream (a request's later events keep its id in `data`).
+    const seen = new Set<string>();
+    let duplicates = 0;
     const request = http.get(`${baseUrl}/api/events`, { agent, headers: { cookie, accept: 'text/event-stream' } }, (response) => {
       if (response.statusCode !== 200) {
         reject(new Error(`GET /api/events answered ${response.statusCode}`));
@@ -32,14 +37,20 @@ export function openSseClient(baseUrl: string, cookie: string, agent: http.Agent
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          const lines = block.split('\n');
+          const eventId = lines.find((line) => line.startsWith('id: '))?.slice(4);
+          if (eventId !== undefined) {
+            if (seen.has(eventId)) duplicates += 1;
+            seen.add(eventId);
+          }
+          const data = lines.find((line) => line.startsWith('data: '));
           if (!data) continue;
           const event = JSON.parse(data.slice(6)) as { data?: { id?: string } };
           if (event.data?.id && !arrivals.has(event.data.id)) arrivals.set(event.data.id, at);
         }
         if (!started) {
           started = true;
-          resolve({ arrivals, close: () => request.destroy() });
+          resolve({ arrivals, duplicates: () => duplicates, close: () => request.destroy() });
         }
       });
       response.on('error', () => undefined);
