@@ -376,6 +376,6 @@ function overviewPath(): string {
 /** Gives the manager every system in one action (the admin's bulk assignment), timed. */
 async function assignAll(admin: PortalSession, managerId: string): Promise<{ ms: number; via: string }> {
   const start = performance.now();
-  await admin.json(`/api/admin/managers/${managerId}/systems`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'assign', selection: { all: true } }) });
+  await admin.json(`/api/admin/managers/${managerId}/systems`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ change: 'assign', selection: { all: true } }) });
   return { ms: performance.now() - start, via: 'POST /api/admin/managers/{id}/systems' };
 }
