@@ -945,3 +945,37 @@ export async function readReleasedNoShowsOfUser(db: Database, deviceId: string, 
     .orderBy(asc(k.startTime), asc(k.id));
   return rows.map(releasedNoShowOf);
 }
+
+/**
+ * Per system, what a list of a thousand systems shows and filters by, as a subquery to join on
+ * `device_id` (issue 49): the copy's identity (generation, refreshed_at, reservations_version, for
+ * caches keyed by them), whether it is incomplete (lists the service never ended, or items it sent
+ * unreadable) and its rooms' names as one text (newline-separated, for search). One aggregate
+ * over the current generation's rooms; never a read per system.
+ */
+export function mirrorListFacts() {
+  const s = mirrorState;
+  const r = mirrorResources;
+  return queryBuilder
+    .select({
+      deviceId: s.deviceId,
+      generation: s.generation,
+      refreshedAt: s.refreshedAt,
+      reservationsVersion: s.reservationsVersion,
+      incomplete: sql<boolean>`(coalesce(jsonb_array_length(${s.incompleteLists}), 0) > 0 OR coalesce((${s.skippedItems}->>'total')::int, 0) > 0)`.as('mirror_incomplete'),
+      // Spelled out: drizzle leaves columns unqualified inside a subquery's select, and this one is correlated.
+      roomNames: sql<string | null>`(SELECT string_agg(mr.name, E'\n' ORDER BY mr.name) FROM ${r} AS mr WHERE mr.device_id = mirror_state.device_id AND mr.generation = mirror_state.generation)`.as('mirror_room_names'),
+    })
+    .from(s)
+    .as('mirror_facts');
+}
+
+/** Each loaded copy's identity (for caches per generation): one row per system with a refreshed_at. */
+export async function readLoadedIdentities(db: Database): Promise<{ deviceId: string; generation: number; refreshedAt: Date; reservationsVersion: number }[]> {
+  const s = mirrorState;
+  const rows = await db
+    .select({ deviceId: s.deviceId, generation: s.generation, refreshedAt: s.refreshedAt, reservationsVersion: s.reservationsVersion })
+    .from(s)
+    .where(sql`${s.refreshedAt} IS NOT NULL`);
+  return rows.flatMap((row) => (row.refreshedAt ? [{ ...row, refreshedAt: row.refreshedAt }] : []));
+}
