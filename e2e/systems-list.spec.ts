@@ -88,7 +88,7 @@ for (const locale of ['en', 'sv'] as const) {
 
       // A wrong address is a sentence, not a blank page.
       await page.goto('/systems?page=0x10');
-      await expect(page.getByRole('alert')).toHaveText(locale === 'sv' ? 'Sidan måste vara ett heltal från 1 till 100000.' : 'The page must be a whole number from 1 to 100000.');
+      await expect(page.getByRole('alert').filter({ hasText: locale === 'sv' ? 'Sidan måste vara ett heltal från 1 till 100000.' : 'The page must be a whole number from 1 to 100000.' })).toBeVisible();
       expect((await manager.request.get('/api/systems?size=7')).status()).toBe(400);
     } finally {
       await setPlace(admin.request, first, null, null);

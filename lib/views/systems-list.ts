@@ -4,11 +4,12 @@ import { and, asc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { arrayParam, rawRows } from '@/lib/db/raw';
+import { queryBuilder } from '@/lib/db/read-together';
 import { systems } from '@/lib/db/schema';
 import { ApiError } from '@/lib/errors/api-error';
 import { log } from '@/lib/log';
 import { cachePerOwner } from '@/lib/cache';
-import { mirrorListFacts, readLoadedIdentities, readReservations } from '@/lib/mirror/store';
+import { mirrorListFacts, mirrorRoomNames, mirrorRoomNamesLateral, readLoadedIdentities, readReservations } from '@/lib/mirror/store';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
 import { readClosureWindows } from '@/lib/closures/read';
 import { closureOver } from '@/lib/booking-rules/not-closed';
@@ -22,8 +23,8 @@ import { parseSystemListParams, type SystemListParams } from '@/lib/client/syste
 /**
  * The systems list at a thousand systems (issue 49): search, filters, grouping and a page, read as
  * ONE statement — the systems joined with their mirror's facts (lib/mirror/store.ts
- * mirrorListFacts: state and an aggregate of room names), LIMIT/OFFSET, the total as a window
- * count. Nothing is read per system on the request's path.
+ * mirrorListFacts, and the rooms' names: an aggregate for the page's rows, a test for a search),
+ * LIMIT/OFFSET, the total as a window count. Nothing is read per system on the request's path.
  *
  * "Free slots today" needs each system's schedules against its bookings, which no single statement
  * answers cheaply. It is computed off the request's path (warmFreeToday: one system at a time,
@@ -70,13 +71,14 @@ export function systemListParamsOrThrow(query: URLSearchParams | Record<string, 
 const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 type Facts = ReturnType<typeof mirrorListFacts>;
+type RoomNames = ReturnType<typeof mirrorRoomNamesLateral>;
 
-function whereOf(facts: Facts, visible: (deviceId: PgColumn) => SQL, params: SystemListParams, free: FreeKnown): SQL {
+function whereOf(facts: Facts, rooms: RoomNames, visible: (deviceId: PgColumn) => SQL, params: SystemListParams, free: FreeKnown): SQL {
   const words = params.q.split(/\s+/).filter(Boolean);
   const conditions: (SQL | undefined)[] = [visible(systems.deviceId)];
   for (const word of words) {
     const p = likePattern(word);
-    conditions.push(or(ilike(systems.name, p), ilike(systems.street, p), ilike(systems.city, p), ilike(systems.area, p), sql`${facts.roomNames} ILIKE ${p}`));
+    conditions.push(or(ilike(systems.name, p), ilike(systems.street, p), ilike(systems.city, p), ilike(systems.area, p), sql`${rooms.names} ILIKE ${p}`));
   }
   if (params.area) conditions.push(eq(systems.area, params.area));
   if (params.filters.includes('notLoaded')) conditions.push(isNull(facts.refreshedAt));
@@ -102,28 +104,61 @@ export async function loadSystemList(deps: SystemListDeps, visible: (deviceId: P
   const { db } = deps;
   const now = deps.now?.() ?? new Date();
   const facts = mirrorListFacts();
+  const rooms = mirrorRoomNamesLateral(systems.deviceId, facts.generation);
   const free = freeKnown(db, now);
   const areaSystems = alias(systems, 'area_systems');
   const areasQuery = sql<string[] | null>`(SELECT json_agg(DISTINCT ${areaSystems.area} ORDER BY ${areaSystems.area}) FROM ${systems} AS ${sql.identifier('area_systems')} WHERE ${areaSystems.area} IS NOT NULL AND ${visible(areaSystems.deviceId)})`;
-  const rows = await db
+  const order = orderOf(params);
+  // The page first (its window count, LIMIT and OFFSET), then its rooms' names for its rows only:
+  // rows an OFFSET skips are computed too, so the aggregate stays out of the inner query.
+  let inner = queryBuilder
     .select({
       ...systemPublicColumns,
       refreshedAt: facts.refreshedAt,
       generation: facts.generation,
       reservationsVersion: facts.reservationsVersion,
       incomplete: facts.incomplete,
-      roomNames: facts.roomNames,
-      total: sql<number>`count(*) OVER ()`.mapWith(Number),
-      areas: areasQuery,
+      total: sql<number>`count(*) OVER ()`.as('total'),
+      ord: sql<number>`row_number() OVER (ORDER BY ${sql.join(order, sql`, `)})`.as('ord'),
+      areas: areasQuery.as('areas'),
     })
     .from(systems)
     .leftJoin(facts, eq(facts.deviceId, systems.deviceId))
-    .where(whereOf(facts, visible, params, free))
-    .orderBy(...orderOf(params))
+    .$dynamic();
+  // The rooms' names are read for a search only (once per system, however many words).
+  if (params.q) inner = inner.leftJoinLateral(rooms, sql`true`);
+  const page = inner
+    .where(whereOf(facts, rooms, visible, params, free))
+    .orderBy(...order)
     .limit(params.size)
-    .offset((params.page - 1) * params.size);
+    .offset((params.page - 1) * params.size)
+    .as('page');
+  const rows = await db
+    .select({
+      deviceId: page.deviceId,
+      name: page.name,
+      timeZone: page.timeZone,
+      status: page.status,
+      bookingHorizonDays: page.bookingHorizonDays,
+      scheduleBasis: page.scheduleBasis,
+      bookingQuota: page.bookingQuota,
+      street: page.street,
+      city: page.city,
+      area: page.area,
+      refreshedAt: page.refreshedAt,
+      generation: page.generation,
+      reservationsVersion: page.reservationsVersion,
+      incomplete: page.incomplete,
+      total: page.total,
+      areas: page.areas,
+      // Named with the subquery's alias: drizzle writes a subquery's fields unqualified, and inside
+      // the correlated aggregate an unqualified device_id would be the room's own.
+      roomNames: mirrorRoomNames(sql`${sql.identifier('page')}.${sql.identifier('device_id')}`, sql`${sql.identifier('page')}.${sql.identifier('generation')}`),
+    })
+    .from(page)
+    .orderBy(page.ord);
   const areas = rows.length > 0 ? jsonList(rows[0]!.areas) : jsonList((await rawRows<{ areas: unknown }>(db, sql`SELECT ${areasQuery} AS areas`))[0]?.areas);
-  const total = rows[0]?.total ?? 0;
+  const total = Number(rows[0]?.total ?? 0);
   const state = freeStateOf(db);
   return {
     params,
@@ -132,7 +167,7 @@ export async function loadSystemList(deps: SystemListDeps, visible: (deviceId: P
       refreshedAt: refreshedAt ? new Date(refreshedAt).toISOString() : null,
       incomplete: incomplete === true,
       rooms: roomNames ? roomNames.split('\n') : [],
-      freeToday: refreshedAt && generation !== null && reservationsVersion !== null ? freeAnswer(state, system.deviceId, generation, reservationsVersion, now) : 'unknown',
+      freeToday: refreshedAt && generation !== null && reservationsVersion !== null ? freeAnswer(state, system.deviceId, Number(generation), Number(reservationsVersion), now) : 'unknown',
     })),
     total,
     pages: Math.max(1, Math.ceil(total / params.size)),
@@ -144,12 +179,10 @@ export async function loadSystemList(deps: SystemListDeps, visible: (deviceId: P
 /** Every system `visible` lets through that `params`' search and filters keep, in the list's order, without paging (the export). */
 export async function listSystemsMatching(deps: SystemListDeps, visible: (deviceId: PgColumn) => SQL, params: SystemListParams): Promise<SystemPublic[]> {
   const facts = mirrorListFacts();
-  return deps.db
-    .select(systemPublicColumns)
-    .from(systems)
-    .leftJoin(facts, eq(facts.deviceId, systems.deviceId))
-    .where(whereOf(facts, visible, params, freeKnown(deps.db, deps.now?.() ?? new Date())))
-    .orderBy(...orderOf(params));
+  const rooms = mirrorRoomNamesLateral(systems.deviceId, facts.generation);
+  let query = deps.db.select(systemPublicColumns).from(systems).leftJoin(facts, eq(facts.deviceId, systems.deviceId)).$dynamic();
+  if (params.q) query = query.leftJoinLateral(rooms, sql`true`);
+  return query.where(whereOf(facts, rooms, visible, params, freeKnown(deps.db, deps.now?.() ?? new Date()))).orderBy(...orderOf(params));
 }
 
 /** A JSON list as the driver gives it (parsed by node-postgres, text on PGlite). */
