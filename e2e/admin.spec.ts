@@ -70,7 +70,7 @@ test('the time zone is chosen from a list of IANA zones; the change is in the au
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
   await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   const zone = card.getByRole('combobox', { name: `Time zone of ${name}` });
   await expect(zone).toHaveValue('Europe/Stockholm');
@@ -131,7 +131,7 @@ test('an admin states a rule group shared by two rooms and reads it back as resi
   // The rooms come from the portal's copy of the system, complete once its first load has ended.
   test.setTimeout(180_000);
   await firstSystem(page);
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   await card.getByText('Booking rules', { exact: true }).click();
   const readBack = card.getByRole('list', { name: `As residents read them (${name})` });
@@ -169,7 +169,7 @@ test('an admin sets a system\u2019s own request budget within the owner\u2019s a
   const name = fixtures.systems.find((s) => s.deviceId === deviceId)?.name ?? '';
   await signedInAs('admin');
   await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   const budget = card.getByRole('spinbutton', { name: `Requests to the service per hour for ${name}` });
   await expect(budget).toHaveValue('');
@@ -202,6 +202,8 @@ test('an admin disconnects a system after confirming; it is gone, and the log sa
   // A success empties the field for the next approval.
   await expect(page.getByLabel('Approval id')).toHaveValue('');
 
+  // Its settings, and disconnecting it, are on its own page.
+  await page.goto(`/admin/systems/${deviceId}`);
   const list = page.getByRole('list', { name: 'Connected systems' });
   const card = list.getByRole('listitem').filter({ hasText: deviceId });
   await card.getByRole('button', { name: `Disconnect ${name}` }).click();

@@ -125,6 +125,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   await page.getByLabel('Approval id').fill(approval.approvalId);
   await page.getByRole('button', { name: 'Connect systems' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveText(`Connected 1 system: ${systemName}.`);
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   await expect(card.getByLabel(`Time zone of ${systemName}`)).toHaveValue('Europe/Stockholm');
   // The page never carries the approval's API key or the approval id back to the browser.
@@ -155,7 +156,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
 
   const mine = await context.request.get(`/api/systems/${deviceId}`);
   expect(mine.status()).toBe(200);
-  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 } });
+  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2, street: null, city: null, area: null } });
   const foreign = await context.request.get(`/api/systems/${other}`);
   expect(foreign.status()).toBe(403);
   expect(await foreign.json()).toEqual({ error: { code: 'forbidden', reason: 'noSystemAccess', message: 'You do not have access to this system.' } });
@@ -262,7 +263,7 @@ test('the admin changes a system time zone; an unknown zone is refused with a me
   await signedInAs('admin');
   // The demo connection is made in the background at start.
   await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   const zone = card.getByLabel(`Time zone of ${name}`);
   // The zone is picked from a list; the server still refuses one it does not know.

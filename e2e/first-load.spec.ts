@@ -4,7 +4,7 @@ import { BASE_URL, expect, sandboxControl, sandboxFixtures, test } from './utils
 
 /** Disconnects a system through the admin page (its mirror goes with it), as an admin would. */
 async function disconnect(page: Page, deviceId: string, name: string) {
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   if ((await card.count()) === 0) return;
   await card.getByRole('button', { name: `Disconnect ${name}` }).click();

@@ -20,7 +20,7 @@ test('a saved "only today or tomorrow" rule marks next week\'s slots not bookabl
   // Next week has free slots that can be booked (the system's horizon is four weeks).
   await expect(page.getByRole('button', { name: /, free$/ }).first()).toBeVisible();
 
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   await card.getByText('Booking rules', { exact: true }).click();
   const removeButtons = card.getByRole('button', { name: new RegExp(`^Remove group \\d+ \\(${name}\\)$`) });
@@ -49,7 +49,7 @@ test('a saved "only today or tomorrow" rule marks next week\'s slots not bookabl
     await expectNoSeriousA11yViolations(page, 'a slot a rule forbids, in its dialog');
   } finally {
     // Later specs expect the demo's rules: remove the group again.
-    await page.goto('/admin/systems');
+    await page.goto(`/admin/systems/${deviceId}`);
     await card.getByText('Booking rules', { exact: true }).click();
     for (let left = await removeButtons.count(); left > groupsBefore; left--) {
       await card.getByRole('button', { name: `Remove group ${left} (${name})` }).click();

@@ -19,7 +19,7 @@ test('an admin enters the three published installations in Swedish at 375 px and
   await expect.poll(async () => (await context.request.get(`/api/systems/${deviceId}`)).status(), { timeout: 60_000 }).toBe(200);
   // The rooms come from the portal's copy of the system, complete once its first load has ended.
   await firstSystem(page);
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Anslutna system' }).getByRole('listitem').filter({ hasText: deviceId });
   await card.getByText('Bokningsregler', { exact: true }).click();
   const readBack = card.getByRole('list', { name: `Så läser de boende dem (${name})` });

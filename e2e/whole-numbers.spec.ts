@@ -11,7 +11,7 @@ test('booking-rule limits and a system’s settings refuse 0x10 and 1e1 with a s
 
   // The rules form as a script would send it: the limit replaced in the form's data as it is sent
   // (a number field cannot be given "0x10" by typing; a script posting the action can).
-  await page.goto('/admin/systems');
+  await page.goto(`/admin/systems/${deviceId}`);
   const card = page.getByRole('list', { name: 'Connected systems' }).getByRole('listitem').filter({ hasText: deviceId });
   await card.getByText('Booking rules', { exact: true }).click();
   const readBack = card.getByRole('list', { name: `As residents read them (${system.name})` });

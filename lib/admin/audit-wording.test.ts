@@ -23,6 +23,8 @@ describe('describeAuditEntry in English', () => {
       'Changed the system Ekhagen: time zone Europe/Stockholm → Europe/Helsinki; bookable days ahead 28 → 14.',
     );
     expect(describeAudit(entry('system.update', { bookingQuota: { from: 2, to: 3 } }))).toBe('Changed the system Ekhagen: bookings per apartment and room 2 → 3.');
+    expect(describeAudit(entry('system.update', { street: { from: null, to: 'Storgatan 1' }, area: { from: 'Norr', to: null } }))).toBe('Changed the system Ekhagen: street – → Storgatan 1; area Norr → –.');
+    expect(describeAudit(entry('system.import', { count: 312, format: 'csv', columns: ['name', 'city'] }, null))).toBe('Imported names and places from a file: 312 systems changed (name and city).');
     expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Changed the system Ekhagen: schedule times UTC → local time.');
     expect(describeAudit(entry('system.update', { requestBudgetPerHour: { from: null, to: 4800 } }))).toBe('Changed the system Ekhagen: requests to the service per hour the default → 4800.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Set the kind of Tvättstuga 1 in Ekhagen: laundry → drying.');
@@ -88,6 +90,8 @@ describe('describeAuditEntry in Swedish', () => {
       'Ändrade systemet Ekhagen: tidszon Europe/Stockholm → Europe/Helsinki; bokningar per lägenhet och lokal 2 → 3.',
     );
     expect(describeAudit(entry('system.update', { scheduleBasis: { from: 'utc', to: 'local' } }))).toBe('Ändrade systemet Ekhagen: schematider UTC → lokal tid.');
+    expect(describeAudit(entry('system.update', { city: { from: null, to: 'Uppsala' } }))).toBe('Ändrade systemet Ekhagen: ort – → Uppsala.');
+    expect(describeAudit(entry('system.import', { count: 1, format: 'xlsx', columns: ['area'] }, null))).toBe('Importerade namn och platser från en fil: 1 system ändrade (område).');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Tvättstuga 1', from: 'laundry', to: 'drying' }))).toBe('Ändrade typen för Tvättstuga 1 i Ekhagen: tvättstuga → torkrum.');
     expect(describeAudit(entry('system.resource-kind', { resourceId: 'r1', resourceName: 'Rum 2', from: 'drying', to: null }))).toBe('Ändrade typen för Rum 2 i Ekhagen: torkrum → gissat utifrån namnet.');
     expect(describeAudit(entry('account.create', { email: 'mia@example.com', role: 'admin' }, 'Mia'))).toBe('Skapade administratören Mia (mia@example.com).');

@@ -16,7 +16,7 @@ export interface AuditEntryLike {
 /** The `audit.entry` translator: getTranslations('audit.entry') on a page, createTranslator in tests. */
 export type AuditEntryTranslator = ReturnType<typeof createTranslator<Messages, 'audit.entry'>>;
 
-const SETTINGS = new Set(['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota', 'requestBudgetPerHour']);
+const SETTINGS = new Set(['name', 'street', 'city', 'area', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota', 'requestBudgetPerHour']);
 const KINDS = new Set(['laundry', 'drying', 'other']);
 
 // A retention class's word in the catalogue (ICU select keys take no hyphen).
@@ -70,6 +70,12 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const rooms = (g: unknown) => (g && typeof g === 'object' && Array.isArray((g as { resourceIds?: unknown }).resourceIds) ? (g as { resourceIds: unknown[] }).resourceIds.length : 0);
       const change = detail.from ? (detail.to ? 'changed' : 'removed') : 'added';
       return t('bookingRules', { change, target, rooms: rooms(detail.to ?? detail.from) });
+    }
+    case 'system.import': {
+      // A count and the columns only: the entry of a thousand systems names none of them.
+      const count = typeof detail.count === 'number' ? detail.count : 0;
+      const columns = list(detail.columns).filter((c) => SETTINGS.has(c)).map((c) => t('setting', { setting: c }));
+      return t('systemImport', { count, columns: columns.length > 0 ? formatList(columns, locale) : t('noDetails') });
     }
     case 'display.create':
       return t('displayCreate', { target, system: text(detail.system) });

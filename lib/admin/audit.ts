@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'system.update',
   'system.resource-kind',
   'system.booking-rules',
+  'system.import',
   'display.create',
   'display.update',
   'display.rotate',

@@ -86,6 +86,10 @@ describeWithDb('admin system actions', (ctx) => {
     await updateSystemSettings(db(), admin, a, { timeZone: 'Europe/Helsinki' });
     await expect(updateSystemSettings(db(), admin, randomUUID(), { name: 'X' })).rejects.toMatchObject({ code: 'not_found' });
     expect((await listAudit(db(), 1)).total).toBe(total);
+    // Street, city and area are settings like the others, recorded before and after.
+    await updateSystemSettings(db(), admin, a, { street: 'Storgatan 1', city: 'Uppsala', area: null });
+    expect((await listAudit(db(), 1)).entries[0]).toMatchObject({ action: 'system.update', detail: { street: { from: null, to: 'Storgatan 1' }, city: { from: null, to: 'Uppsala' } } });
+    expect(await getSystem(db(), a)).toMatchObject({ street: 'Storgatan 1', city: 'Uppsala', area: null });
   });
 
   it('sets the bookings per apartment and room, recorded in the audit log', async () => {

@@ -15,6 +15,9 @@ import { recordAudit, type Actor } from './audit';
 
 const DAY_MS = 86_400_000;
 
+/** The settings an update records, before and after. */
+const SETTING_KEYS = ['name', 'street', 'city', 'area', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota'] as const;
+
 /** Changes a system's settings and records what changed (before and after). */
 export async function updateSystemSettings(db: Database, actor: Actor, deviceId: string, update: SystemUpdate): Promise<SystemPublic> {
   return db.transaction(async (tx) => {
@@ -22,7 +25,7 @@ export async function updateSystemSettings(db: Database, actor: Actor, deviceId:
     const after = await updateSystem(tx, deviceId, update);
     if (!before) return after;
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const key of ['name', 'timeZone', 'bookingHorizonDays', 'scheduleBasis', 'bookingQuota'] as const) {
+    for (const key of SETTING_KEYS) {
       if (before[key] !== after[key]) changes[key] = { from: before[key], to: after[key] };
     }
     if (Object.keys(changes).length > 0) {

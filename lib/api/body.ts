@@ -27,3 +27,24 @@ export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_
   if (text === null) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
   return text;
 }
+
+/** Reads a body as bytes (an uploaded file), refusing it once it exceeds maxBytes with `tooLarge`'s sentence. */
+export async function readBytesCapped(request: Request, maxBytes: number, tooLarge = msg('errors.bodyTooLarge', { maxBytes })): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new ApiError('payload_too_large', tooLarge);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new ApiError('payload_too_large', tooLarge);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}

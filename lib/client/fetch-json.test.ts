@@ -33,6 +33,16 @@ afterEach(() => {
 });
 
 describe('fetchJson', () => {
+  it('sends a file (an upload) as it is, with its own type and the Idempotency-Key', async () => {
+    const calls = answering(() => Response.json({ ok: 1 }));
+    const file = new Blob(['deviceId;name'], { type: 'text/csv' });
+    await fetchJson('/api/upload', { method: 'POST', idempotencyKey: 'k-1', body: file });
+    const headers = calls[0]!.init.headers as Record<string, string>;
+    expect(headers['content-type']).toBe('text/csv');
+    expect(headers['Idempotency-Key']).toBe('k-1');
+    expect(calls[0]!.init.body).toBe(file);
+  });
+
   it('reads with accept and no Idempotency-Key', async () => {
     const calls = answering(() => Response.json({ ok: 1 }));
     expect(await fetchJson<{ ok: number }>('/api/x')).toEqual({ ok: 1 });

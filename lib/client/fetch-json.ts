@@ -43,10 +43,14 @@ export type FetchJsonInit =
 export async function fetchJson<T>(url: string, init: FetchJsonInit = {}): Promise<T> {
   const { signal } = init;
   const headers: Record<string, string> = { accept: 'application/json' };
-  let body: string | undefined;
+  let body: string | Blob | undefined;
   if ('idempotencyKey' in init) {
     headers['Idempotency-Key'] = init.idempotencyKey;
-    if (init.body !== undefined) {
+    // A file (an upload) goes as it is, with its own type.
+    if (typeof Blob !== 'undefined' && init.body instanceof Blob) {
+      headers['content-type'] = init.body.type || 'application/octet-stream';
+      body = init.body;
+    } else if (init.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.body);
     }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, gt, isNull, lt, lte, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
@@ -944,4 +944,50 @@ export async function readReleasedNoShowsOfUser(db: Database, deviceId: string, 
     .where(and(eq(k.deviceId, deviceId), theirs))
     .orderBy(asc(k.startTime), asc(k.id));
   return rows.map(releasedNoShowOf);
+}
+
+/**
+ * Per system, what a list of a thousand systems shows and filters by, as a subquery to join on
+ * `device_id` (issue 49): the copy's identity (generation, refreshed_at, reservations_version, for
+ * caches keyed by them) and whether it is incomplete (lists the service never ended, or items it
+ * sent unreadable). The rooms' names are apart (mirrorRoomNames, mirrorRoomNamesLateral), for the
+ * rows that need them: a page's, or a search's. Never a read per system.
+ */
+export function mirrorListFacts() {
+  const s = mirrorState;
+  return queryBuilder
+    .select({
+      deviceId: s.deviceId,
+      generation: s.generation,
+      refreshedAt: s.refreshedAt,
+      reservationsVersion: s.reservationsVersion,
+      incomplete: sql<boolean>`(coalesce(jsonb_array_length(${s.incompleteLists}), 0) > 0 OR coalesce((${s.skippedItems}->>'total')::int, 0) > 0)`.as('mirror_incomplete'),
+    })
+    .from(s)
+    .as('mirror_facts');
+}
+
+/** The current copy's room names of a system, sorted, newline-separated (null: none): correlated to the caller's columns (`generation`: the copy's, mirrorListFacts). */
+export function mirrorRoomNames(deviceId: SQLWrapper, generation: SQLWrapper): SQL<string | null> {
+  return sql<string | null>`(SELECT string_agg(mr.name, E'\n' ORDER BY mr.name) FROM ${mirrorResources} AS mr WHERE mr.device_id = ${deviceId} AND mr.generation = ${generation})`;
+}
+
+/** mirrorRoomNames as a LATERAL subquery (`names`), computed once per row where a search tests it word by word. */
+export function mirrorRoomNamesLateral(deviceId: PgColumn, generation: SQLWrapper) {
+  const r = mirrorResources;
+  return queryBuilder
+    .select({ names: sql<string | null>`string_agg(${r.name}, E'\n')`.as('room_names') })
+    .from(r)
+    .where(and(eq(r.deviceId, deviceId), sql`${r.generation} = ${generation}`))
+    .as('room_names_of');
+}
+
+/** Each loaded copy's identity (for caches per generation): one row per system with a refreshed_at. */
+export async function readLoadedIdentities(db: Database): Promise<{ deviceId: string; generation: number; refreshedAt: Date; reservationsVersion: number }[]> {
+  const s = mirrorState;
+  const rows = await db
+    .select({ deviceId: s.deviceId, generation: s.generation, refreshedAt: s.refreshedAt, reservationsVersion: s.reservationsVersion })
+    .from(s)
+    .where(sql`${s.refreshedAt} IS NOT NULL`);
+  return rows.flatMap((row) => (row.refreshedAt ? [{ ...row, refreshedAt: row.refreshedAt }] : []));
 }

@@ -25,6 +25,12 @@ describe('system input', () => {
     expect(systemUpdateSchema.safeParse({ status: 'active' }).success).toBe(false);
     expect(systemUpdateSchema.parse({ name: ' Hus A ' })).toEqual({ name: 'Hus A' });
   });
+
+  it('takes a street, city and area trimmed; empty clears one; too long or with control characters is refused', () => {
+    expect(systemUpdateSchema.parse({ street: ' Storgatan 1 ', city: 'Uppsala', area: '' })).toEqual({ street: 'Storgatan 1', city: 'Uppsala', area: null });
+    expect(systemUpdateSchema.safeParse({ city: 'x'.repeat(121) }).success).toBe(false);
+    expect(systemUpdateSchema.safeParse({ area: 'Norr\u0000' }).success).toBe(false);
+  });
 });
 
 it('refuses control characters in a system name (PostgreSQL would answer a NUL with a 500)', () => {

@@ -16,6 +16,8 @@ export const SYSTEM_NAME_MAX_LENGTH = 120;
 export const APPROVAL_ID_MAX_LENGTH = 200;
 export const BOOKING_HORIZON_MAX_DAYS = 365;
 export const BOOKING_QUOTA_MAX = 100;
+/** The longest street, city or area an admin may set (issue 49). */
+export const SYSTEM_PLACE_MAX_LENGTH = 120;
 
 // IANA zones known to this runtime, plus UTC (which supportedValuesOf leaves out).
 const knownZones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
@@ -49,15 +51,29 @@ export const approvalIdSchema = z
   .max(APPROVAL_ID_MAX_LENGTH)
   .pipe(z.guid(vkey('validation.approvalId')));
 
+/** A system's name: what the settings form and the import accept. */
+export const systemNameSchema = z
+  .string()
+  .trim()
+  .min(1, vkey('validation.required'))
+  .max(SYSTEM_NAME_MAX_LENGTH)
+  .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE);
+
+/** A street, city or area: trimmed, at most SYSTEM_PLACE_MAX_LENGTH, empty clears it (null). */
+export const systemPlaceSchema = z
+  .string()
+  .trim()
+  .max(SYSTEM_PLACE_MAX_LENGTH)
+  .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
+  .transform((v) => (v === '' ? null : v))
+  .nullable();
+
 export const systemUpdateSchema = z
   .object({
-    name: z
-      .string()
-      .trim()
-      .min(1, vkey('validation.required'))
-      .max(SYSTEM_NAME_MAX_LENGTH)
-      .refine(noControlCharacters, CONTROL_CHARACTERS_MESSAGE)
-      .optional(),
+    name: systemNameSchema.optional(),
+    street: systemPlaceSchema.optional(),
+    city: systemPlaceSchema.optional(),
+    area: systemPlaceSchema.optional(),
     timeZone: timeZoneSchema.optional(),
     // Digits or a JSON number only: z.coerce read "0x10" as 16 (issue 47). The catalogue's sentence
     // names the limits (1 to BOOKING_HORIZON_MAX_DAYS, 1 to BOOKING_QUOTA_MAX).
@@ -77,7 +93,7 @@ export const systemUpdateSchema = z
   })
   .strict()
   .refine(
-    (v) => v.name !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined || v.bookingQuota !== undefined,
+    (v) => v.name !== undefined || v.street !== undefined || v.city !== undefined || v.area !== undefined || v.timeZone !== undefined || v.bookingHorizonDays !== undefined || v.scheduleBasis !== undefined || v.bookingQuota !== undefined,
     vkey('validation.nothingToChange'),
   );
 export type SystemUpdate = z.infer<typeof systemUpdateSchema>;

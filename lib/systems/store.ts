@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, asc, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { arrayParam, equalsAnyUuid } from '@/lib/db/raw';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { connections, managerSystems, resourceKinds, systems } from '@/lib/db/schema';
@@ -10,8 +11,9 @@ import { decryptSecret, encryptSecret, sha256 } from '@/lib/crypto';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
 import { DEFAULT_TIME_ZONE, type SystemPublic, type SystemUpdate } from './schemas';
 
-// Only these columns ever leave this module toward pages and route handlers.
-const publicColumns = {
+// Only these columns ever leave this module toward pages and route handlers (the systems list of
+// lib/views/systems-list.ts selects them too, joined with the mirror's facts).
+export const systemPublicColumns = {
   deviceId: systems.deviceId,
   name: systems.name,
   timeZone: systems.timeZone,
@@ -25,23 +27,23 @@ const publicColumns = {
 };
 
 export async function getSystem(db: Database, deviceId: string): Promise<SystemPublic | undefined> {
-  const [row] = await db.select(publicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1);
+  const [row] = await db.select(systemPublicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1);
   return row;
 }
 
 /** getSystem as one read of a `readTogether` (lib/db/read-together.ts). */
 export function systemRead(deviceId: string): JsonRead<SystemPublic | undefined> {
-  const rows = selectRows(queryBuilder.select(publicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1));
+  const rows = selectRows(queryBuilder.select(systemPublicColumns).from(systems).where(eq(systems.deviceId, deviceId)).limit(1));
   return { query: rows.query, parse: (json) => rows.parse(json)[0] };
 }
 
 export function listAllSystems(db: Database): Promise<SystemPublic[]> {
-  return db.select(publicColumns).from(systems).orderBy(asc(systems.name), asc(systems.deviceId));
+  return db.select(systemPublicColumns).from(systems).orderBy(asc(systems.name), asc(systems.deviceId));
 }
 
 export function listSystemsOfManager(db: Database, userId: string): Promise<SystemPublic[]> {
   return db
-    .select(publicColumns)
+    .select(systemPublicColumns)
     .from(systems)
     .innerJoin(managerSystems, eq(managerSystems.deviceId, systems.deviceId))
     .where(eq(managerSystems.userId, userId))
@@ -53,7 +55,7 @@ export async function updateSystem(db: Database, deviceId: string, update: Syste
     .update(systems)
     .set({ ...update, updatedAt: new Date() })
     .where(eq(systems.deviceId, deviceId))
-    .returning(publicColumns);
+    .returning(systemPublicColumns);
   if (!row) throw new ApiError('not_found', msg('errors.noSuchSystem'));
   return row;
 }
@@ -133,7 +135,7 @@ export async function storeConnection(db: Database, input: StoreConnectionInput)
         .values(deviceIds.map((deviceId) => ({ deviceId, connectionId, name: input.names?.get(deviceId) ?? defaultSystemName(deviceId), timeZone: DEFAULT_TIME_ZONE })))
         .onConflictDoUpdate({ target: systems.deviceId, set: { connectionId, status: 'active', statusDetail: null, updatedAt: new Date() } });
     }
-    const rows = deviceIds.length === 0 ? [] : await tx.select(publicColumns).from(systems).where(inArray(systems.deviceId, deviceIds)).orderBy(asc(systems.name));
+    const rows = deviceIds.length === 0 ? [] : await tx.select(systemPublicColumns).from(systems).where(inArray(systems.deviceId, deviceIds)).orderBy(asc(systems.name));
     await input.afterStore?.(tx, rows);
     return { connectionId, systems: rows };
   });
@@ -176,7 +178,7 @@ export function systemsWithKeysRead(visible: (deviceId: PgColumn) => SQL, encryp
   return { query: rows.query, parse: (json) => withKeys(rows.parse(json), encryptionKey) };
 }
 
-const keyedColumns = { ...publicColumns, connectionId: connections.id, ciphertext: connections.apiKeyCiphertext };
+const keyedColumns = { ...systemPublicColumns, connectionId: connections.id, ciphertext: connections.apiKeyCiphertext };
 type KeyedRow = SystemPublic & { connectionId: string; ciphertext: string };
 
 /** The systems, each key decrypted only when asked for (once per connection). */
@@ -215,4 +217,30 @@ export async function writeResourceKind(db: Database, deviceId: string, resource
     .insert(resourceKinds)
     .values({ deviceId, resourceId, kind })
     .onConflictDoUpdate({ target: [resourceKinds.deviceId, resourceKinds.resourceId], set: { kind } });
+}
+
+/** The systems of these ids (those that exist), in one read. */
+export async function listSystemsByIds(db: Database, deviceIds: readonly string[]): Promise<SystemPublic[]> {
+  if (deviceIds.length === 0) return [];
+  return db.select(systemPublicColumns).from(systems).where(equalsAnyUuid(systems.deviceId, deviceIds));
+}
+
+export interface SystemPlaces {
+  deviceId: string;
+  name: string;
+  street: string | null;
+  city: string | null;
+  area: string | null;
+}
+
+/** Sets the names, streets, cities and areas of many systems in one statement (the admin's import); answers how many rows it changed. */
+export async function updateSystemPlaces(db: Database, rows: readonly SystemPlaces[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const column = (values: readonly (string | null)[], type: 'uuid' | 'text') => sql`${arrayParam(values)}::${sql.raw(type)}[]`;
+  const result = await db.execute(sql`
+    UPDATE ${systems} SET name = v.name, street = v.street, city = v.city, area = v.area, updated_at = now()
+    FROM unnest(${column(rows.map((r) => r.deviceId), 'uuid')}, ${column(rows.map((r) => r.name), 'text')}, ${column(rows.map((r) => r.street), 'text')}, ${column(rows.map((r) => r.city), 'text')}, ${column(rows.map((r) => r.area), 'text')})
+      AS v(device_id, name, street, city, area)
+    WHERE ${systems.deviceId} = v.device_id`);
+  return (result as { affectedRows?: number; rowCount?: number | null }).affectedRows ?? (result as { rowCount?: number | null }).rowCount ?? 0;
 }

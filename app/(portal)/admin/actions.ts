@@ -51,6 +51,10 @@ export async function updateSystemAction(_state: ActionState, form: FormData): P
     const deviceId = deviceIdSchema.parse(text(form, 'deviceId'));
     const update = systemUpdateSchema.parse({
       name: text(form, 'name'),
+      // A form without the field (an older page) changes nothing of it; an empty one clears it.
+      street: form.has('street') ? text(form, 'street') : undefined,
+      city: form.has('city') ? text(form, 'city') : undefined,
+      area: form.has('area') ? text(form, 'area') : undefined,
       timeZone: text(form, 'timeZone'),
       bookingHorizonDays: text(form, 'bookingHorizonDays') || undefined,
       scheduleBasis: text(form, 'scheduleBasis') || undefined,

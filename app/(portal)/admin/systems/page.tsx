@@ -1,60 +1,42 @@
 import type { Metadata } from 'next';
-import { getTranslations } from 'next-intl/server';
+import Link from 'next/link';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
-import { ZoneSelect } from '@/components/admin/zone-select';
-import { detectedBasisOf } from '@/lib/admin/systems';
-import { StatusBadge } from '@/components/shell/system-list';
-import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
+import { SystemImport } from '@/components/admin/system-import';
+import { SystemListControls } from '@/components/systems/system-list-controls';
+import { SystemListView } from '@/components/systems/system-list-view';
+import { cardClass, errorTextClass, inputClass, labelClass } from '@/components/ui/styles';
+import { visibleTo } from '@/lib/auth/access';
 import { requirePageAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
-import { readResources } from '@/lib/mirror/store';
-import { guessResourceKind, RESOURCE_KINDS } from '@/lib/schedule/resource-kind';
-import { BOOKING_HORIZON_MAX_DAYS, BOOKING_QUOTA_MAX } from '@/lib/systems/schemas';
-import { listAllSystems, readResourceKinds } from '@/lib/systems/store';
-import { LANGUAGES } from '@/lib/i18n/config';
-import { readMailSettings } from '@/lib/systems/store';
-import { readBookingRulesOf } from '@/lib/systems/booking-rules';
-import { BookingRulesEditor } from './booking-rules-editor';
-import { connectSystemsAction, disconnectSystemAction, updateMailSettingsAction, updateRequestBudgetAction, updateResourceKindAction, updateSystemAction } from '../actions';
-import { env } from '@/lib/env';
-import { readRequestBudgets } from '@/lib/systems/store';
+import { renderMessage } from '@/lib/i18n/server';
+import { log } from '@/lib/log';
+import { parseSystemListParams, systemListQuery } from '@/lib/client/system-list-params';
+import { loadSystemList, warmFreeToday } from '@/lib/views/systems-list';
+import { connectSystemsAction } from '../actions';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('admin.systems');
   return { title: t('title') };
 }
 
-// Every IANA zone this runtime knows, plus UTC (which supportedValuesOf leaves out), sorted; the
-// server still validates what comes back (lib/systems/schemas.ts).
-const zones = [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])].sort();
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** The zones to offer a system: the known ones, and its current one if this runtime lacks it (an alias). */
-const zonesFor = (current: string) => (zones.includes(current) ? zones : [current, ...zones]);
+const linkClass = 'font-medium text-brand-700 underline dark:text-blue-300';
 
-export default async function AdminSystemsPage() {
-  await requirePageAdmin('/admin/systems');
-  const [t, common, tm, tb] = await Promise.all([getTranslations('admin.systems'), getTranslations('common'), getTranslations('mailSettings'), getTranslations('requestBudget')]);
-  const { db } = await getDb();
-  const [systems, mailSettings, budgets] = await Promise.all([listAllSystems(db), readMailSettings(db), readRequestBudgets(db)]);
-  const budgetDefault = env.MIRROR_REQUEST_BUDGET_PER_HOUR;
-  const budgetAllowed = env.MIRROR_REQUEST_BUDGET_MAX_PER_HOUR ?? budgetDefault;
-  const bookingRules = await readBookingRulesOf(db, systems.map((s) => s.deviceId));
-  // Which basis each system's bookings fall on: the choice is set to it when it is not the one saved.
-  const now = new Date();
-  const detected = new Map(await Promise.all(systems.map(async (s) => [s.deviceId, await detectedBasisOf(db, s, now)] as const)));
-  const shifted = (s: (typeof systems)[number]) => {
-    const basis = detected.get(s.deviceId) ?? null;
-    return basis && basis !== s.scheduleBasis ? basis : null;
-  };
-  // Each system's rooms (from its mirror) with the kind set for them, for the kind selects.
-  const rooms = new Map(
-    await Promise.all(
-      systems.map(async (s) => {
-        const [resources, kinds] = await Promise.all([readResources(db, s.deviceId), readResourceKinds(db, s.deviceId)]);
-        return [s.deviceId, resources.map((r) => ({ ...r, kind: kinds.get(r.id) ?? null, guess: guessResourceKind(r.name, r.description) }))] as const;
-      }),
-    ),
-  );
+/**
+ * Connected systems: connecting, the import and export of names and places, and one page of the
+ * list (issue 49: never every system's settings; each system's are on its own page).
+ */
+export default async function AdminSystemsPage({ searchParams }: Props) {
+  const admin = await requirePageAdmin('/admin/systems');
+  const [t, tl, ti, locale] = await Promise.all([getTranslations('admin.systems'), getTranslations('systemList'), getTranslations('systemImport'), getLocale()]);
+  const parsed = parseSystemListParams(await searchParams);
+  const deps = { db: (await getDb()).db };
+  const list = parsed.ok ? await loadSystemList(deps, visibleTo(admin.id), parsed.params) : null;
+  if (list) warmFreeToday(deps).catch((error: unknown) => log.warn('systems list: free-slot pass failed', { error }));
+  const query = parsed.ok ? systemListQuery({ ...parsed.params, page: 1 }) : '';
+  const exportHref = (format: 'csv' | 'xlsx') => `/api/admin/systems/export${query ? `${query}&` : '?'}format=${format}`;
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
@@ -70,193 +52,30 @@ export default async function AdminSystemsPage() {
           </div>
         </ActionForm>
       </section>
+      <section aria-labelledby="import-heading" className={cardClass}>
+        <h2 id="import-heading" className="mb-3 text-lg font-medium">{ti('heading')}</h2>
+        <SystemImport />
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+          <span>{ti('exportLead')}</span>
+          <a href={exportHref('csv')} className={linkClass} download>{ti('exportCsv')}</a>
+          <a href={exportHref('xlsx')} className={linkClass} download>{ti('exportXlsx')}</a>
+        </p>
+      </section>
       <section aria-labelledby="systems-heading" className="flex flex-col gap-3">
-        <h2 id="systems-heading" className="text-lg font-medium">{t('listHeading', { count: systems.length })}</h2>
-        {systems.length === 0 ? <p className="text-slate-600 dark:text-slate-300">{t('none')}</p> : null}
-        <ul aria-label={t('listLabel')} className="grid gap-3 lg:grid-cols-2">
-          {systems.map((s) => (
-            <li key={s.deviceId} className={cardClass}>
-              <div className="mb-2 flex flex-wrap items-center justify-between gap-2">
-                <h3 className="font-medium">{s.name}</h3>
-                <StatusBadge status={s.status} />
-              </div>
-              <p className="mb-3 break-all font-mono text-xs text-slate-500 dark:text-slate-400">{s.deviceId}</p>
-              <ActionForm action={updateSystemAction} submitLabel={common('save')} submitAriaLabel={t('saveName', { name: s.name })}>
-                <input type="hidden" name="deviceId" value={s.deviceId} />
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`name-${s.deviceId}`} className={labelClass}>{common('name')}</label>
-                  <input id={`name-${s.deviceId}`} name="name" defaultValue={s.name} required className={inputClass} aria-label={t('nameOf', { name: s.name })} />
-                </div>
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`tz-${s.deviceId}`} className={labelClass}>{common('timeZone')}</label>
-                  <ZoneSelect
-                    id={`tz-${s.deviceId}`}
-                    name="timeZone"
-                    current={s.timeZone}
-                    zones={zonesFor(s.timeZone)}
-                    likelyLabel={t('zoneLikely')}
-                    allLabel={t('zoneAll')}
-                    ariaLabel={t('timeZoneOf', { name: s.name })}
-                    describedBy={`tz-hint-${s.deviceId}`}
-                    className={inputClass}
-                  />
-                  <p id={`tz-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {t('zoneHint')}
-                  </p>
-                </div>
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`horizon-${s.deviceId}`} className={labelClass}>{t('horizon')}</label>
-                  <input
-                    id={`horizon-${s.deviceId}`}
-                    name="bookingHorizonDays"
-                    type="number"
-                    min={1}
-                    max={BOOKING_HORIZON_MAX_DAYS}
-                    defaultValue={s.bookingHorizonDays}
-                    required
-                    className={inputClass}
-                    aria-label={t('horizonOf', { name: s.name })}
-                    aria-describedby={`horizon-hint-${s.deviceId}`}
-                  />
-                  <p id={`horizon-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {t('horizonHint')}
-                  </p>
-                </div>
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`quota-${s.deviceId}`} className={labelClass}>{t('quota')}</label>
-                  <input
-                    id={`quota-${s.deviceId}`}
-                    name="bookingQuota"
-                    type="number"
-                    min={1}
-                    max={BOOKING_QUOTA_MAX}
-                    defaultValue={s.bookingQuota}
-                    required
-                    className={inputClass}
-                    aria-label={t('quotaOf', { name: s.name })}
-                    aria-describedby={`quota-hint-${s.deviceId}`}
-                  />
-                  <p id={`quota-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {t('quotaHint')}
-                  </p>
-                </div>
-                <div className="flex flex-col gap-1">
-                  {shifted(s) ? (
-                    <div role="note" aria-labelledby={`shifted-${s.deviceId}`} className="rounded-md border border-amber-400 bg-amber-50 px-3 py-2 text-sm text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50">
-                      <p id={`shifted-${s.deviceId}`} className="font-medium">{t('shiftedTitle')}</p>
-                      <p>{t('shiftedBody', { basis: shifted(s)! })}</p>
-                    </div>
-                  ) : null}
-                  <label htmlFor={`basis-${s.deviceId}`} className={labelClass}>{t('basis')}</label>
-                  <select
-                    id={`basis-${s.deviceId}`}
-                    name="scheduleBasis"
-                    defaultValue={shifted(s) ?? s.scheduleBasis}
-                    className={inputClass}
-                    aria-label={t('basisOf', { name: s.name })}
-                    aria-describedby={`basis-hint-${s.deviceId}`}
-                  >
-                    <option value="utc">{t('basisUtc')}</option>
-                    <option value="local">{t('basisLocal')}</option>
-                  </select>
-                  <p id={`basis-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {detected.get(s.deviceId) === s.scheduleBasis ? t('basisFits') : t('basisHint')}
-                  </p>
-                </div>
-              </ActionForm>
-              <ActionForm action={updateMailSettingsAction} submitLabel={tm('save')} submitVariant="secondary" className="mt-4 flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
-                <input type="hidden" name="deviceId" value={s.deviceId} />
-                <fieldset className="flex flex-col gap-3">
-                  <legend className="text-sm font-medium">{tm('legend')}</legend>
-                  <div className="flex flex-col gap-1">
-                    <label htmlFor={`mail-${s.deviceId}`} className={labelClass}>{tm('enabled')}</label>
-                    <select id={`mail-${s.deviceId}`} name="residentMail" defaultValue={mailSettings.get(s.deviceId)?.residentMail === false ? 'off' : 'on'} className={inputClass}>
-                      <option value="on">{tm('on')}</option>
-                      <option value="off">{tm('off')}</option>
-                    </select>
-                  </div>
-                  <div className="flex flex-col gap-1">
-                    <label htmlFor={`mail-locale-${s.deviceId}`} className={labelClass}>{tm('locale')}</label>
-                    <select id={`mail-locale-${s.deviceId}`} name="mailLocale" defaultValue={mailSettings.get(s.deviceId)?.mailLocale ?? 'sv'} className={inputClass}>
-                      {LANGUAGES.map((l) => (
-                        <option key={l.code} value={l.code} lang={l.code}>{l.name}</option>
-                      ))}
-                    </select>
-                  </div>
-                </fieldset>
-              </ActionForm>
-              <ActionForm action={updateRequestBudgetAction} submitLabel={tb('save')} submitAriaLabel={tb('saveOf', { name: s.name })} submitVariant="secondary" className="mt-4 flex flex-col gap-3 border-t border-slate-200 pt-3 dark:border-slate-700">
-                <input type="hidden" name="deviceId" value={s.deviceId} />
-                <div className="flex flex-col gap-1">
-                  <label htmlFor={`budget-${s.deviceId}`} className={labelClass}>{tb('label')}</label>
-                  <input
-                    id={`budget-${s.deviceId}`}
-                    name="requestBudgetPerHour"
-                    type="number"
-                    min={1}
-                    max={budgetAllowed > 0 ? budgetAllowed : undefined}
-                    defaultValue={budgets.get(s.deviceId) ?? ''}
-                    placeholder={String(budgetDefault)}
-                    className={inputClass}
-                    aria-label={tb('labelOf', { name: s.name })}
-                    aria-describedby={`budget-hint-${s.deviceId}`}
-                  />
-                  <p id={`budget-hint-${s.deviceId}`} className="text-xs text-slate-500 dark:text-slate-400">
-                    {tb('hint', { default: budgetDefault, max: budgetAllowed, any: budgetAllowed === 0 ? 'yes' : 'no' })}
-                  </p>
-                </div>
-              </ActionForm>
-              <details className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
-                <summary className="cursor-pointer text-sm font-medium">{t('roomKinds', { count: rooms.get(s.deviceId)?.length ?? 0 })}</summary>
-                {(rooms.get(s.deviceId) ?? []).length === 0 ? (
-                  <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t('noRooms')}</p>
-                ) : (
-                  <ul className="mt-2 flex flex-col gap-2" aria-label={t('roomKindsOf', { name: s.name })}>
-                    {(rooms.get(s.deviceId) ?? []).map((r) => (
-                      <li key={r.id}>
-                        <ActionForm action={updateResourceKindAction} submitLabel={common('save')} submitAriaLabel={t('saveKindOf', { room: r.name || t('theUnnamedRoom') })} submitVariant="secondary" className="flex flex-wrap items-end gap-2">
-                          <input type="hidden" name="deviceId" value={s.deviceId} />
-                          <input type="hidden" name="resourceId" value={r.id} />
-                          <div className="flex min-w-48 flex-1 flex-col gap-1">
-                            <label htmlFor={`kind-${r.id}`} className={labelClass}>{r.name || t('unnamedRoom')}</label>
-                            <select id={`kind-${r.id}`} name="kind" defaultValue={r.kind ?? ''} className={inputClass}>
-                              <option value="">{t('kindGuessed', { kind: t('kind', { kind: r.guess }) })}</option>
-                              {RESOURCE_KINDS.map((k) => (
-                                <option key={k} value={k}>{t('kind', { kind: k })}</option>
-                              ))}
-                            </select>
-                          </div>
-                        </ActionForm>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </details>
-              <BookingRulesEditor
-                deviceId={s.deviceId}
-                systemName={s.name}
-                rules={bookingRules.get(s.deviceId) ?? null}
-                rooms={(rooms.get(s.deviceId) ?? []).map((r) => ({ id: r.id, name: r.name }))}
-                quota={s.bookingQuota}
-              />
-              <div className="mt-4 border-t border-slate-200 pt-3 dark:border-slate-700">
-                <ActionForm
-                  action={disconnectSystemAction}
-                  submitLabel={t('disconnect')}
-                  submitAriaLabel={t('disconnectName', { name: s.name })}
-                  submitVariant="secondary"
-                  confirm={{
-                    title: t('disconnectTitle', { name: s.name }),
-                    body: t('disconnectBody'),
-                    confirmLabel: t('disconnectName', { name: s.name }),
-                  }}
-                >
-                  <input type="hidden" name="deviceId" value={s.deviceId} />
-                </ActionForm>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <h2 id="systems-heading" className="text-lg font-medium">{t('listHeading', { count: list?.total ?? 0 })}</h2>
+        {!parsed.ok ? (
+          <>
+            <p role="alert" className={errorTextClass}>{await renderMessage(locale, parsed.problem)}</p>
+            <Link href="/admin/systems" className={linkClass}>{tl('reset')}</Link>
+          </>
+        ) : list && list.total === 0 && list.params.page === 1 && !list.params.q && !list.params.area && list.params.filters.length === 0 ? (
+          <p className="text-slate-600 dark:text-slate-300">{t('none')}</p>
+        ) : list ? (
+          <>
+            <SystemListControls params={list.params} areas={list.areas} />
+            <SystemListView list={list} linkBase="/admin/systems" label={t('listLabel')} showDeviceId />
+          </>
+        ) : null}
       </section>
     </div>
   );

@@ -15,7 +15,7 @@ type Context = { params: Promise<{ deviceId: string }> };
 // GET /api/systems/{deviceId} — one system's public fields, if the user may use it
 export const GET = withSystemAccess((_request, { system }) => Promise.resolve(Response.json({ system })));
 
-// PATCH /api/systems/{deviceId} — admin renames a system, or changes its time zone or booking horizon
+// PATCH /api/systems/{deviceId} — admin renames a system, sets its street, city or area, or changes its time zone or booking horizon
 export const PATCH = withErrors(async (request: Request, context: Context) => {
   assertSameOrigin(request);
   await requireAdmin();
