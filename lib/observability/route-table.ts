@@ -51,6 +51,7 @@ export const ROUTE_TEMPLATES = [
   '/admin',
   '/admin/audit',
   '/admin/managers',
+  '/admin/managers/[userId]',
   '/admin/retention',
   '/admin/personal-data',
   '/admin/systems',

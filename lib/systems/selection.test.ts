@@ -24,7 +24,7 @@ it('parses a selection: a filter, or all said outright; an empty form, both at o
   expect(await refusals({ area: 'x'.repeat(121) })).toBe('Invalid input: area: must be at most 120 characters');
   expect(await refusals({ match: 'a\u0000b' })).toMatch(/^Invalid input: match: must not contain control characters/);
   expect(await refusals({ area: 'Norr', deviceId: randomUUID() })).toBe('Invalid input: unknown field: deviceId');
-  expect(await localizeZodError((systemSelectionSchema.safeParse({}) as { error: never }).error, 'sv')).toMatchObject({
+  expect(await localizeZodError(systemSelectionSchema.safeParse({}).error!, 'sv')).toMatchObject({
     summary: 'Ogiltiga uppgifter: ange vilka system: text i namn, gata eller ort, ett område, ett godkännande eller alla',
   });
   // A page's filter may be empty: every system.

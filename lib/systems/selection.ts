@@ -5,6 +5,7 @@ import { connections, managerSystems, systems } from '@/lib/db/schema';
 import { CONTROL_CHARACTERS_MESSAGE, noControlCharacters } from '@/lib/http/control-characters';
 import { vkey } from '@/lib/i18n/validation-key';
 import { sha256 } from '@/lib/crypto';
+import type { Assert, SameType } from '@/lib/same-type';
 
 // A set of systems named by a filter rather than one by one (issue 49: a manager is given 300 of
 // 1,000 systems at once): text in the name, street or city, an area, the systems of one approval
@@ -33,7 +34,13 @@ const filterFields = {
 
 /** A filter as a page's search fields give it: nothing given is every system. */
 export const systemFilterSchema = z.object(filterFields).strict();
-export type SystemFilter = z.output<typeof systemFilterSchema>;
+/** What a filter names; a field left out is not filtered by. */
+export interface SystemFilter {
+  match?: string | undefined;
+  area?: string | undefined;
+  connectionId?: string | undefined;
+}
+type _FilterParses = Assert<SameType<z.output<typeof systemFilterSchema> extends SystemFilter ? true : false, true>>;
 
 const isFiltered = (f: SystemFilter) => f.match !== undefined || f.area !== undefined || f.connectionId !== undefined;
 
