@@ -159,7 +159,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
 
   const mine = await context.request.get(`/api/systems/${deviceId}`);
   expect(mine.status()).toBe(200);
-  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2 } });
+  expect(await mine.json()).toEqual({ system: { deviceId, name: systemName, timeZone: 'Europe/Stockholm', status: 'active', bookingHorizonDays: 28, scheduleBasis: 'utc', bookingQuota: 2, street: null, city: null, area: null } });
   const foreign = await context.request.get(`/api/systems/${other}`);
   expect(foreign.status()).toBe(403);
   expect(await foreign.json()).toEqual({ error: { code: 'forbidden', reason: 'noSystemAccess', message: 'You do not have access to this system.' } });

@@ -128,20 +128,21 @@ test('a filter the page cannot use is said in a sentence, and nothing can be cha
   await signedInAs('admin');
   await page.goto('/admin/managers');
   await page.getByRole('link', { name: 'Systems of Demo Manager' }).click();
+  await expect(page).toHaveURL(/\/admin\/managers\/[0-9a-f-]{36}$/);
   const url = new URL(page.url());
   await page.goto(`${url.pathname}?connection=not-an-id`);
-  await expect(page.getByRole('alert')).toHaveText('Invalid input: connectionId: must be one of the connections listed (an id as the page gives it)');
+  await expect(page.getByRole('region', { name: 'Choose systems' }).getByRole('alert')).toHaveText('Invalid input: connectionId: must be one of the connections listed (an id as the page gives it)');
   await expect(page.getByRole('button', { name: /^Give / })).toHaveCount(0);
-  // The same over HTTP: a 400 with a sentence, changing nothing; an unknown manager 404, an admin 400.
+  // The same over HTTP: invalid input is a 422 with a sentence (the portal's answer to any input zod refuses), changing nothing; an unknown manager 404.
   const userId = url.pathname.split('/').at(-1) ?? '';
   const api = `/api/admin/managers/${userId}/systems`;
   const headers = { origin: new URL(page.url()).origin };
   const refused = await page.request.post(api, { data: { change: 'assign', selection: {} }, headers });
-  expect(refused.status()).toBe(400);
+  expect(refused.status()).toBe(422);
   expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
     'Invalid input: selection: name the systems: text in their name, street or city, an area, an approval, or all',
   );
-  expect((await page.request.get(`${api}?connectionId=nope`)).status()).toBe(400);
+  expect((await page.request.get(`${api}?connectionId=nope`)).status()).toBe(422);
   expect(await (await page.request.get(`${api}?area=norr`)).json()).toEqual({ matching: 1, assigned: 1 });
   expect((await page.request.post(`/api/admin/managers/${randomUUID()}/systems`, { data: { change: 'assign', selection: { all: true } }, headers })).status()).toBe(404);
   // Idempotent: the demo manager has both systems already.
