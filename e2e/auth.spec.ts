@@ -142,7 +142,7 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   await page.getByLabel('Text in name, street or city').fill(systemName);
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page.getByText(`1 system matches; none is ${manager.name}’s.`)).toBeVisible();
-  await page.getByRole('button', { name: `Give ${manager.name} all 1 matching system` }).click();
+  await page.getByRole('button', { name: `Give ${manager.name} the 1 matching system` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Give 1 system' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Gave' })).toHaveText(`Gave ${manager.name} 1 more system (1 matched).`);
 
