@@ -138,10 +138,14 @@ test('the admin connects a system and assigns it; that manager sees only it and 
   await page.getByLabel('Password', { exact: true }).fill(manager.password);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Created' })).toContainText(manager.name);
-  const row = page.getByRole('listitem', { name: manager.name });
-  await row.getByRole('checkbox', { name: systemName }).check();
-  await row.getByRole('button', { name: `Save systems for ${manager.name}` }).click();
-  await expect(row.getByRole('status').filter({ hasText: 'now has' })).toHaveText(`${manager.name} now has 1 system.`);
+  // Given on the manager's own page, chosen by its name (issue 49: systems are given by filter).
+  await page.getByRole('listitem', { name: manager.name }).getByRole('link', { name: `Systems of ${manager.name}` }).click();
+  await page.getByLabel('Text in name, street or city').fill(systemName);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByText(`1 system matches; none is ${manager.name}’s.`)).toBeVisible();
+  await page.getByRole('button', { name: `Give ${manager.name} the 1 matching system` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Give 1 system' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Gave' })).toHaveText(`Gave ${manager.name} 1 more system (1 matched).`);
 
   // The manager, in a browser of their own.
   const context = await browser.newContext({ baseURL: BASE_URL });

@@ -74,6 +74,11 @@ async function makeSeedWorld(): Promise<void> {
       signingKey: new Uint8Array(),
     });
     writeFileSync(SEED_FIXTURES_FILE, JSON.stringify(fixtures));
+    // The areas an admin would have set (issue 49; the service has none): the demo manager's two
+    // systems lie in Norr and Söder, so a spec can choose systems by area (e2e/manager-systems.spec.ts).
+    const [north, south] = fixtures.approvals[0]?.deviceIds ?? [];
+    if (!north || !south) throw new Error('the demo fixtures lack the first approval’s two systems');
+    await db.query(`UPDATE systems SET area = CASE device_id WHEN $1::uuid THEN 'Norr' ELSE 'Söder' END WHERE device_id IN ($1::uuid, $2::uuid)`, [north, south]);
   } finally {
     await db.close();
   }

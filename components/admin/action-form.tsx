@@ -36,6 +36,7 @@ export function ActionForm({
   submitVariant = 'primary',
   confirm,
   resetOnSuccess = false,
+  disabled = false,
   children,
   className = 'flex flex-col gap-3',
 }: {
@@ -46,6 +47,8 @@ export function ActionForm({
   confirm?: Confirmation;
   /** Empty the fields after a success (a new entry); settings forms keep showing what was saved. */
   resetOnSuccess?: boolean;
+  /** Nothing to do now (the button is shown, greyed): the form stays in place, and so does its last outcome. */
+  disabled?: boolean;
   children: ReactNode;
   className?: string;
 }) {
@@ -70,7 +73,7 @@ export function ActionForm({
     <form ref={formRef} onSubmit={onSubmit} className={className}>
       {children}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant={submitVariant} disabled={pending} aria-label={submitAriaLabel}>
+        <Button type="submit" variant={submitVariant} disabled={pending || disabled} aria-label={submitAriaLabel}>
           {pending ? t('working') : submitLabel}
         </Button>
         <p role="status" className="text-sm text-emerald-700 dark:text-emerald-300">{state.ok}</p>

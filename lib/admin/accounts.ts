@@ -1,31 +1,31 @@
 import 'server-only';
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
-import { createUser, notifyAccessChange, setManagerSystems, setPassword, type UserRecord } from '@/lib/auth/users';
+import { addManagerSystemsWhere, assignmentCounts, createUser, findUserById, notifyAccessChange, removeManagerSystemsWhere, setManagerSystems, setPassword, type UserRecord } from '@/lib/auth/users';
+import { describeSelection, selectionWhere, type SystemFilter, type SystemSelection } from '@/lib/systems/selection';
 import type { SessionUser } from '@/lib/auth/schemas';
 import { recordAudit, type Actor } from './audit';
 
 export interface AccountSummary extends SessionUser {
   deactivatedAt: Date | null;
-  /** Systems a manager may use (admins see every system: always empty). */
-  deviceIds: string[];
+  /** How many systems a manager may use (admins see every system: always 0). */
+  systemCount: number;
 }
 
-/** Every account, admins first, then by name. */
+/**
+ * Every account, admins first, then by name, each with its number of systems: one statement, so the
+ * page stays one row per account however many systems each manager has (issue 49).
+ */
 export async function listAccounts(db: Database): Promise<AccountSummary[]> {
-  const rows = await db
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt })
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt, systemCount: count(managerSystems.deviceId) })
     .from(users)
+    .leftJoin(managerSystems, eq(managerSystems.userId, users.id))
+    .groupBy(users.id)
     .orderBy(asc(users.role), asc(users.name), asc(users.email));
-  const managerIds = rows.filter((r) => r.role === 'manager').map((r) => r.id);
-  const assignments =
-    managerIds.length === 0
-      ? []
-      : await db.select({ userId: managerSystems.userId, deviceId: managerSystems.deviceId }).from(managerSystems).where(inArray(managerSystems.userId, managerIds));
-  return rows.map((r) => ({ ...r, deviceIds: assignments.filter((a) => a.userId === r.id).map((a) => a.deviceId) }));
 }
 
 /** Creates an account (a manager or another admin) and records who did. */
@@ -159,5 +159,68 @@ export async function assignManagerSystems(db: Database, actor: Actor, userId: s
       });
     }
     return target;
+  });
+}
+
+/** A manager who may be given systems: 404 when there is no such account, a sentence when it is an admin's. */
+function assertManager(target: { role: UserRole } | undefined): asserts target is { role: 'manager' } {
+  if (!target) throw new ApiError('not_found', msg('errors.noSuchManager'));
+  if (target.role !== 'manager') throw new ApiError('bad_request', msg('errors.assignToManagersOnly'));
+}
+
+export type BulkChange = 'assign' | 'unassign';
+
+export interface BulkPreview {
+  manager: SessionUser;
+  /** Systems the selection names. */
+  matching: number;
+  /** Of those, the ones the manager has now. */
+  assigned: number;
+}
+
+/** What a bulk change would do, before it is made (the page's count, the CLI's --dry-run): one statement. */
+export async function previewManagerSystems(db: Database, userId: string, filter: SystemFilter): Promise<BulkPreview> {
+  const target = await findUserById(db, userId);
+  assertManager(target);
+  const counts = await assignmentCounts(db, userId, selectionWhere(filter));
+  return { manager: { id: target.id, email: target.email, name: target.name, role: target.role }, ...counts };
+}
+
+export interface BulkResult {
+  manager: SessionUser;
+  /** Systems the selection named when the change was made. */
+  matching: number;
+  /** Systems given (assign) or taken back (unassign); the others already were (or were not) the manager's. */
+  changed: number;
+}
+
+/**
+ * Gives a manager every system a selection names, or takes them back: one statement for the
+ * change however many systems (INSERT … SELECT … ON CONFLICT DO NOTHING, DELETE … WHERE), and one
+ * audit entry with the count and the filter. Repeating it changes nothing and records nothing.
+ */
+export async function changeManagerSystems(db: Database, actor: Actor, userId: string, selection: SystemSelection, change: BulkChange): Promise<BulkResult> {
+  const where = selectionWhere(selection);
+  return db.transaction(async (tx) => {
+    // Locked, so a delete of the account in between cannot leave the entry naming a change that never was.
+    const [target] = await tx
+      .select({ id: users.id, email: users.email, name: users.name, role: users.role })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update')
+      .limit(1);
+    assertManager(target);
+    const changed = change === 'assign' ? await addManagerSystemsWhere(tx, userId, where) : await removeManagerSystemsWhere(tx, userId, where);
+    const { matching } = await assignmentCounts(tx, userId, where);
+    if (changed > 0) {
+      await recordAudit(tx, actor, {
+        action: 'account.systems-bulk',
+        targetType: 'account',
+        targetId: target.id,
+        targetName: target.name,
+        detail: { change, count: changed, matching, selection: describeSelection(selection) },
+      });
+    }
+    return { manager: { id: target.id, email: target.email, name: target.name, role: target.role }, matching, changed };
   });
 }

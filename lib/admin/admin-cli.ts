@@ -1,8 +1,6 @@
 import 'server-only';
-import { asc } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database } from '@/lib/db';
-import { users } from '@/lib/db/schema';
 import { passwordWeakness } from '@/lib/auth/password-policy';
 import { createTranslator } from 'use-intl/core';
 import { issueMessage } from '@/lib/errors/validation-issue';
@@ -15,6 +13,9 @@ const english = (message: Message): string => t(message.key, message.values);
 import { emailSchema, nameSchema, roleSchema } from '@/lib/auth/schemas';
 import { COMMAND_LINE_ACTOR, recordAudit } from '@/lib/admin/audit';
 import { createUser, findUserByEmail, setPassword } from '@/lib/auth/users';
+import { changeManagerSystems, listAccounts, previewManagerSystems, type BulkChange } from '@/lib/admin/accounts';
+import { approvalIdSchema } from '@/lib/systems/schemas';
+import { connectionOfApproval, systemSelectionSchema } from '@/lib/systems/selection';
 
 export const ADMIN_CLI_USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -24,11 +25,25 @@ Commands:
   reset-password --email <e-mail>
       Sets a new password and signs the account out everywhere. Asks for the password.
   list
-      Lists every account with its role.
+      Lists every account with its role (and a manager's number of systems).
+  assign --manager <e-mail> (--area <area> | --match <text> | --approval <approval id> | --all) [--dry-run]
+      Gives the manager every system the filter selects, in one step: text in the name, street
+      or city, an area (any case), the systems of one approval; --area, --match and --approval
+      combine (all must hold). --dry-run counts them and changes nothing.
+  unassign --manager <e-mail> (…the same filters…) [--dry-run]
+      Takes those systems back from the manager.
 
 Options:
   --password-stdin   Read the password from the first line of standard input (for automation)
-                     instead of asking for it twice on the terminal.`;
+                     instead of asking for it twice on the terminal.
+
+Examples:
+  npm run admin -- assign --manager anna@example.com --area Norr --dry-run
+  npm run admin -- assign --manager anna@example.com --area Norr
+  npm run admin -- unassign --manager anna@example.com --match Storgatan`;
+
+const FLAGS = new Set(['password-stdin', 'all', 'dry-run']);
+const systemsWord = (n: number) => `${n} ${n === 1 ? 'system' : 'systems'}`;
 
 /** How the command meets the outside world: the password prompt and the lines it prints. */
 export interface AdminCliIo {
@@ -54,7 +69,7 @@ function parseOptions(args: string[]): Record<string, string | true> {
     const arg = args[i]!;
     if (!arg.startsWith('--')) throw new CliError(`Unexpected argument "${arg}".`, 2);
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (name === 'password-stdin') options[name] = true;
+    if (FLAGS.has(name)) options[name] = true;
     else if (inline !== undefined) options[name] = inline;
     else {
       const value = args[++i];
@@ -80,8 +95,8 @@ async function newPassword(io: AdminCliIo, account: { email: string; name?: stri
 }
 
 /**
- * `npm run admin -- …`: the first admin on a new installation, and account recovery, from the
- * command line (scripts/admin.ts wires it to the portal's database and the terminal).
+ * `npm run admin -- …`: the first admin on a new installation, account recovery, and a manager's
+ * systems in bulk (issue 49), from the command line (scripts/admin.ts wires it to the portal's database and the terminal).
  * Returns the process exit code.
  */
 export async function runAdminCommand(db: Database, argv: string[], io: AdminCliIo): Promise<number> {
@@ -92,7 +107,8 @@ export async function runAdminCommand(db: Database, argv: string[], io: AdminCli
       return command === undefined ? 2 : 0;
     }
     const options = parseOptions(rest);
-    const allowed: Record<string, string[]> = { create: ['email', 'name', 'role', 'password-stdin'], 'reset-password': ['email', 'password-stdin'], list: [] };
+    const bulk = ['manager', 'match', 'area', 'approval', 'all', 'dry-run'];
+    const allowed: Record<string, string[]> = { create: ['email', 'name', 'role', 'password-stdin'], 'reset-password': ['email', 'password-stdin'], list: [], assign: bulk, unassign: bulk };
     const known = allowed[command];
     if (!known) throw new CliError(`Unknown command "${command}".\n\n${ADMIN_CLI_USAGE}`, 2);
     const unknown = Object.keys(options).filter((o) => !known.includes(o));
@@ -124,9 +140,10 @@ export async function runAdminCommand(db: Database, argv: string[], io: AdminCli
       io.out(`New password set for ${user.name} <${user.email}>; their open sessions were signed out.`);
       return 0;
     }
-    const rows = await db.select({ email: users.email, name: users.name, role: users.role, deactivatedAt: users.deactivatedAt }).from(users).orderBy(asc(users.role), asc(users.email));
+    if (command === 'assign' || command === 'unassign') return await bulkChange(db, command, options, io);
+    const rows = (await listAccounts(db)).sort((a, b) => a.role.localeCompare(b.role) || a.email.localeCompare(b.email));
     if (rows.length === 0) io.out('No accounts yet. Create the first admin with: npm run admin -- create --email … --name …');
-    for (const r of rows) io.out(`${r.role.padEnd(8)} ${r.email}  ${r.name}${r.deactivatedAt ? '  (deactivated)' : ''}`);
+    for (const r of rows) io.out(`${r.role.padEnd(8)} ${r.email}  ${r.name}${r.role === 'manager' ? `  (${systemsWord(r.systemCount)})` : ''}${r.deactivatedAt ? '  (deactivated)' : ''}`);
     return 0;
   } catch (error) {
     if (error instanceof CliError) {
@@ -135,4 +152,43 @@ export async function runAdminCommand(db: Database, argv: string[], io: AdminCli
     }
     throw error;
   }
+}
+
+/** `assign` / `unassign`: a manager gets or loses every system a filter selects, counted first with --dry-run. */
+async function bulkChange(db: Database, change: BulkChange, options: Record<string, string | true>, io: AdminCliIo): Promise<number> {
+  const email = field(emailSchema, options.manager, 'manager');
+  const text = (name: string) => {
+    const value = options[name];
+    if (value === true) throw new CliError(`--${name} needs a value.`, 2);
+    return value;
+  };
+  let connectionId: string | undefined;
+  if (options.approval !== undefined) {
+    // The approval id is a grant: looked up by its fingerprint, and never printed back.
+    const approvalId = field(approvalIdSchema, options.approval, 'approval');
+    connectionId = await connectionOfApproval(db, approvalId);
+    if (!connectionId) throw new CliError('No connected approval has that id; connect it first on the admin pages. Nothing was changed.', 1);
+  }
+  const parsed = systemSelectionSchema.safeParse({ match: text('match'), area: text('area'), connectionId, all: options.all === true ? true : undefined });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.length ? `--${String(issue.path[0])} ` : '';
+    throw new CliError(`${path}${issue ? english(issueMessage(issue)) : 'is invalid'}. Nothing was changed.`.replace(/^./, (c) => c.toUpperCase()), 2);
+  }
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new CliError(`No account has the e-mail ${email}.`, 1);
+  if (user.role !== 'manager') throw new CliError(`${user.name} <${user.email}> is an admin; systems are given to managers only (admins see every system).`, 1);
+  const who = `${user.name} <${user.email}>`;
+  if (options['dry-run'] === true) {
+    const { matching, assigned } = await previewManagerSystems(db, user.id, parsed.data);
+    const would = change === 'assign' ? `would give ${who} ${systemsWord(matching - assigned)}` : `would take ${systemsWord(assigned)} back from ${who}`;
+    io.out(`${systemsWord(matching)} match; ${assigned} of them ${assigned === 1 ? 'is' : 'are'} ${user.name}'s now. This ${would}. Nothing was changed (dry run).`);
+    return 0;
+  }
+  const result = await changeManagerSystems(db, COMMAND_LINE_ACTOR, user.id, parsed.data, change);
+  if (result.matching === 0) io.out(`No system matches; nothing was changed.`);
+  else if (result.changed === 0) io.out(change === 'assign' ? `${who} already has all ${systemsWord(result.matching)} that match; nothing was changed.` : `${who} has none of the ${systemsWord(result.matching)} that match; nothing was changed.`);
+  else if (change === 'assign') io.out(`Gave ${who} ${systemsWord(result.changed)} (${result.matching} matched; ${result.matching - result.changed} already were theirs).`);
+  else io.out(`Took ${systemsWord(result.changed)} back from ${who} (${result.matching} matched).`);
+  return 0;
 }

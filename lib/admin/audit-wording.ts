@@ -107,6 +107,22 @@ export function describeAuditEntry(entry: AuditEntryLike, t: AuditEntryTranslato
       const parts = [added.length ? t('added', { list: formatList(added, locale) }) : '', removed.length ? t('removed', { list: formatList(removed, locale) }) : ''].filter(Boolean);
       return t('systems', { target, changes: parts.join('; ') || t('noChange') });
     }
+    case 'account.systems-bulk': {
+      // One entry for the whole change (issue 49): its count and the filter, never the systems one by one.
+      const selection = detail.selection && typeof detail.selection === 'object' ? (detail.selection as Record<string, unknown>) : {};
+      const filters = [
+        typeof selection.match === 'string' ? t('selectionMatch', { match: selection.match }) : '',
+        typeof selection.area === 'string' ? t('selectionArea', { area: selection.area }) : '',
+        selection.approval === true ? t('selectionApproval') : '',
+      ].filter(Boolean);
+      const count = typeof detail.count === 'number' ? detail.count : 0;
+      return t('systemsBulk', {
+        change: detail.change === 'unassign' ? 'unassign' : 'assign',
+        target,
+        count,
+        selection: filters.length > 0 ? formatList(filters, locale) : t('selectionAll'),
+      });
+    }
     case 'retention.settings': {
       const retentionClass = text(detail.retentionClass);
       const key = RETENTION_CLASS_KEYS[retentionClass] ?? retentionClass.replace(/[^\w]/g, '');

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'account.delete',
   'account.password-reset',
   'account.systems',
+  'account.systems-bulk',
   'retention.settings',
   'retention.run',
   'personal-data.extract',

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '@/lib/db';
 import { managerSystems, systems, users, type UserRole } from '@/lib/db/schema';
 import { ApiError } from '@/lib/errors/api-error';
@@ -153,4 +153,39 @@ export async function managerHasSystem(db: Database, userId: string, deviceId: s
     .where(and(eq(managerSystems.userId, userId), eq(managerSystems.deviceId, deviceId)))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Gives a manager every system the condition on `systems` selects (undefined: every system), in one
+ * statement however many there are (INSERT … SELECT, those already theirs left as they are). Answers
+ * how many were new. Call it in the transaction that checked the account is a manager.
+ */
+export async function addManagerSystemsWhere(tx: Database, userId: string, where: SQL | undefined): Promise<number> {
+  const added = await tx
+    .insert(managerSystems)
+    .select(tx.select({ userId: sql<string>`${userId}::uuid`.as('user_id'), deviceId: systems.deviceId }).from(systems).where(where))
+    .onConflictDoNothing()
+    .returning({ deviceId: managerSystems.deviceId });
+  if (added.length > 0) await notifyAccessChange(tx, userId);
+  return added.length;
+}
+
+/** Takes back from a manager every system the condition selects, in one statement. Answers how many they had. */
+export async function removeManagerSystemsWhere(tx: Database, userId: string, where: SQL | undefined): Promise<number> {
+  const removed = await tx
+    .delete(managerSystems)
+    .where(and(eq(managerSystems.userId, userId), inArray(managerSystems.deviceId, tx.select({ deviceId: systems.deviceId }).from(systems).where(where))))
+    .returning({ deviceId: managerSystems.deviceId });
+  if (removed.length > 0) await notifyAccessChange(tx, userId);
+  return removed.length;
+}
+
+/** How many systems the condition selects, and how many of those the manager has: one statement. */
+export async function assignmentCounts(db: Database, userId: string, where: SQL | undefined): Promise<{ matching: number; assigned: number }> {
+  const [row] = await db
+    .select({ matching: count(), assigned: count(managerSystems.deviceId) })
+    .from(systems)
+    .leftJoin(managerSystems, and(eq(managerSystems.deviceId, systems.deviceId), eq(managerSystems.userId, userId)))
+    .where(where);
+  return { matching: row?.matching ?? 0, assigned: row?.assigned ?? 0 };
 }

@@ -9,6 +9,7 @@ export const ROUTE_TEMPLATES = [
   // Route handlers (app/**/route.ts); route groups such as (portal) are not part of the path.
   '/api/admin/personal-data/extract/[file]',
   '/api/admin/personal-data/residents',
+  '/api/admin/managers/[userId]/systems',
   '/api/admin/systems',
   '/api/admin/systems/export',
   '/api/admin/systems/import',
@@ -53,6 +54,7 @@ export const ROUTE_TEMPLATES = [
   '/admin',
   '/admin/audit',
   '/admin/managers',
+  '/admin/managers/[userId]',
   '/admin/retention',
   '/admin/personal-data',
   '/admin/systems',

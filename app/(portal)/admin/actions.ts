@@ -4,7 +4,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { runAction, type ActionState } from '@/lib/api/action-result';
-import { assignManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
+import { changeManagerSystems, createAccount, deactivateAccount, deleteAccount, reactivateAccount, resetManagerPassword } from '@/lib/admin/accounts';
 import { disconnectSystem, setResourceKind, updateSystemMailSettings, updateSystemRequestBudget, updateSystemSettings } from '@/lib/admin/systems';
 import { removeRuleGroup, setRuleGroup } from '@/lib/admin/booking-rules';
 import { env } from '@/lib/env';
@@ -23,6 +23,7 @@ import { residentLabel } from '@/lib/personal-data/erase';
 import { parseResidentRef } from '@/lib/personal-data/download';
 import { RETENTION_PERIODS, saveRetentionSetting } from '@/lib/personal-data/retention-settings';
 import { deviceIdSchema, requestBudgetSchema, systemUpdateSchema } from '@/lib/systems/schemas';
+import { systemSelectionSchema } from '@/lib/systems/selection';
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -118,14 +119,21 @@ export async function resetPasswordAction(_state: ActionState, form: FormData): 
   });
 }
 
-export async function assignSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
+/** Gives a manager every system the form's filter selects, or takes them back (issue 49): one step, one audit entry. */
+export async function changeManagerSystemsAction(_state: ActionState, form: FormData): Promise<ActionState> {
   return runAction(async () => {
     const admin = await requireAdmin();
     const userId = await userIdOf(form);
-    const deviceIds = z.array(deviceIdSchema).parse(form.getAll('deviceId'));
-    const manager = await assignManagerSystems((await getDb()).db, admin, userId, deviceIds);
-    revalidatePath('/admin/managers');
-    return (await done())('assigned', { name: manager.name, count: deviceIds.length });
+    const change = text(form, 'change') === 'unassign' ? 'unassign' : 'assign';
+    const selection = systemSelectionSchema.parse({
+      match: text(form, 'match'),
+      area: text(form, 'area'),
+      connectionId: text(form, 'connectionId'),
+      all: text(form, 'all') === 'yes' ? true : undefined,
+    });
+    const result = await changeManagerSystems((await getDb()).db, admin, userId, selection, change);
+    revalidatePath('/admin/managers', 'layout');
+    return (await done())('bulkChanged', { change, name: result.manager.name, count: result.changed, matching: result.matching });
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { useTranslations } from 'next-intl';
 import { getTranslations } from 'next-intl/server';
+import Link from 'next/link';
 import { ActionForm } from '@/components/admin/action-form';
 import { Badge } from '@/components/ui/badge';
 import { cardClass, inputClass, labelClass, mutedTextClass } from '@/components/ui/styles';
@@ -8,10 +9,7 @@ import { listAccounts, type AccountSummary } from '@/lib/admin/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/schemas';
 import { requirePageAdmin } from '@/lib/api/session';
 import { getDb } from '@/lib/db';
-import type { SystemPublic } from '@/lib/systems/schemas';
-import { listAllSystems } from '@/lib/systems/store';
 import {
-  assignSystemsAction,
   createAccountAction,
   deactivateAccountAction,
   deleteAccountAction,
@@ -27,7 +25,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function AdminAccountsPage() {
   const me = await requirePageAdmin('/admin/managers');
   const { db } = await getDb();
-  const [accounts, systems] = await Promise.all([listAccounts(db), listAllSystems(db)]);
+  // One row per account with its number of systems: the page no longer grows with managers × systems (issue 49).
+  const accounts = await listAccounts(db);
   const admins = accounts.filter((a) => a.role === 'admin');
   const managers = accounts.filter((a) => a.role === 'manager');
   const [t, common] = await Promise.all([getTranslations('admin.accounts'), getTranslations('common')]);
@@ -68,7 +67,7 @@ export default async function AdminAccountsPage() {
         <h2 id="admins-heading" className="text-lg font-medium">{t('admins', { count: admins.length })}</h2>
         <ul aria-label={t('adminsLabel')} className="grid gap-3 lg:grid-cols-2">
           {admins.map((a) => (
-            <AccountCard key={a.id} account={a} isMe={a.id === me.id} systems={systems} />
+            <AccountCard key={a.id} account={a} isMe={a.id === me.id} />
           ))}
         </ul>
       </section>
@@ -77,7 +76,7 @@ export default async function AdminAccountsPage() {
         {managers.length === 0 ? <p className={mutedTextClass}>{t('none')}</p> : null}
         <ul aria-label={t('managersLabel')} className="grid gap-3 lg:grid-cols-2">
           {managers.map((m) => (
-            <AccountCard key={m.id} account={m} isMe={false} systems={systems} />
+            <AccountCard key={m.id} account={m} isMe={false} />
           ))}
         </ul>
       </section>
@@ -85,7 +84,9 @@ export default async function AdminAccountsPage() {
   );
 }
 
-function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; isMe: boolean; systems: SystemPublic[] }) {
+const linkClass = 'text-sm font-medium text-brand-600 underline hover:text-brand-700 dark:text-brand-100';
+
+function AccountCard({ account: a, isMe }: { account: AccountSummary; isMe: boolean }) {
   const t = useTranslations('admin.accounts');
   const deactivated = a.deactivatedAt !== null;
   return (
@@ -100,19 +101,10 @@ function AccountCard({ account: a, isMe, systems }: { account: AccountSummary; i
       </div>
       {a.role === 'manager' ? (
         <>
-          <ActionForm action={assignSystemsAction} submitLabel={t('saveSystems')} submitAriaLabel={t('saveSystemsFor', { name: a.name })}>
-            <input type="hidden" name="userId" value={a.id} />
-            <fieldset className="flex flex-col gap-1">
-              <legend className={labelClass}>{t('systemsLegend', { name: a.name })}</legend>
-              {systems.length === 0 ? <p className={mutedTextClass}>{t('noSystems')}</p> : null}
-              {systems.map((s) => (
-                <label key={s.deviceId} className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name="deviceId" value={s.deviceId} defaultChecked={a.deviceIds.includes(s.deviceId)} className="h-4 w-4" />
-                  {s.name}
-                </label>
-              ))}
-            </fieldset>
-          </ActionForm>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <p className="text-sm">{t('systemCount', { count: a.systemCount })}</p>
+            <Link href={`/admin/managers/${a.id}`} className={linkClass}>{t('systemsOf', { name: a.name })}</Link>
+          </div>
           <ActionForm action={resetPasswordAction} submitLabel={t('resetPassword')} submitAriaLabel={t('resetPasswordOf', { name: a.name })} resetOnSuccess>
             <input type="hidden" name="userId" value={a.id} />
             <div className="flex flex-col gap-1">
