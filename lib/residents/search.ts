@@ -35,6 +35,12 @@ export interface ResidentSearchResult {
   apartments: ApartmentHit[];
   /** More apartments matched than are listed: the search should be narrowed. */
   truncated: boolean;
+  /**
+   * How many of the systems searched are not loaded yet (issue 49): the portal has no copy of
+   * them, so only an exact apartment number, e-mail address or reference id finds residents there.
+   * Absent when every system is loaded.
+   */
+  notLoaded?: number;
 }
 
 /** How many apartments a search lists at most; more are cut off and flagged `truncated`. */
@@ -256,23 +262,38 @@ export function searchIndex(index: ResidentIndex, system: { deviceId: string; na
 const collator = new Intl.Collator('sv', { numeric: true, sensitivity: 'base' });
 const byName = (a: ResidentHit, b: ResidentHit) => collator.compare(a.name, b.name) || a.userId.localeCompare(b.userId);
 
-/** Best match first, then by system name and apartment number (natural order); cut at `limit`. */
-export function rankHits(hits: readonly ScoredHit[], limit = RESIDENT_RESULT_LIMIT): { apartments: ApartmentHit[]; truncated: boolean } {
-  const sorted = [...hits].sort(
-    (a, b) =>
-      b.score - a.score ||
-      collator.compare(a.hit.systemName, b.hit.systemName) ||
-      a.hit.deviceId.localeCompare(b.hit.deviceId) ||
-      // An entry without apartment number after those with one.
-      Number(a.hit.apartmentId === '') - Number(b.hit.apartmentId === '') ||
-      // "LGH 1001" sorts as 1001, before 2002.
-      collator.compare(keyOf(a.hit.apartmentId), keyOf(b.hit.apartmentId)) ||
-      collator.compare(a.hit.apartmentId, b.hit.apartmentId) ||
-      collator.compare(a.hit.residents[0]?.name ?? '', b.hit.residents[0]?.name ?? ''),
+/** Best match first, then by system name and apartment number (natural order). */
+function compareHits(a: ScoredHit, b: ScoredHit): number {
+  return (
+    b.score - a.score ||
+    collator.compare(a.hit.systemName, b.hit.systemName) ||
+    a.hit.deviceId.localeCompare(b.hit.deviceId) ||
+    // An entry without apartment number after those with one.
+    Number(a.hit.apartmentId === '') - Number(b.hit.apartmentId === '') ||
+    // "LGH 1001" sorts as 1001, before 2002.
+    collator.compare(keyOf(a.hit.apartmentId), keyOf(b.hit.apartmentId)) ||
+    collator.compare(a.hit.apartmentId, b.hit.apartmentId) ||
+    collator.compare(a.hit.residents[0]?.name ?? '', b.hit.residents[0]?.name ?? '')
   );
+}
+
+/**
+ * The best `limit` hits in that order. A short query over a thousand systems matches a hundred
+ * thousand apartments: they are not all sorted, the best are kept as they pass (most cost one
+ * comparison, with the worst kept so far).
+ */
+export function rankHits(hits: readonly ScoredHit[], limit = RESIDENT_RESULT_LIMIT): { apartments: ApartmentHit[]; truncated: boolean } {
+  const best: ScoredHit[] = [];
+  for (const hit of hits) {
+    if (best.length >= limit && (limit === 0 || compareHits(hit, best[best.length - 1]!) >= 0)) continue;
+    let at = best.length;
+    while (at > 0 && compareHits(hit, best[at - 1]!) < 0) at -= 1;
+    best.splice(at, 0, hit);
+    if (best.length > limit) best.pop();
+  }
   return {
-    apartments: sorted.slice(0, limit).map((s) => ({ ...s.hit, residents: [...s.hit.residents].sort(byName) })),
-    truncated: sorted.length > limit,
+    apartments: best.map((s) => ({ ...s.hit, residents: [...s.hit.residents].sort(byName) })),
+    truncated: hits.length > limit,
   };
 }
 
