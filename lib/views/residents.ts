@@ -51,7 +51,8 @@ export interface ResidentSearchDeps {
 
 /**
  * A search starts at most this many first loads, of the systems it finds not loaded (the most
- * recently opened of them), and waits for them at most RESIDENT_FIRST_LOAD_WAIT_MS: the others are
+ * recently opened of them), and when those are all it misses waits for them at most
+ * RESIDENT_FIRST_LOAD_WAIT_MS: the others are
  * the background worker's (lib/mirror/background.ts), and the answer says how many there are
  * (issue 49: one search started 554 loads at once and took 12.5 s).
  */
@@ -82,16 +83,20 @@ export function residentSearchDepsOf(
     const tried = [...unloaded].sort((x, y) => viewed(y) - viewed(x)).slice(0, RESIDENT_SEARCH_LOADS_MAX);
     const bounded: ViewDeps = { ...view, refreshStarts: refreshAllowance(RESIDENT_SEARCH_LOADS_MAX) };
     const started: string[] = [];
-    for (const deviceId of tried) {
-      try {
-        const mirror = await systemMirror(bounded, deviceId, current.get(deviceId) ?? null, { opened: false });
-        if (mirror.freshness.status === 'loading' && mirror.freshness.refreshing) started.push(deviceId);
-      } catch (error) {
-        // Results still show, with fewer names; the search itself did not fail.
-        log.warn('mirror not available for resident search', { deviceId, error });
-      }
-    }
-    if (started.length > 0) {
+    await Promise.all(
+      tried.map(async (deviceId) => {
+        try {
+          const mirror = await systemMirror(bounded, deviceId, current.get(deviceId) ?? null, { opened: false });
+          if (mirror.freshness.status === 'loading' && mirror.freshness.refreshing) started.push(deviceId);
+        } catch (error) {
+          // Results still show, with fewer names; the search itself did not fail.
+          log.warn('mirror not available for resident search', { deviceId, error });
+        }
+      }),
+    );
+    // Worth a wait only when the loads started are all that is missing (one system's search, the
+    // slot dialog's); over a portfolio the answer says what is not loaded instead.
+    if (started.length > 0 && unloaded.length <= RESIDENT_SEARCH_LOADS_MAX) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([Promise.all(started.map(waitForRefresh)), new Promise((resolve) => (timer = setTimeout(resolve, RESIDENT_FIRST_LOAD_WAIT_MS)))]);
       clearTimeout(timer);
