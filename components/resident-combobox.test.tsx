@@ -71,6 +71,13 @@ describe('the server-rendered results', () => {
     expect(html).toContain('Looking for free slots…');
   });
 
+  it('says how many systems are not loaded yet, and what finds residents there (issue 49)', () => {
+    const html = render(<ResidentResults q="anna" result={{ apartments: [persson], truncated: false, notLoaded: 388 }} />);
+    expect(html).toContain('388 systems are not loaded into the portal yet: there, only an exact apartment number, e-mail address or reference id finds residents.');
+    expect(render(<ResidentResults q="anna" result={{ apartments: [], truncated: false, notLoaded: 1 }} />, 'sv')).toContain('1 system är inte inläst i portalen än');
+    expect(render(<ResidentResults q="anna" result={{ apartments: [persson], truncated: false }} />)).not.toContain('not loaded');
+  });
+
   it('says when nothing was found', () => {
     const html = render(<ResidentResults q="zz" result={{ apartments: [], truncated: false }} />);
     expect(html).toContain('No residents found for “zz”');

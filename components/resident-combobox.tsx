@@ -151,6 +151,9 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
         ? t('status.none', { q: debounced })
         : t('status.found', { residents: residentCount, apartments: apartmentCount, truncated: result.truncated ? 'yes' : 'no' });
   }
+  // Systems the portal holds no copy of yet (issue 49) are searched by exact keys only: said, not hidden.
+  const notLoaded = typed.ok && debounced !== '' && result?.notLoaded ? t('notLoaded', { count: result.notLoaded }) : '';
+  if (notLoaded && status) status = `${status} ${notLoaded}`;
   const groupLabel = (hit: ApartmentHit) => t('groupLabel', { apartment: apartmentWords(hit, t), system: systemWords(hit, t) });
 
   return (
@@ -192,6 +195,11 @@ export function ResidentCombobox({ label, hint, placeholder, deviceId, name, def
       <p id={statusId} role="status" aria-live="polite" className={typed.ok ? 'sr-only' : errorTextClass}>
         {status}
       </p>
+      {notLoaded ? (
+        <p className={mutedTextClass} aria-hidden="true">
+          {notLoaded}
+        </p>
+      ) : null}
       <div
         id={listId}
         role="listbox"

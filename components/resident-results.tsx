@@ -21,6 +21,7 @@ export function ResidentResults({ q, result }: { q: string; result: ResidentSear
         <p className={mutedTextClass}>{t('results.noneHint')}</p>
       ) : null}
       {truncated ? <p className={mutedTextClass}>{t('results.truncated')}</p> : null}
+      {result.notLoaded ? <p className={mutedTextClass}>{t('notLoaded', { count: result.notLoaded })}</p> : null}
       {apartments.length > 0 ? (
         <ul aria-label={t('results.listLabel')} className="grid gap-3 lg:grid-cols-2">
           {apartments.map((hit) => {

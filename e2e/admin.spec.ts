@@ -349,3 +349,18 @@ test('a manager opening the admin area is told it is for admins: a 403, in their
   await expect(page.getByRole('link', { name: 'Back to your systems' })).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'the admin area refused to a manager');
 });
+
+test('the admin dashboard says how far the systems are loaded, in words and as a bar, at 375 px too (issue 49)', async ({ page, signedInAs }) => {
+  await signedInAs('admin');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/admin');
+  const section = page.getByRole('region', { name: 'Loading the systems' });
+  await expect(section).toBeVisible();
+  // The demo's systems load in the background within seconds of the start: either on the way or done.
+  await expect(section).toContainText(/\d+ of \d+ systems loaded, (about \d+ min left|less than a minute left|time left not known yet)\.|All \d+ systems are loaded\./);
+  await expect.poll(async () => {
+    await page.reload();
+    return page.getByRole('region', { name: 'Loading the systems' }).textContent();
+  }, { timeout: 30_000 }).toMatch(/All \d+ systems are loaded\./);
+  await expectNoSeriousA11yViolations(page, 'the admin dashboard with its load progress');
+});

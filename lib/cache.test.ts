@@ -11,6 +11,19 @@ describe('lib/cache', () => {
     expect([...cache.keys()].sort()).toEqual(['a', 'c']);
   });
 
+  it('bounds by size too when asked: small entries stay many, one large one pushes the rest out', () => {
+    const cache = createCache<{ size: number }>('test-size', { max: 1_000, maxSize: 100, sizeOf: (v) => v.size });
+    for (let i = 0; i < 50; i += 1) cache.set(`small-${i}`, { size: 2 });
+    expect(cache.size).toBe(50);
+    cache.set('large', { size: 90 });
+    expect(cache.has('large')).toBe(true);
+    expect(cache.calculatedSize).toBeLessThanOrEqual(100);
+    expect(cache.size).toBe(1 + 5);
+    // An entry larger than the bound is not kept at all.
+    cache.set('huge', { size: 101 });
+    expect(cache.has('huge')).toBe(false);
+  });
+
   it('reuses a loaded promise, and drops a failed one so the next caller loads again', async () => {
     const cache = createCache<Promise<number>>('test-promise', { max: 10, ttlMs: 60_000 });
     let loads = 0;

@@ -6,21 +6,29 @@ import { singleton } from '@/lib/singleton';
  * dropped first) and, where entries age, a `ttlMs`. Process-wide under a name (kept on globalThis,
  * so dev-mode module reloads share it).
  */
-export interface CacheOptions {
+export interface CacheOptions<V = never> {
   /** The most entries kept. */
   max: number;
   /** How long an entry is reused (ms); none: until pushed out or replaced. */
   ttlMs?: number;
+  /**
+   * A bound by size as well (issue 49: a thousand systems' directories differ a hundredfold in
+   * size): the most `sizeOf` summed over the entries, least recently used dropped first.
+   */
+  maxSize?: number;
+  /** An entry's size in `maxSize`'s unit (at least 1). */
+  sizeOf?: (value: V) => number;
 }
 
 export type Cache<V extends object> = LRUCache<string, V>;
 
-function newCache<V extends object>({ max, ttlMs }: CacheOptions): Cache<V> {
-  return new LRUCache<string, V>(ttlMs === undefined ? { max } : { max, ttl: ttlMs });
+function newCache<V extends object>({ max, ttlMs, maxSize, sizeOf }: CacheOptions<V>): Cache<V> {
+  const sized = maxSize !== undefined && sizeOf ? { maxSize, sizeCalculation: (value: V) => Math.max(1, Math.ceil(sizeOf(value))) } : {};
+  return new LRUCache<string, V>({ max, ...(ttlMs === undefined ? {} : { ttl: ttlMs }), ...sized });
 }
 
 /** The process's cache called `name`. */
-export function createCache<V extends object>(name: string, options: CacheOptions): Cache<V> {
+export function createCache<V extends object>(name: string, options: CacheOptions<V>): Cache<V> {
   return singleton(`cache:${name}`, () => newCache<V>(options));
 }
 
@@ -28,7 +36,7 @@ export function createCache<V extends object>(name: string, options: CacheOption
  * One cache per owner (a database handle: tests open several with the same device ids), dropped
  * with the owner.
  */
-export function cachePerOwner<O extends object, V extends object>(name: string, options: CacheOptions): (owner: O) => Cache<V> {
+export function cachePerOwner<O extends object, V extends object>(name: string, options: CacheOptions<V>): (owner: O) => Cache<V> {
   const caches = singleton(`cache:${name}`, () => new WeakMap<O, Cache<V>>());
   return (owner) => {
     let cache = caches.get(owner);

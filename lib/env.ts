@@ -158,8 +158,14 @@ export const envSchema = z
     // Behaviour
     /** A viewed system's copy is re-read from the service at most once per this many seconds (lib/mirror/policy.ts). */
     MIRROR_FRESHNESS_S: positiveInt(30),
-    /** Systems nobody views are re-read once their copy is this old, one at a time (0: never). */
+    /** Systems nobody views are re-read once their copy is this old, and never-loaded ones are loaded (0: neither, first views load). */
     MIRROR_BACKGROUND_S: nonNegativeInt(3600),
+    /**
+     * Systems the background worker of one instance loads or re-reads at once (issue 49). Each
+     * holds at most one of the 10 database connections at a time and sends four lists side by
+     * side to the service: 4 leaves the pool to the requests and the service unhurried.
+     */
+    MIRROR_BACKGROUND_CONCURRENCY: positiveInt(4).refine((v) => v <= 32, 'must be at most 32 (each one holds a database connection while it writes)'),
     /** Upstream requests the refreshes of one system may make per hour, a token bucket across instances (0: no limit). */
     MIRROR_REQUEST_BUDGET_PER_HOUR: nonNegativeInt(2400).refine((v) => v <= 10_000_000, 'must be at most 10000000 (or 0 for no limit)'),
     /**

@@ -132,6 +132,7 @@ export async function portalMirrorWorkerDeps(): Promise<BackgroundDeps> {
     budgetPerHour: env.MIRROR_REQUEST_BUDGET_PER_HOUR,
     budgetOverrides: () => requestBudgets(db),
     structureEvery: env.MIRROR_STRUCTURE_EVERY,
+    concurrency: env.MIRROR_BACKGROUND_CONCURRENCY,
   };
 }
 

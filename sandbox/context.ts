@@ -20,8 +20,8 @@ export interface SandboxContext {
   credentials: Credentials;
   tokenTtlSeconds: number;
   quotaPerGroup: number;
-  /** The preset and seed of the options; POST /_sandbox/reset falls back to them. */
-  defaults: { preset?: Preset; seed?: number };
+  /** The preset, seed and portfolio size of the options; POST /_sandbox/reset falls back to them. */
+  defaults: { preset?: Preset; seed?: number; systems?: number };
   /** Wakes the background worker: a request was accepted. */
   kick: () => void;
   /** Requests served, by route and system (GET /_sandbox/stats). */

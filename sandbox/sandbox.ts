@@ -31,6 +31,8 @@ export interface SandboxOptions {
   preset?: Preset;
   /** Deterministic data (default 1). */
   seed?: number;
+  /** How many systems the `portfolio` preset holds (default 1,000; other presets have a fixed shape). */
+  systems?: number;
   tokenTtlSeconds?: number;
   webhookRetryScheduleMs?: number[];
   bookingHorizonDays?: number;
@@ -160,7 +162,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   let ready: Promise<SandboxContext> | undefined;
 
   const ensureReady = () => {
-    ready ??= initSandbox({ sql, now, quotaPerGroup, preset: options.preset, seed: options.seed, webhooks: options.webhooks })
+    ready ??= initSandbox({ sql, now, quotaPerGroup, preset: options.preset, seed: options.seed, presetOptions: { systems: options.systems }, webhooks: options.webhooks })
       .then((credentials): SandboxContext => ({
         sql,
         now,
@@ -168,7 +170,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         credentials,
         tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
         quotaPerGroup,
-        defaults: { preset: options.preset, seed: options.seed },
+        defaults: { preset: options.preset, seed: options.seed, systems: options.systems },
         kick: loop.kick,
         stats,
       }))

@@ -1,8 +1,17 @@
 import type { SqlRunner } from '@/shared/sql-runner';
 
 /** Deterministic data presets: the same preset, seed and day give the same data. */
-export type Preset = 'demo' | 'large' | 'tiny';
-export const PRESETS: readonly Preset[] = ['demo', 'large', 'tiny'];
+export type Preset = 'demo' | 'large' | 'tiny' | 'portfolio';
+export const PRESETS: readonly Preset[] = ['demo', 'large', 'tiny', 'portfolio'];
+/** How many systems `portfolio` holds unless told (issue 49: a customer with a thousand small systems). */
+export const PORTFOLIO_SYSTEMS_DEFAULT = 1_000;
+/** The most systems a `portfolio` may be asked for (the issue names customers of up to 1,700). */
+export const PORTFOLIO_SYSTEMS_MAX = 5_000;
+
+/** What shapes a preset beyond its name: `systems` is the count of `portfolio` (others have a fixed shape). */
+export interface PresetOptions {
+  systems?: number;
+}
 /** What a sandbox started without options holds (the demo, the e2e run): scripts/e2e-log-scan.ts derives its people from these. */
 export const DEFAULT_PRESET: Preset = 'demo';
 export const DEFAULT_SEED = 1;
@@ -22,12 +31,19 @@ export function rng(seed: number): () => number {
   };
 }
 
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** A v4-shaped UUID from 16 draws (a table and one string: a portfolio makes half a million of them). */
 export function uuidFrom(next: () => number): string {
-  const bytes = Array.from({ length: 16 }, () => Math.floor(next() * 256));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let out = '';
+  for (let i = 0; i < 16; i += 1) {
+    let byte = Math.floor(next() * 256);
+    if (i === 6) byte = (byte & 0x0f) | 0x40;
+    if (i === 8) byte = (byte & 0x3f) | 0x80;
+    out += HEX[byte]!;
+    if (i === 3 || i === 5 || i === 7 || i === 9) out += '-';
+  }
+  return out;
 }
 
 const everyDay = (slots: [number, number][]): WeekSchedule => Array.from({ length: 7 }, () => slots.map((s) => [...s] as [number, number]));
@@ -72,9 +88,41 @@ export interface SeedData {
 
 interface SystemPlan { name: string; resources: { name: string; description: string; kind: ScheduleKind }[]; apartments: number }
 
-function plan(preset: Preset, r: () => number): { systems: SystemPlan[]; approvals: number[][]; pastDays: number; futureDays: number; occupancy: [number, number]; target?: number } {
+interface Plan { systems: SystemPlan[]; approvals: number[][]; pastDays: number; futureDays: number; occupancy: [number, number]; target?: number; residentsPerSystem: number }
+
+/**
+ * `portfolio`: many small systems, as a housing company's (issue 49): 1–3 rooms each (a laundry
+ * room, often a second one or a drying room), 12–90 apartments, four weeks of history and two
+ * ahead. The service gives systems no names, so neither does this preset (the admin names them);
+ * they are spread over one big approval and several small ones, as a company's contracts are.
+ */
+function portfolioPlan(count: number, r: () => number): Plan {
+  const between = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  const systems = Array.from({ length: count }, (): SystemPlan => {
+    const rooms = between(1, 3);
+    const kind: ScheduleKind = r() < 0.25 ? 'ninetyMinute' : 'threeHour';
+    const label = kind === 'threeHour' ? '3-timmarspass' : '90-minuterspass';
+    const resources: SystemPlan['resources'] = [{ name: 'Tvättstuga', description: `Källarplan, ${label}`, kind }];
+    if (rooms >= 2) resources.push(r() < 0.5 ? { name: 'Torkrum', description: 'Torkrum med torkskåp', kind: 'drying' } : { name: 'Tvättstuga 2', description: `Bottenplan, ${label}`, kind });
+    if (rooms === 3) resources.push(resources[1]!.kind === 'drying' ? { name: 'Tvättstuga 2', description: `Bottenplan, ${label}`, kind } : { name: 'Torkrum', description: 'Torkrum med torkskåp', kind: 'drying' });
+    return { name: '', apartments: between(12, 90), resources };
+  });
+  // About 60 % under one approval, the rest in approvals of 5–40 systems.
+  const order = Array.from({ length: count }, (_, i) => i);
+  const big = Math.ceil(count * 0.6);
+  const approvals: number[][] = [order.slice(0, big)];
+  for (let i = big; i < count; ) {
+    const size = Math.min(count - i, between(5, 40));
+    approvals.push(order.slice(i, i + size));
+    i += size;
+  }
+  return { systems, approvals, pastDays: 28, futureDays: 14, occupancy: [0.3, 0.85], residentsPerSystem: 2 };
+}
+
+function plan(preset: Preset, r: () => number, options: PresetOptions): Plan {
   const pick = <T>(list: readonly T[]) => list[Math.floor(r() * list.length)]!;
   const between = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
+  if (preset === 'portfolio') return portfolioPlan(options.systems ?? PORTFOLIO_SYSTEMS_DEFAULT, r);
   if (preset === 'tiny') {
     const sys = (name: string): SystemPlan => ({
       name,
@@ -84,14 +132,14 @@ function plan(preset: Preset, r: () => number): { systems: SystemPlan[]; approva
         { name: 'Tvättstuga Gården', description: 'Gårdshuset, oregelbundna pass', kind: 'irregular' },
       ],
     });
-    return { systems: [sys('Testgården 1'), sys('Testgården 2')], approvals: [[0], [1]], pastDays: 14, futureDays: 0, occupancy: [0.5, 0.5] };
+    return { systems: [sys('Testgården 1'), sys('Testgården 2')], approvals: [[0], [1]], pastDays: 14, futureDays: 0, occupancy: [0.5, 0.5], residentsPerSystem: 12 };
   }
   if (preset === 'large') {
     const resources = Array.from({ length: 100 }, (_, i) => {
       const kind: ScheduleKind = i % 10 === 9 ? 'threeHour' : 'ninetyMinute';
       return { name: `Tvättstuga ${i + 1}`, description: `Hus ${Math.floor(i / 4) + 1}, ${kind === 'threeHour' ? '3-timmarspass' : '90-minuterspass'}`, kind };
     });
-    return { systems: [{ name: 'Storgården', apartments: 2000, resources }], approvals: [[0]], pastDays: 56, futureDays: 21, occupancy: [0.6, 0.6], target: 50_000 };
+    return { systems: [{ name: 'Storgården', apartments: 2000, resources }], approvals: [[0]], pastDays: 56, futureDays: 21, occupancy: [0.6, 0.6], target: 50_000, residentsPerSystem: 12 };
   }
   const streets = ['Linnégatan 12', 'Sjöutsikten 4', 'Tallbacken 7'];
   const systems = streets.map((street, s): SystemPlan => {
@@ -105,7 +153,7 @@ function plan(preset: Preset, r: () => number): { systems: SystemPlan[]; approva
     }
     return { name: `Brf ${street}, Uppsala`, apartments: between(40, 120), resources };
   });
-  return { systems, approvals: [[0, 1], [2]], pastDays: 56, futureDays: 21, occupancy: [0.4, 0.8] };
+  return { systems, approvals: [[0, 1], [2]], pastDays: 56, futureDays: 21, occupancy: [0.4, 0.8], residentsPerSystem: 12 };
 }
 
 function apartmentId(s: number, i: number, r: () => number): string {
@@ -114,7 +162,7 @@ function apartmentId(s: number, i: number, r: () => number): string {
   const u = r();
   // Most apartment numbers are four digits; some carry a prefix with a space or a stair with a slash.
   if (u < 0.1) return `LGH ${nr}`;
-  if (u < 0.17) return `${String.fromCharCode(65 + s)}/${nr}`;
+  if (u < 0.17) return `${String.fromCharCode(65 + (s % 26))}/${nr}`;
   return nr;
 }
 
@@ -131,10 +179,10 @@ function emailFor(first: string, last: string, n: number, r: () => number): stri
 const DAY = 86_400_000;
 
 /** Generates a preset's data; reservations span around `now` (floored to the UTC day). */
-export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup: number): SeedData {
+export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup: number, options: PresetOptions = {}): SeedData {
   const r = rng(seed * 7919 + PRESETS.indexOf(preset) + 1);
   const id = () => uuidFrom(r);
-  const p = plan(preset, r);
+  const p = plan(preset, r, options);
   const data: SeedData = { systems: [], approvals: [], schedules: [], resources: [], groups: [], users: [], reservations: [], residents: [] };
   const today = Math.floor(now.getTime() / DAY) * DAY;
   let personCounter = 0;
@@ -158,6 +206,8 @@ export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup:
     const drying = resources.filter((res) => res.kind === 'drying').map((res) => res.id);
     const groups: string[] = [];
     const seenApartments = new Set<string>();
+    // The system's residents listed in the fixtures so far (a count: at a thousand systems a scan of the list per user is quadratic).
+    let listed = 0;
     for (let a = 0; a < sp.apartments; a++) {
       let apt = apartmentId(s, a, r);
       if (seenApartments.has(apt)) apt = `${apt}-${a}`;
@@ -180,9 +230,9 @@ export function generate(preset: Preset, seed: number, now: Date, quotaPerGroup:
         const email = emailFor(first, last, personCounter, r);
         data.users.push({ id: userId, deviceId, name: `${first} ${last}`, email, userGroupId: groupId, excluded });
         members.push(userId);
-        const apartmentCount = data.residents.filter((x) => x.deviceId === deviceId).length;
         const interesting = /[+A-Z]/.test(email) || /[ /]/.test(apt);
-        if (apartmentCount < 12 && (interesting || (m === 0 && a % 9 === 0) || preset === 'tiny')) {
+        if (listed < p.residentsPerSystem && (interesting || (m === 0 && a % 9 === 0) || preset === 'tiny')) {
+          listed += 1;
           data.residents.push({ deviceId, userId, name: `${first} ${last}`, email, apartmentId: apt, referenceId, userGroupId: groupId, resourceIds: resources.map((x) => x.id).filter((x) => !excluded.includes(x)) });
         }
       }

@@ -1,10 +1,10 @@
-// Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny] [--seed 1] [--latency 30] [--schedule-time-zone Europe/Stockholm]
+// Standalone sandbox: npm run sandbox -- --port 4010 [--preset demo|large|tiny|portfolio] [--systems 1000] [--seed 1] [--latency 30] [--schedule-time-zone Europe/Stockholm]
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeListener } from './node';
 import { createSandbox } from './sandbox';
-import { PRESETS, type Preset } from './seed';
+import { PORTFOLIO_SYSTEMS_MAX, PRESETS, type Preset } from './seed';
 import { openSandboxSql } from './sql';
 
 const { values } = parseArgs({
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     preset: { type: 'string' },
     seed: { type: 'string' },
+    systems: { type: 'string' },
     latency: { type: 'string' },
     'schedule-time-zone': { type: 'string' },
     'data-dir': { type: 'string' },
@@ -29,6 +30,9 @@ if (!Number.isInteger(port) || port < 1 || port > 65_535) fail(`--port must be a
 if (values.preset !== undefined && !PRESETS.includes(values.preset as Preset)) fail(`--preset must be one of ${PRESETS.join(', ')}`);
 const seed = values.seed === undefined ? undefined : Number(values.seed);
 if (seed !== undefined && (!Number.isInteger(seed) || seed < 0)) fail('--seed must be a non-negative integer');
+const systems = values.systems === undefined ? undefined : Number(values.systems);
+if (systems !== undefined && (!Number.isInteger(systems) || systems < 1 || systems > PORTFOLIO_SYSTEMS_MAX)) fail(`--systems must be a whole number from 1 to ${PORTFOLIO_SYSTEMS_MAX}`);
+if (systems !== undefined && values.preset !== 'portfolio') fail('--systems is the size of --preset portfolio');
 const latency = values.latency === undefined ? undefined : Number(values.latency);
 if (latency !== undefined && (!Number.isInteger(latency) || latency < 0)) fail('--latency must be milliseconds');
 const scheduleTimeZone = values['schedule-time-zone'];
@@ -44,7 +48,7 @@ const databaseUrl = process.env.DATABASE_URL || undefined;
 const dataDir = values['data-dir'] ?? path.resolve('.data', `sandbox-${port}`);
 const db = await openSandboxSql(databaseUrl ? { url: databaseUrl } : { dataDir });
 // Without --preset/--seed the stored data is kept (demo, seed 1, on first start).
-const sandbox = createSandbox({ sql: db.sql, preset: values.preset as Preset | undefined, seed, scheduleTimeZone });
+const sandbox = createSandbox({ sql: db.sql, preset: values.preset as Preset | undefined, seed, systems, scheduleTimeZone });
 const started = Date.now();
 await sandbox.start();
 if (latency !== undefined) {

@@ -3,7 +3,7 @@ import type { SqlRunner } from '@/shared/sql-runner';
 import type { Credentials } from './context';
 import { b64url } from './encoding';
 import { DATA_TABLES, migrateSandbox } from './schema';
-import { DEFAULT_PRESET, DEFAULT_SEED, generate, loadSeed, rng, uuidFrom, type Preset, type SeedData } from './seed';
+import { DEFAULT_PRESET, DEFAULT_SEED, PORTFOLIO_SYSTEMS_DEFAULT, generate, loadSeed, rng, uuidFrom, type Preset, type PresetOptions, type SeedData } from './seed';
 
 /** What GET /_sandbox/fixtures answers: everything an integrator needs to connect. */
 export interface SandboxFixtures {
@@ -24,6 +24,8 @@ export interface SetupSettings {
   /** Seeds when given and other than stored (see initSandbox). */
   preset?: Preset;
   seed?: number;
+  /** The shape of the preset (the count of `portfolio`). */
+  presetOptions?: PresetOptions;
   webhooks?: { url: string; secret: string }[];
 }
 
@@ -55,15 +57,15 @@ async function loadCredentials(sql: SqlRunner, seed: number): Promise<Credential
 }
 
 /** Replaces all data with the preset's, generated from the seed. */
-export async function seedData(settings: Pick<SetupSettings, 'sql' | 'now' | 'quotaPerGroup'>, preset: Preset, seed: number): Promise<void> {
-  const data = generate(preset, seed, settings.now(), settings.quotaPerGroup);
+export async function seedData(settings: Pick<SetupSettings, 'sql' | 'now' | 'quotaPerGroup'>, preset: Preset, seed: number, options: PresetOptions = {}): Promise<void> {
+  const data = generate(preset, seed, settings.now(), settings.quotaPerGroup, options);
   await settings.sql.transaction(async (tx) => {
     await tx.exec(`TRUNCATE ${DATA_TABLES.join(', ')}`);
     await loadSeed(tx, data);
     await tx.query(
-      `INSERT INTO sandbox.meta (key, value) VALUES ('residents', $1), ('preset', $2), ('seed', $3)
+      `INSERT INTO sandbox.meta (key, value) VALUES ('residents', $1), ('preset', $2), ('seed', $3), ('systems', $4)
        ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-      [JSON.stringify(data.residents), preset, String(seed)],
+      [JSON.stringify(data.residents), preset, String(seed), String(data.systems.length)],
     );
   });
 }
@@ -74,15 +76,18 @@ export async function initSandbox(settings: SetupSettings): Promise<Credentials>
   await migrateSandbox(sql);
   const credentials = await loadCredentials(sql, settings.seed ?? DEFAULT_SEED);
   const { rows } = await sql.query<{ key: string; value: string }>(
-    `SELECT key, value FROM sandbox.meta WHERE key IN ('preset', 'seed') AND EXISTS (SELECT 1 FROM sandbox.systems)`,
+    `SELECT key, value FROM sandbox.meta WHERE key IN ('preset', 'seed', 'systems') AND EXISTS (SELECT 1 FROM sandbox.systems)`,
   );
   const stored = new Map(rows.map((r) => [r.key, r.value]));
+  // A portfolio asked for without a size is the default size.
+  const systemsAsked = settings.presetOptions?.systems ?? (settings.preset === 'portfolio' ? PORTFOLIO_SYSTEMS_DEFAULT : undefined);
   // Seed when empty, or when the caller asked explicitly for other data than is stored;
   // without explicit options whatever is stored (e.g. after a reset) is kept.
   const mismatch =
     (settings.preset !== undefined && stored.get('preset') !== settings.preset) ||
-    (settings.seed !== undefined && stored.get('seed') !== String(settings.seed));
-  if (stored.size === 0 || mismatch) await seedData(settings, settings.preset ?? DEFAULT_PRESET, settings.seed ?? DEFAULT_SEED);
+    (settings.seed !== undefined && stored.get('seed') !== String(settings.seed)) ||
+    (systemsAsked !== undefined && stored.get('systems') !== String(systemsAsked));
+  if (stored.size === 0 || mismatch) await seedData(settings, settings.preset ?? DEFAULT_PRESET, settings.seed ?? DEFAULT_SEED, settings.presetOptions);
   for (const hook of settings.webhooks ?? []) {
     await sql.query(
       `INSERT INTO sandbox.webhooks (id, url, secret, created_at)

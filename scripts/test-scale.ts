@@ -1,12 +1,17 @@
-// npm run test:scale — two portal instances on one PostgreSQL: a webhook delivered to instance A
-// reaches SSE clients of instance B (latency reported), and terminating the listener connections
-// (pg_terminate_backend) mid-stream loses and duplicates nothing. Needs TEST_DATABASE_URL.
-import { writeFileSync } from 'node:fs';
+// npm run test:scale [-- --part events --part background] — two portal instances on one PostgreSQL.
+// events: a webhook delivered to instance A reaches SSE clients of instance B (latency reported),
+// and terminating the listener connections (pg_terminate_backend) mid-stream loses and duplicates
+// nothing. background (issue 49): a portfolio of systems nobody opened is loaded by the two
+// instances' background workers, split between them by the claim (no system read twice), while
+// every other request answers. Needs TEST_DATABASE_URL. Without --part, every part runs.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createAdmin, createPendingRequests, openSse, signIn, webhookSender, type SseClient } from './harness/portal-client';
-import { cleanup, createDatabase, ensureBuild, launchPortal, root, secret, startSandbox, waitFor } from './harness/processes';
+import type { ChildProcess } from 'node:child_process';
+import { cleanup, createDatabase, ensureBuild, groupAlive, launchPortal, root, secret, startSandbox, stopProcess, waitFor } from './harness/processes';
 import { percentile, sleep } from './bench/http';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -46,12 +51,29 @@ async function listenerPids(db: pg.Client, name: string): Promise<number[]> {
   return rows.map((r) => r.pid);
 }
 
+const PARTS = ['events', 'background'] as const;
+type Part = (typeof PARTS)[number];
+
+function chosenParts(): Part[] {
+  const { values } = parseArgs({ options: { part: { type: 'string', multiple: true } } });
+  const asked = values.part ?? [...PARTS];
+  const unknown = asked.filter((p) => !PARTS.includes(p as Part));
+  if (unknown.length > 0) throw new Error(`--part must be one of ${PARTS.join(', ')} (got ${unknown.join(', ')})`);
+  return asked as Part[];
+}
+
 async function main(): Promise<void> {
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set: the scale test needs a PostgreSQL server');
-  const started = Date.now();
+  const parts = chosenParts();
   await ensureBuild();
+  if (parts.includes('events')) await eventsPart(adminUrl);
+  if (parts.includes('background')) await backgroundPart(adminUrl);
+}
+
+async function eventsPart(adminUrl: string): Promise<void> {
+  const started = Date.now();
   const database = await createDatabase(adminUrl, 'portal_scale');
-  const { url: sandboxUrl, fixtures } = await startSandbox(sandboxPort, 'tiny');
+  const { url: sandboxUrl, fixtures, started: sandboxProcess } = await startSandbox(sandboxPort, 'tiny');
   const config = {
     databaseUrl: database.url,
     sandboxUrl,
@@ -155,6 +177,129 @@ async function main(): Promise<void> {
     check(stored.rows[0]?.n === 2 * EVENTS, `each outcome stored once (${stored.rows[0]?.n} events)`);
   } finally {
     await db.end();
+    // The next part takes the same ports.
+    await a.stop();
+    await b.stop();
+    await stopAndWait(sandboxProcess.child);
+  }
+}
+
+/** Stops a process group and waits (at most 10 s) until it is gone. */
+async function stopAndWait(child: ChildProcess): Promise<void> {
+  stopProcess(child);
+  const deadline = Date.now() + 10_000;
+  while (child.pid && groupAlive(child.pid) && Date.now() < deadline) await sleep(50);
+}
+
+// ---------------------------------------------------------------------------------------------
+// background (issue 49): "Nothing loads until someone opens it".
+
+const PORTFOLIO_SYSTEMS = Number(process.env.SCALE_PORTFOLIO_SYSTEMS ?? 80);
+const BACKGROUND_CONCURRENCY = 3;
+const RESERVATIONS_ROUTE = 'GET /v1/reservations/{deviceId}/all';
+
+/** The systems each instance's background passes read, from its log ("mirror: background pass read systems"). */
+function backgroundReads(logFile: string): number {
+  let refreshed = 0;
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('mirror: background pass read systems')) continue;
+    try {
+      refreshed += Number((JSON.parse(line) as { refreshed?: number }).refreshed ?? 0);
+    } catch {
+      // not a log line of the portal's
+    }
+  }
+  return refreshed;
+}
+
+async function backgroundPart(adminUrl: string): Promise<void> {
+  const started = Date.now();
+  const database = await createDatabase(adminUrl, 'portal_scale_bg');
+  // The issue's upstream: small systems answering after 30 ms.
+  const { url: sandboxUrl, fixtures, started: sandboxProcess } = await startSandbox(sandboxPort, 'portfolio', { systems: PORTFOLIO_SYSTEMS, latencyMs: 30 });
+  const config = { databaseUrl: database.url, sandboxUrl, fixtures, webhookSecret: `whsec_${secret()}`, authSecret: secret(48), encryptionKey: secret(32) };
+  // A cadence of 60 s: the worker looks every 6 s, so systems connected after the start are taken up soon.
+  const workerEnv = { MIRROR_BACKGROUND_S: '60', MIRROR_BACKGROUND_CONCURRENCY: String(BACKGROUND_CONCURRENCY) };
+  const a = await launchPortal(portA, config, workerEnv, { webhook: false });
+  const b = await launchPortal(portB, config, workerEnv, { webhook: false });
+  console.log(`== background: instances up (${a.url}, ${b.url}), sandbox with ${fixtures.systems.length} systems in ${fixtures.approvals.length} approvals`);
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const account = await createAdmin(db);
+    const cookie = await signIn(a.url, account);
+    const cookieB = await signIn(b.url, account);
+    await fetch(`${sandboxUrl}/_sandbox/stats`, { method: 'DELETE' });
+    const connectedAt = Date.now();
+    for (const approval of fixtures.approvals) {
+      const response = await fetch(`${a.url}/api/admin/systems`, {
+        method: 'POST',
+        headers: { origin: a.url, cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ approvalId: approval.approvalId }),
+      });
+      if (response.status !== 201) throw new Error(`connecting ${approval.approvalId} failed: ${response.status} ${await response.text()}`);
+    }
+    // Meanwhile every other request answers: the systems list and a resident search, on both instances.
+    const answers: number[] = [];
+    const searchMs: number[] = [];
+    let notLoadedSeen = 0;
+    let probing = true;
+    const probe = (async () => {
+      const resident = fixtures.residents[0];
+      while (probing) {
+        for (const [url, c] of [[a.url, cookie], [b.url, cookieB]] as const) {
+          const list = await fetch(`${url}/api/systems`, { headers: { cookie: c } });
+          answers.push(list.status);
+          await list.body?.cancel();
+          const t = performance.now();
+          const search = await fetch(`${url}/api/residents?q=${encodeURIComponent(resident?.apartmentId ?? '1001')}`, { headers: { cookie: c } });
+          searchMs.push(performance.now() - t);
+          answers.push(search.status);
+          if (search.ok) notLoadedSeen = Math.max(notLoadedSeen, ((await search.json()) as { notLoaded?: number }).notLoaded ?? 0);
+          else await search.body?.cancel();
+        }
+        await sleep(250);
+      }
+    })();
+    const loaded = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM mirror_state WHERE refreshed_at IS NOT NULL')).rows[0]?.n ?? 0;
+    await waitFor(`all ${PORTFOLIO_SYSTEMS} systems loaded`, async () => (await loaded()) >= PORTFOLIO_SYSTEMS, 120_000, 500).catch((error: unknown) => console.error(String(error)));
+    const loadSeconds = (Date.now() - connectedAt) / 1000;
+    probing = false;
+    await probe;
+    // Each system's reservations were read from their first page once: no load ran twice.
+    const stats = (await (await fetch(`${sandboxUrl}/_sandbox/stats`)).json()) as { byDevice: Record<string, { byRoute: Record<string, { firstPages: number }> } | undefined> };
+    const firstPages = fixtures.systems.map((s) => stats.byDevice[s.deviceId]?.byRoute[RESERVATIONS_ROUTE]?.firstPages ?? 0);
+    const doubled = firstPages.filter((n) => n > 1).length;
+    // The passes log when they end: give the last ones a moment.
+    await sleep(1_500);
+    const byA = backgroundReads(a.logFile);
+    const byB = backgroundReads(b.logFile);
+    const nLoaded = await loaded();
+    searchMs.sort((x, y) => x - y);
+    const report = {
+      systems: PORTFOLIO_SYSTEMS,
+      concurrencyPerInstance: BACKGROUND_CONCURRENCY,
+      loaded: nLoaded,
+      loadSeconds: Math.round(loadSeconds * 10) / 10,
+      readBy: { a: byA, b: byB },
+      systemsReadTwice: doubled,
+      requestsAnswered: Object.fromEntries([...new Set(answers)].map((s) => [s, answers.filter((x) => x === s).length])),
+      residentSearchMs: { p50: percentile(searchMs, 50), p95: percentile(searchMs, 95), max: searchMs[searchMs.length - 1] ?? 0 },
+      notLoadedSeen,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
+    writeFileSync(path.join(root, 'test-results', 'scale-background-report.json'), JSON.stringify(report, null, 2));
+    console.log(`== background: ${nLoaded} of ${PORTFOLIO_SYSTEMS} systems loaded in ${report.loadSeconds} s, read by A ${byA} and B ${byB}; ${doubled} read twice; resident search p95 ${report.residentSearchMs.p95.toFixed(0)} ms while loading`);
+    check(nLoaded === PORTFOLIO_SYSTEMS, `every system loaded without anyone opening it (${nLoaded}/${PORTFOLIO_SYSTEMS} in ${report.loadSeconds} s)`);
+    check(byA > 0 && byB > 0, `both instances loaded systems (A ${byA}, B ${byB})`);
+    check(doubled === 0 && byA + byB <= PORTFOLIO_SYSTEMS + 2 * BACKGROUND_CONCURRENCY, `the claim split the work: no system read twice (${doubled}), ${byA + byB} reads for ${PORTFOLIO_SYSTEMS} systems`);
+    check(answers.length > 0 && answers.every((s) => s === 200), `every other request answered 200 meanwhile (${JSON.stringify(report.requestsAnswered)})`);
+    check(notLoadedSeen > 0, `the resident search said systems were not loaded yet (up to ${notLoadedSeen})`);
+  } finally {
+    await db.end();
+    await a.stop();
+    await b.stop();
+    await stopAndWait(sandboxProcess.child);
   }
 }
 

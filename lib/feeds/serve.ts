@@ -61,7 +61,8 @@ export async function feedResponse(deps: FeedDeps, file: string, address: string
   if (!feed || !system) throw new ApiError('not_found', msg('feeds.errors.notFound'));
 
   const now = deps.now?.() ?? new Date();
-  const { state } = await systemMirror(deps, system.deviceId);
+  // A calendar app fetching its feed is not someone opening the system.
+  const { state } = await systemMirror(deps, system.deviceId, undefined, { opened: false });
   const snapshot = state?.refreshedAt ? await mirrorSnapshot(deps.db, system.deviceId, state) : null;
   if (!snapshot) throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '30' });
 

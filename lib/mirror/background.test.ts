@@ -14,6 +14,7 @@ describeWithDb('background refresh of systems nobody views', (ctx) => {
   let sandbox: Sandbox;
   let client: ServiceClient;
   let apiKey: string;
+  let otherKey: string;
   let stale: string;
   let fresh: string;
   let neverLoaded: string;
@@ -29,6 +30,7 @@ describeWithDb('background refresh of systems nobody views', (ctx) => {
     [stale, fresh] = approval.deviceIds as [string, string];
     neverLoaded = fixtures.approvals[1]!.deviceIds[0]!;
     apiKey = (await client.apiKeys.generate(approval.approvalId)).apiKey;
+    otherKey = (await client.apiKeys.generate(fixtures.approvals[1]!.approvalId)).apiKey;
     for (const id of [stale, fresh]) await refreshSystem(ctx().handle.db, id, serviceMirrorSource(client, apiKey));
   }, 120_000);
   afterAll(async () => {
@@ -38,7 +40,7 @@ describeWithDb('background refresh of systems nobody views', (ctx) => {
   const deps = (change: Partial<BackgroundDeps> = {}): BackgroundDeps => ({
     db: ctx().handle.db,
     systems: () => Promise.resolve([stale, fresh, neverLoaded]),
-    source: () => Promise.resolve(serviceMirrorSource(client, apiKey)),
+    source: (deviceId) => Promise.resolve(serviceMirrorSource(client, deviceId === neverLoaded ? otherKey : apiKey)),
     backgroundMs: HOUR,
     freshnessMs: 30_000,
     budgetPerHour: 2400,
@@ -51,18 +53,20 @@ describeWithDb('background refresh of systems nobody views', (ctx) => {
       [deviceId, ageMs / 1000],
     );
 
-  it('re-reads a copy older than the cadence and leaves a fresh one and a never-loaded system alone', async () => {
+  it('loads a system never loaded and re-reads a copy older than the cadence, and leaves a fresh one alone', async () => {
     await age(stale, 2 * HOUR);
     await age(fresh, HOUR / 2);
     seen.clear();
     const before = (await readState(ctx().handle.db, stale))!.refreshedAt!;
+    expect(await readState(ctx().handle.db, neverLoaded)).toBeNull();
     const result = await backgroundPass(deps());
-    expect(result).toEqual({ refreshed: [stale], skipped: [] });
+    // The never-loaded one first (no copy at all), then the old copy.
+    expect(result).toEqual({ refreshed: [neverLoaded, stale], skipped: [] });
     expect(seen.get(stale)).toBeGreaterThan(3);
     expect(seen.get(fresh)).toBeUndefined();
-    // Its first view loads it, with progress: the worker does not.
-    expect(seen.get(neverLoaded)).toBeUndefined();
-    expect(await readState(ctx().handle.db, neverLoaded)).toBeNull();
+    // Nobody had to open it (issue 49: a portfolio must not wait for each system's first view).
+    expect(seen.get(neverLoaded)).toBeGreaterThan(3);
+    expect((await readState(ctx().handle.db, neverLoaded))?.refreshedAt).not.toBeNull();
     expect((await readState(ctx().handle.db, stale))!.refreshedAt!.getTime()).toBeGreaterThan(before.getTime());
     // Just refreshed: the next pass has nothing to do.
     seen.clear();

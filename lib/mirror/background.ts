@@ -2,17 +2,20 @@ import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
 import { singleton } from '@/lib/singleton';
-import { backgroundIntervalSeconds, decideRefresh } from './policy';
+import { runBounded } from './bounded';
+import { BACKGROUND_CONCURRENCY_DEFAULT, backgroundIntervalSeconds, backgroundQueue } from './policy';
 import { refreshSystem, type RefreshOutcome } from './refresh';
-import { readState } from './store';
+import { readStates } from './store';
 import type { MirrorSource } from './types';
 
 /**
- * The background cadence (MIRROR_BACKGROUND_S): every instance runs this worker, which re-reads
- * the copies of the portal's systems nobody views once they are older than the cadence, so that
- * a first view is never very old. One system at a time, through the same claim as the views
- * (lease, window, backoff, budget), so instances never double one another's work. A system never
- * loaded is left to its first view, which shows the loading progress.
+ * The background cadence (MIRROR_BACKGROUND_S): every instance runs this worker, which loads every
+ * connected system never loaded (issue 49: a portfolio of a thousand systems must not wait for
+ * each one's first view) and re-reads the copies nobody views once they are older than the
+ * cadence. A bounded number at a time (MIRROR_BACKGROUND_CONCURRENCY, against the database pool
+ * and the service), the most recently opened first (lib/mirror/policy.ts backgroundQueue), each
+ * through the same claim as the views (lease, window, backoff, budget): two instances on one
+ * database walk the same order and split it, a claim another instance won is skipped.
  */
 export interface BackgroundDeps {
   db: Database;
@@ -30,46 +33,59 @@ export interface BackgroundDeps {
   budgetOverrides?: () => Promise<ReadonlyMap<string, number>>;
   /** MIRROR_STRUCTURE_EVERY (unset: every time). */
   structureEvery?: number;
+  /** MIRROR_BACKGROUND_CONCURRENCY: systems read at once by this instance (unset: the default, 4). */
+  concurrency?: number;
   now?: () => Date;
 }
 
 export interface BackgroundPassResult {
-  /** Systems whose copy this pass re-read. */
+  /** Systems whose copy this pass read (loaded for the first time or re-read). */
   refreshed: string[];
   /** Systems it tried but could not (a failure, or another instance's claim won). */
   skipped: string[];
 }
 
-/** One pass over the systems: each one whose copy is older than the cadence is refreshed, one after another. */
+/**
+ * One pass: the systems due (never loaded, or older than the cadence) are read in the queue's
+ * order, `concurrency` at a time. The plan costs two statements however many systems there are
+ * (the systems, every state row).
+ */
 export async function backgroundPass(deps: BackgroundDeps, shouldStop: () => boolean = () => false): Promise<BackgroundPassResult> {
   const result: BackgroundPassResult = { refreshed: [], skipped: [] };
-  const overrides = (await deps.budgetOverrides?.()) ?? new Map<string, number>();
-  for (const deviceId of await deps.systems()) {
-    if (shouldStop()) break;
-    const budgetPerHour = overrides.get(deviceId) ?? deps.budgetPerHour;
-    const policy = { windowMs: deps.backgroundMs, budgetPerHour };
-    const now = deps.now?.() ?? new Date();
-    const state = await readState(deps.db, deviceId);
-    if (!state?.refreshedAt) continue;
-    if (!decideRefresh(state, policy, now).start) continue;
-    let outcome: RefreshOutcome;
-    try {
-      outcome = await refreshSystem(deps.db, deviceId, await deps.source(deviceId), {
-        at: now,
-        freshnessMs: deps.freshnessMs,
-        windowMs: deps.backgroundMs,
-        respectBackoff: true,
-        budget: budgetPerHour > 0 ? { perHour: budgetPerHour, enforce: true } : undefined,
-        structureEvery: deps.structureEvery,
-      });
-    } catch (error) {
-      log.warn('mirror: background refresh failed', { deviceId, error });
-      result.skipped.push(deviceId);
-      continue;
-    }
-    (outcome.status === 'refreshed' ? result.refreshed : result.skipped).push(deviceId);
-  }
-  if (result.refreshed.length > 0) log.info('mirror: background refresh of unviewed systems', { refreshed: result.refreshed.length });
+  const [overrides, deviceIds, states] = await Promise.all([
+    deps.budgetOverrides?.() ?? Promise.resolve(new Map<string, number>()),
+    deps.systems(),
+    readStates(deps.db),
+  ]);
+  const budgetOf = (deviceId: string) => overrides.get(deviceId) ?? deps.budgetPerHour;
+  const planned = deps.now?.() ?? new Date();
+  const candidates = deviceIds.map((deviceId) => ({ deviceId, state: states.get(deviceId.toLowerCase()) ?? null, budgetPerHour: budgetOf(deviceId) }));
+  const queue = backgroundQueue(candidates, deps.backgroundMs, planned);
+  await runBounded(
+    queue,
+    deps.concurrency ?? BACKGROUND_CONCURRENCY_DEFAULT,
+    async (deviceId) => {
+      const budgetPerHour = budgetOf(deviceId);
+      let outcome: RefreshOutcome;
+      try {
+        outcome = await refreshSystem(deps.db, deviceId, await deps.source(deviceId), {
+          at: deps.now?.() ?? new Date(),
+          freshnessMs: deps.freshnessMs,
+          windowMs: deps.backgroundMs,
+          respectBackoff: true,
+          budget: budgetPerHour > 0 ? { perHour: budgetPerHour, enforce: true } : undefined,
+          structureEvery: deps.structureEvery,
+        });
+      } catch (error) {
+        log.warn('mirror: background refresh failed', { deviceId, error });
+        result.skipped.push(deviceId);
+        return;
+      }
+      (outcome.status === 'refreshed' ? result.refreshed : result.skipped).push(deviceId);
+    },
+    shouldStop,
+  );
+  if (result.refreshed.length > 0) log.info('mirror: background pass read systems', { refreshed: result.refreshed.length, skipped: result.skipped.length, due: queue.length });
   return result;
 }
 
@@ -78,8 +94,12 @@ export function backgroundIntervalMs(backgroundMs: number): number {
   return Math.round(backgroundIntervalSeconds(backgroundMs / 1000) * 1000);
 }
 
+/** The first pass starts this soon after the process (a portfolio's first loads must not wait for the interval). */
+export const FIRST_PASS_DELAY_MS = 2_000;
+
 const worker = singleton('mirror-background-worker', () => ({
   timer: undefined as NodeJS.Timeout | undefined,
+  first: undefined as NodeJS.Timeout | undefined,
   pass: undefined as Promise<void> | undefined,
   stopping: false,
 }));
@@ -101,12 +121,15 @@ export function startMirrorWorker(deps: () => Promise<BackgroundDeps>, backgroun
   const timer = setInterval(run, backgroundIntervalMs(backgroundMs));
   timer.unref();
   worker.timer = timer;
+  worker.first = setTimeout(run, Math.min(FIRST_PASS_DELAY_MS, backgroundIntervalMs(backgroundMs)));
+  worker.first.unref();
 }
 
-/** Stops the worker (shutdown): no new pass, and the current one stops after the system in hand. */
+/** Stops the worker (shutdown): no new pass, and the current one stops after the systems in hand. */
 export async function stopMirrorWorker(): Promise<void> {
   worker.stopping = true;
   clearInterval(worker.timer);
+  clearTimeout(worker.first);
   worker.timer = undefined;
   await worker.pass;
 }

@@ -4,6 +4,7 @@ import {
   budgetCapacity,
   budgetNeed,
   budgetReadyAt,
+  backgroundQueue,
   decideRefresh,
   REFRESH_BACKOFF_CAP_MS,
   REFRESH_LEASE_SECONDS,
@@ -188,5 +189,56 @@ describe('reading a failed page again', () => {
     expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: true }, budget, T0)).toBe(0);
     expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: false }, undefined, T0)).toBe(0);
     expect(resumeBudgetWaitMs({ state: held(-20), spent: 900, reserved: 0, cost: 4, firstLoad: false }, { perHour: 2_400, enforce: false }, T0)).toBe(0);
+  });
+});
+
+describe('backgroundQueue (issue 49)', () => {
+  const HOUR = 3_600_000;
+  const never = (change: Partial<PolicyState> = {}) => state({ refreshedAt: null, refreshEndedAt: null, ...change });
+  const old = (ageS: number) => state({ refreshedAt: at(-ageS - 60), refreshEndedAt: at(-ageS) });
+  const c = (deviceId: string, s: PolicyState | null, viewedAt: Date | null = null, budgetPerHour = 2400) => ({
+    deviceId,
+    state: s ? { ...s, viewedAt } : null,
+    budgetPerHour,
+  });
+
+  it('takes every system never loaded and every copy older than the cadence, nothing else', () => {
+    const queue = backgroundQueue(
+      [c('fresh', old(60)), c('untouched', null), c('never', never()), c('stale', old(2 * 3600)), c('running', never({ refreshStartedAt: at(-10) }))],
+      HOUR,
+      T0,
+    );
+    expect(queue.sort()).toEqual(['never', 'stale', 'untouched']);
+  });
+
+  it('leaves out a first load within its backoff and a stale copy whose budget is short', () => {
+    const failing = never({ consecutiveFailures: 2, nextRefreshAt: at(30) });
+    const broke = state({ refreshedAt: at(-3 * 3600), refreshEndedAt: at(-3 * 3600), budgetTokens: -1_000, budgetAt: T0, lastRequests: 50 });
+    expect(backgroundQueue([c('failing', failing), c('broke', broke), c('ok', null)], HOUR, T0)).toEqual(['ok']);
+    // Past its backoff it is due again.
+    expect(backgroundQueue([c('failing', failing)], HOUR, at(31))).toEqual(['failing']);
+  });
+
+  it('orders the most recently opened first, then those never loaded, then the oldest copies; ties by device id', () => {
+    const queue = backgroundQueue(
+      [
+        c('b-never', null),
+        c('stale-2h', old(2 * 3600)),
+        c('a-never', never()),
+        c('stale-5h', old(5 * 3600)),
+        c('viewed-stale', old(2 * 3600), at(-300)),
+        c('viewed-never', never(), at(-60)),
+        c('viewed-long-ago', never(), at(-86_400)),
+      ],
+      HOUR,
+      T0,
+    );
+    expect(queue).toEqual(['viewed-never', 'viewed-stale', 'viewed-long-ago', 'a-never', 'b-never', 'stale-5h', 'stale-2h']);
+  });
+
+  it('gives every instance the same order for the same rows (their claims then split the list)', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => c(`d-${String(i).padStart(2, '0')}`, i % 3 === 0 ? null : old(2 * 3600 + i), i % 7 === 0 ? at(-i) : null));
+    const shuffled = [...rows].sort(() => 0.5 - Math.random());
+    expect(backgroundQueue(shuffled, HOUR, T0)).toEqual(backgroundQueue(rows, HOUR, T0));
   });
 });

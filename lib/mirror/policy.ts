@@ -180,3 +180,38 @@ export function resumeBudgetWaitMs(
   const missing = input.cost - allowance;
   return missing <= 0 ? 0 : Math.ceil((missing / budgetRefillPerSecond(budget.perHour)) * 1000);
 }
+
+/** The default of MIRROR_BACKGROUND_CONCURRENCY: systems the background worker of one instance reads at once. */
+export const BACKGROUND_CONCURRENCY_DEFAULT = 4;
+
+/** One connected system as the background worker's plan sees it (state null: never touched). */
+export interface BackgroundCandidate {
+  deviceId: string;
+  state: (PolicyState & { viewedAt: Date | null }) | null;
+  /** The system's request budget per hour (its own, or the setting's). */
+  budgetPerHour: number;
+}
+
+/**
+ * The systems the background worker reads, in order (issue 49): those due by the policy at the
+ * background cadence — every system never loaded (outside a failure's backoff), and copies older
+ * than the cadence whose budget allows. The most recently opened first (viewed_at), then those
+ * never loaded, then the oldest copies; ties by device id, so that every instance walks the same
+ * order and their claims split the list instead of doubling it.
+ */
+export function backgroundQueue(candidates: readonly BackgroundCandidate[], windowMs: number, now: Date): string[] {
+  const due = candidates.flatMap((c) => {
+    const decision = decideRefresh(c.state, { windowMs, budgetPerHour: c.budgetPerHour }, now);
+    return decision.start ? [{ ...c, neverLoaded: decision.reason === 'first-load' }] : [];
+  });
+  const viewed = (c: BackgroundCandidate) => c.state?.viewedAt?.getTime() ?? null;
+  const copied = (c: BackgroundCandidate) => c.state?.refreshedAt?.getTime() ?? 0;
+  due.sort((a, b) => {
+    const va = viewed(a);
+    const vb = viewed(b);
+    if (va !== vb) return vb === null ? -1 : va === null ? 1 : vb - va;
+    if (a.neverLoaded !== b.neverLoaded) return a.neverLoaded ? -1 : 1;
+    return copied(a) - copied(b) || (a.deviceId < b.deviceId ? -1 : a.deviceId > b.deviceId ? 1 : 0);
+  });
+  return due.map((c) => c.deviceId);
+}

@@ -394,9 +394,36 @@ function noteDecision(deviceId: string, decision: RefreshDecision, state: Mirror
 }
 
 /**
+ * At most this many refreshes started by views run in one process at once (issue 49: one search
+ * started 554 first loads against a pool of 10 connections). Beyond it a view is answered from
+ * what is held; the background worker, which loads the most recently opened systems first, or a
+ * later view starts the refresh.
+ */
+export const VIEW_REFRESHES_MAX = 4;
+const viewRefreshes = singleton('mirror-view-refreshes', () => ({ running: 0 }));
+
+/** How many refreshes views of this process have running (VIEW_REFRESHES_MAX at most). */
+export function viewRefreshesRunning(): number {
+  return viewRefreshes.running;
+}
+
+/**
+ * The refreshes one request over many systems may start (a search, the reports overview): each
+ * start takes one, none is started once they are gone (issue 49: no request fans out).
+ */
+export interface RefreshAllowance {
+  left: number;
+}
+
+/** An allowance of `n` starts. */
+export const refreshAllowance = (n: number): RefreshAllowance => ({ left: n });
+
+/**
  * Stale-while-revalidate: never-loaded systems start loading (the caller shows progress), stale
  * ones are served as they are while one refresh runs in the background, when the policy lets one
- * start (lib/mirror/policy.ts). `known` is the state the caller has just read, to save reading it again.
+ * start (lib/mirror/policy.ts) and this process runs fewer than VIEW_REFRESHES_MAX for views (and
+ * the request's `allowance`, if any, has one left). `known` is the state the caller has just read,
+ * to save reading it again.
  */
 export async function ensureFresh(
   db: Database,
@@ -405,17 +432,23 @@ export async function ensureFresh(
   policy: ViewRefreshPolicy,
   now = new Date(),
   known?: MirrorState | null,
+  allowance?: RefreshAllowance,
 ): Promise<MirrorStatus> {
   const state: MirrorState | null = known !== undefined ? known : await readState(db, deviceId);
   const loaded = state?.refreshedAt ?? null;
   let refreshing = state?.refreshing ?? false;
   const decision = viewDecision(state, policy, now);
   noteDecision(deviceId, decision, state, policy);
-  if (decision.start && !inflight.has(deviceId)) {
+  if (decision.start && !inflight.has(deviceId) && viewRefreshes.running < VIEW_REFRESHES_MAX && (allowance === undefined || allowance.left > 0)) {
+    if (allowance) allowance.left -= 1;
     refreshing = true;
+    viewRefreshes.running += 1;
     void Promise.resolve(source())
       .then((s) => refreshSystem(db, deviceId, s, viewRefreshOptions(policy, now)))
-      .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }));
+      .catch((error: unknown) => log.warn('mirror refresh failed', { deviceId, error }))
+      .finally(() => {
+        viewRefreshes.running -= 1;
+      });
   }
   const failure: MirrorFailure = {
     lastError: state?.lastError ?? null,

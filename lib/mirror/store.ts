@@ -5,7 +5,8 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '@/lib/db';
 import { arrayParam as array, equalsAnyUuid, rawRows } from '@/lib/db/raw';
 import { queryBuilder, selectRows, type JsonRead } from '@/lib/db/read-together';
-import { mirrorReleasedNoShows, mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers } from '@/lib/db/schema';
+import { mirrorReleasedNoShows, mirrorReservations, mirrorResources, mirrorState, mirrorTimeSchedules, mirrorUserGroups, mirrorUsers, systems } from '@/lib/db/schema';
+import { cachePerOwner } from '@/lib/cache';
 import type {
   MirrorCollection,
   MirrorErrorKind,
@@ -644,6 +645,68 @@ export async function readRefreshTimes(db: Database): Promise<{ deviceId: string
   return rows.flatMap((r) => (r.refreshedAt ? [{ deviceId: r.deviceId, refreshedAt: r.refreshedAt }] : []));
 }
 
+/** Every system's state row, by device id, in one statement (the background worker's plan). */
+export async function readStates(db: Database): Promise<Map<string, MirrorState>> {
+  const rows = await db.select().from(mirrorState);
+  return new Map(rows.map((row) => [row.deviceId, toMirrorState(row)]));
+}
+
+/** How often a system's viewed_at is written at most: a view costs no write within it. */
+export const VIEWED_EVERY_MS = 60_000;
+// When this process last wrote (or found) each system's viewed_at, per database handle: most views cost no statement at all.
+const viewedOf = cachePerOwner<Database, { at: number }>('mirror-viewed-at', { max: 10_000 });
+
+/**
+ * Notes that someone opened the system, at most once a minute per system: in this process by
+ * memory, across instances by the condition (a row written within the minute is left alone).
+ * `known` is the state row the caller read, which may already say so. Never fails the view.
+ */
+export async function markViewed(db: Database, deviceId: string, at: Date, known?: Pick<MirrorState, 'viewedAt'> | null): Promise<void> {
+  const t = at.getTime();
+  const key = deviceId.toLowerCase();
+  const viewedHere = viewedOf(db);
+  const held = viewedHere.get(key);
+  if (held && t - held.at < VIEWED_EVERY_MS) return;
+  if (known?.viewedAt && t - known.viewedAt.getTime() < VIEWED_EVERY_MS) {
+    viewedHere.set(key, { at: known.viewedAt.getTime() });
+    return;
+  }
+  viewedHere.set(key, { at: t });
+  const iso = at.toISOString();
+  await db
+    .insert(mirrorState)
+    .values({ deviceId: key, viewedAt: at })
+    .onConflictDoUpdate({
+      target: mirrorState.deviceId,
+      set: { viewedAt: at },
+      setWhere: or(isNull(mirrorState.viewedAt), lt(mirrorState.viewedAt, sql`${iso}::timestamptz - make_interval(secs => ${VIEWED_EVERY_MS / 1000})`)),
+    });
+}
+
+/**
+ * How far the connected systems' first loads are, in one statement: the connected systems, those
+ * whose copy is loaded, and of those the ones read within `recentS` seconds with the earliest such
+ * start (the observed rate, lib/mirror/progress.ts).
+ */
+export async function readLoadCounts(db: Database, recentS: number): Promise<{ total: number; loaded: number; recent: number; recentSince: Date | null }> {
+  const recent = sql`${mirrorState.refreshedAt} > now() - make_interval(secs => ${recentS})`;
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)::int`,
+      loaded: sql<number>`count(${mirrorState.refreshedAt})::int`,
+      recent: sql<number>`(count(*) FILTER (WHERE ${recent}))::int`,
+      recentSince: sql<string | null>`min(${mirrorState.refreshedAt}) FILTER (WHERE ${recent})`,
+    })
+    .from(systems)
+    .leftJoin(mirrorState, eq(mirrorState.deviceId, systems.deviceId));
+  return {
+    total: Number(row?.total ?? 0),
+    loaded: Number(row?.loaded ?? 0),
+    recent: Number(row?.recent ?? 0),
+    recentSince: row?.recentSince ? new Date(row.recentSince) : null,
+  };
+}
+
 export async function readState(db: Database, deviceId: string): Promise<MirrorState | null> {
   const [row] = await db.select().from(mirrorState).where(eq(mirrorState.deviceId, deviceId));
   return row ? toMirrorState(row) : null;
@@ -694,6 +757,7 @@ function toMirrorState(row: typeof mirrorState.$inferSelect): MirrorState {
     lastRequests: row.lastRequests,
     incompleteLists: row.incompleteLists && row.incompleteLists.length > 0 ? row.incompleteLists : null,
     waiting: waitingOf(row),
+    viewedAt: row.viewedAt,
   };
 }
 
@@ -824,6 +888,42 @@ export async function readUsers(db: Database, deviceId: string, groupIds?: reado
     .where(and(eq(u.deviceId, deviceId), groupIds ? equalsAnyUuid(u.userGroupId, groupIds) : undefined))
     .orderBy(asc(u.name), asc(u.id));
   return rows.map((row) => ({ id: row.id, name: row.name ?? '', email: row.email ?? '', userGroupId: row.userGroupId }));
+}
+
+/**
+ * The user groups and users of several systems' current generations, in two statements however
+ * many systems (resident search's directories, lib/residents/directory.ts): a search over a
+ * thousand systems must not read each one apart. `generation` is the one the rows are of.
+ */
+export async function readDirectoryRows(
+  db: Database,
+  deviceIds: readonly string[],
+): Promise<Map<string, { generation: number; groups: MirrorUserGroup[]; users: MirrorUser[] }>> {
+  const out = new Map<string, { generation: number; groups: MirrorUserGroup[]; users: MirrorUser[] }>();
+  if (deviceIds.length === 0) return out;
+  const g = mirrorUserGroups;
+  const u = mirrorUsers;
+  const [groups, users] = await Promise.all([
+    db
+      .select({ deviceId: g.deviceId, generation: g.generation, id: g.id, name: g.name, apartmentId: g.apartmentId, referenceId: g.referenceId })
+      .from(g)
+      .innerJoin(mirrorState, currentGeneration(g))
+      .where(equalsAnyUuid(g.deviceId, deviceIds)),
+    db
+      .select({ deviceId: u.deviceId, generation: u.generation, id: u.id, name: u.name, email: u.email, userGroupId: u.userGroupId })
+      .from(u)
+      .innerJoin(mirrorState, currentGeneration(u))
+      .where(equalsAnyUuid(u.deviceId, deviceIds))
+      .orderBy(asc(u.deviceId), asc(u.name), asc(u.id)),
+  ]);
+  const entry = (deviceId: string, generation: number) => {
+    let held = out.get(deviceId);
+    if (!held) out.set(deviceId, (held = { generation, groups: [], users: [] }));
+    return held;
+  };
+  for (const row of groups) entry(row.deviceId, row.generation).groups.push({ id: row.id, name: row.name, apartmentId: row.apartmentId ?? '', referenceId: row.referenceId ?? '', deviceId: row.deviceId });
+  for (const row of users) entry(row.deviceId, row.generation).users.push({ id: row.id, name: row.name ?? '', email: row.email ?? '', userGroupId: row.userGroupId });
+  return out;
 }
 
 /** One user's name and e-mail address from the current generation (one indexed lookup; for resident e-mail). */

@@ -100,4 +100,6 @@ export interface MirrorState {
    * stopped (migration 0035): until when, and why. Null otherwise (and once its lease ran out).
    */
   waiting: { until: Date; kind: MirrorWaitKind } | null;
+  /** When someone last opened the system (at most a minute off: markViewed); the background worker loads the most recently used first. */
+  viewedAt: Date | null;
 }

@@ -5,8 +5,8 @@ import { mailOutbox, reservationRequests } from '@/lib/db/schema';
 import { ApiError } from '@/lib/errors/api-error';
 import { hasControlCharacters } from '@/lib/http/control-characters';
 import { msg } from '@/lib/i18n/message';
-import { readPresentUserIds, readState } from '@/lib/mirror/store';
-import { residentDirectory, searchDirectory } from '@/lib/residents/directory';
+import { readPresentUserIds, readStates } from '@/lib/mirror/store';
+import { residentDirectories, searchDirectory } from '@/lib/residents/directory';
 import { prepareQuery, RESIDENT_QUERY_MAX_LENGTH } from '@/lib/residents/search';
 import { listAllSystems } from '@/lib/systems/store';
 
@@ -79,9 +79,11 @@ export async function findResidents(db: Database, rawQuery: string): Promise<{ r
   const systems = await listAllSystems(db);
   const systemName = new Map(systems.map((s) => [s.deviceId, s.name]));
   const residents: FoundResident[] = [];
+  // Every system's state in one read and their directories in a few (a portfolio has a thousand).
+  const states = await readStates(db);
+  const directories = await residentDirectories(db, systems.map((s) => ({ deviceId: s.deviceId, state: states.get(s.deviceId.toLowerCase()) ?? null })));
   for (const system of systems) {
-    const state = await readState(db, system.deviceId);
-    const directory = state ? await residentDirectory(db, system.deviceId, state) : null;
+    const directory = directories.get(system.deviceId.toLowerCase());
     if (!directory) continue;
     for (const { hit } of searchDirectory(directory, system, prepared)) {
       for (const resident of hit.residents) {

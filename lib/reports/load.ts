@@ -6,6 +6,7 @@ import { rawRows } from '@/lib/db/raw';
 import { reservationRequests } from '@/lib/db/schema/events';
 import { msg } from '@/lib/i18n/message';
 import { mirrorSnapshot } from '@/lib/mirror/snapshot';
+import { refreshAllowance } from '@/lib/mirror/refresh';
 import { readReleasedNoShows, readUsers } from '@/lib/mirror/store';
 import { activationWindowOf, wasReleased } from '@/lib/booking-rules/group-rules';
 import { readBookingRules } from '@/lib/systems/booking-rules';
@@ -69,10 +70,10 @@ export function systemPeriod(system: Pick<SystemPublic, 'timeZone'>, input: Peri
  * bumps the reservations version (portal bookings included), so a kept report cannot be stale
  * beyond the step.
  */
-export async function loadSystemReport(deps: ViewDeps, system: SystemPublic, period: Period): Promise<SystemReport> {
+export async function loadSystemReport(deps: ViewDeps, system: SystemPublic, period: Period, options: { opened?: boolean } = {}): Promise<SystemReport> {
   const nowMs = (deps.now?.() ?? new Date()).getTime();
   const { deviceId, timeZone, scheduleBasis } = system;
-  const { freshness, state } = await systemMirror(deps, deviceId);
+  const { freshness, state } = await systemMirror(deps, deviceId, undefined, options);
   if (freshness.status === 'loading' || !state) {
     throw new ApiError('service_unavailable', msg('errors.stillLoading'), { 'Retry-After': '5' });
   }
@@ -219,6 +220,9 @@ async function readPortalBookings(db: Database, deviceId: string, period: Period
   return rows.map((r) => ({ ...r, requestedByName: r.requestedByName || contacts.get(r.requestedBy)?.name || null, requestedByEmail: contacts.get(r.requestedBy)?.email ?? null }));
 }
 
+/** Loads the reports overview starts at most, of systems never loaded. */
+export const OVERVIEW_LOADS_MAX = 2;
+
 /**
  * The manager's systems side by side, and their sum. Each system reads the period in its own zone;
  * a system still loading is listed without figures rather than failing the whole page.
@@ -228,12 +232,14 @@ export async function loadReportsOverview(deps: ViewDeps, systems: readonly Syst
   // Refuse a bad period once, with its sentence, before reading anything.
   const periods = systems.map((s) => systemPeriod(s, input, nowMs));
   if (systems.length === 0) systemPeriod({ timeZone: 'UTC' }, input, nowMs);
+  // Over many systems the page starts a few loads at most (issue 49); the rest are listed as loading.
+  const bounded: ViewDeps = { ...deps, refreshStarts: deps.refreshStarts ?? refreshAllowance(OVERVIEW_LOADS_MAX) };
   const rows = await Promise.all(
     systems.map(async (system, i) => {
       const period = periods[i]!;
       const head = { deviceId: system.deviceId, name: system.name, timeZone: system.timeZone };
       try {
-        const { report } = await loadSystemReport(deps, system, period);
+        const { report } = await loadSystemReport(bounded, system, period, { opened: false });
         return { system: head, period, figures: report.total, loading: false };
       } catch (error) {
         // One system not loaded yet, or not reachable, leaves the others' figures standing.

@@ -14,6 +14,7 @@ import {
   residentName,
   searchIndex,
   searchResidentIndex,
+  type ScoredHit,
   wordsOf,
   type DirectoryGroup,
   type DirectoryUser,
@@ -162,6 +163,31 @@ describe('ranking and limits', () => {
       'Brf Linnégatan 12:2002',
       'Brf Linnégatan 12:',
     ]);
+  });
+
+  it('keeps the best of thousands of hits as a full sort would, in the same order (issue 49)', () => {
+    // Many systems' apartments, every score, equal names and numbers across systems: the kept best must be the sorted list's head.
+    const hits: ScoredHit[] = [];
+    let seed = 7;
+    const next = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 3_000; i += 1) {
+      const system = Math.floor(next() * 40);
+      hits.push({
+        score: 1 + Math.floor(next() * 4),
+        hit: { deviceId: `d-${system}`, systemName: `System ${system % 13}`, groupId: `g-${i}`, apartmentId: next() < 0.1 ? '' : String(1000 + Math.floor(next() * 50)), groupName: '', referenceId: '', residents: [{ userId: `u-${i}`, name: `Anna ${i % 17}`, email: '' }] },
+      });
+    }
+    const whole = rankHits(hits, hits.length).apartments.map((a) => a.groupId);
+    const best = rankHits(hits, 20);
+    expect(best.apartments.map((a) => a.groupId)).toEqual(whole.slice(0, 20));
+    expect(best.truncated).toBe(true);
+    // And the whole ranking is a sort: best score first, then the system's name.
+    const ranked = rankHits(hits, hits.length).apartments;
+    for (let i = 1; i < ranked.length; i += 1) {
+      const [a, b] = [hits.find((h) => h.hit.groupId === ranked[i - 1]!.groupId)!, hits.find((h) => h.hit.groupId === ranked[i]!.groupId)!];
+      expect(a.score >= b.score).toBe(true);
+      if (i > 200) break;
+    }
   });
 
   it('cuts the list at the limit and says so', () => {

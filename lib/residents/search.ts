@@ -35,6 +35,12 @@ export interface ResidentSearchResult {
   apartments: ApartmentHit[];
   /** More apartments matched than are listed: the search should be narrowed. */
   truncated: boolean;
+  /**
+   * How many of the systems searched are not loaded yet (issue 49): the portal has no copy of
+   * them, so only an exact apartment number, e-mail address or reference id finds residents there.
+   * Absent when every system is loaded.
+   */
+  notLoaded?: number;
 }
 
 /** How many apartments a search lists at most; more are cut off and flagged `truncated`. */
@@ -113,12 +119,55 @@ interface IndexedGroup {
   users: IndexedUser[];
 }
 
+/** A sorted list of normalised strings, each naming an entry (a user or a group by its place). */
+interface PrefixList {
+  keys: readonly string[];
+  of: readonly number[];
+}
+
 /** One system's residents with their keys normalised once. */
 export interface ResidentIndex {
   groups: readonly IndexedGroup[];
   /** Every user, in the order given (the scan for names and e-mail addresses). */
   users: readonly IndexedUser[];
   groupById: ReadonlyMap<string, IndexedGroup>;
+  /**
+   * Sorted for a prefix's range by binary search (issue 49: a search over a thousand systems must
+   * not scan every resident of each): every word of every name, every e-mail address, every
+   * apartment and reference key. `keyText` holds the keys one per line, for a key inside them.
+   */
+  nameWords: PrefixList;
+  emails: PrefixList;
+  groupKeys: PrefixList;
+  keyText: string;
+  /** Where each group's line starts in keyText (ascending), and its group. */
+  keyLines: readonly number[];
+  keyLineGroup: readonly number[];
+}
+
+function prefixList(entries: { key: string; of: number }[]): PrefixList {
+  entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.of - b.of));
+  return { keys: entries.map((e) => e.key), of: entries.map((e) => e.of) };
+}
+
+/** The first place whose key is not before `prefix`. */
+function lowerBound(keys: readonly string[], prefix: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The entries whose key starts with `prefix` (a contiguous range of the sorted keys). */
+function withPrefix(list: PrefixList, prefix: string): { from: number; to: number } {
+  const from = lowerBound(list.keys, prefix);
+  let to = from;
+  while (to < list.keys.length && list.keys[to]!.startsWith(prefix)) to += 1;
+  return { from, to };
 }
 
 /** Builds a system's index; ids compare lower-case. */
@@ -136,7 +185,38 @@ export function buildResidentIndex(groups: Iterable<DirectoryGroup>, users: Iter
     indexedUsers.push(entry);
     if (user.userGroupId) groupById.get(user.userGroupId.toLowerCase())?.users.push(entry);
   }
-  return { groups: indexedGroups, users: indexedUsers, groupById };
+  const words: { key: string; of: number }[] = [];
+  const emails: { key: string; of: number }[] = [];
+  indexedUsers.forEach((u, i) => {
+    for (const word of new Set(u.words)) words.push({ key: word, of: i });
+    if (u.email !== '') emails.push({ key: u.email, of: i });
+  });
+  const keys: { key: string; of: number }[] = [];
+  const lines: string[] = [];
+  const keyLines: number[] = [];
+  const keyLineGroup: number[] = [];
+  let offset = 0;
+  indexedGroups.forEach((g, i) => {
+    for (const key of new Set([g.apartmentKey, g.referenceKey])) {
+      if (key === '') continue;
+      keys.push({ key, of: i });
+      keyLines.push(offset);
+      keyLineGroup.push(i);
+      lines.push(key);
+      offset += key.length + 1;
+    }
+  });
+  return {
+    groups: indexedGroups,
+    users: indexedUsers,
+    groupById,
+    nameWords: prefixList(words),
+    emails: prefixList(emails),
+    groupKeys: prefixList(keys),
+    keyText: lines.join('\n'),
+    keyLines,
+    keyLineGroup,
+  };
 }
 
 /** A query prepared once for every system it is run over. */
@@ -161,14 +241,6 @@ export const MATCH = { exactKey: 4, keyPrefix: 3, keyPart: 2, resident: 1 } as c
 
 /** Keys shorter than this match only exactly or as a prefix ("1" is inside too many numbers). */
 const MIN_PART_LENGTH = 3;
-
-function keyScore(key: string, entryKey: string): number {
-  if (key === '' || entryKey === '') return 0;
-  if (entryKey === key) return MATCH.exactKey;
-  if (entryKey.startsWith(key)) return MATCH.keyPrefix;
-  if (key.length >= MIN_PART_LENGTH && entryKey.includes(key)) return MATCH.keyPart;
-  return 0;
-}
 
 /**
  * Every query word starts a word of the name, each a word of its own ("lin pers" finds "Linnea
@@ -203,7 +275,24 @@ export interface ScoredHit {
 
 const residentOf = (u: IndexedUser): ResidentHit => ({ userId: u.user.id, name: u.user.name, email: u.user.email });
 
-/** The apartments of one system a query finds, unranked. */
+/** The last place whose value is at most `value` (values ascending, the first ≤ value). */
+function lineOf(starts: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The apartments of one system a query finds, unranked. Only the candidates the sorted lists give
+ * are looked at: the groups whose key starts with (or, from three characters, holds) the query's,
+ * the users with a name word starting with the query's rarest word, or an e-mail address starting
+ * with it. Found in the index's order, as a scan would.
+ */
 export function searchIndex(index: ResidentIndex, system: { deviceId: string; name: string }, query: PreparedQuery): ScoredHit[] {
   if (query.text === '') return [];
   const hits = new Map<IndexedGroup | IndexedUser, ScoredHit>();
@@ -219,11 +308,40 @@ export function searchIndex(index: ResidentIndex, system: { deviceId: string; na
       residents,
     },
   });
-  for (const g of index.groups) {
-    const score = Math.max(keyScore(query.key, g.apartmentKey), keyScore(query.key, g.referenceKey));
-    if (score > 0) hits.set(g, apartment(g, score, g.users.map(residentOf)));
+  const groupScores = new Map<number, number>();
+  if (query.key !== '') {
+    const { from, to } = withPrefix(index.groupKeys, query.key);
+    for (let i = from; i < to; i += 1) {
+      const g = index.groupKeys.of[i]!;
+      const score = index.groupKeys.keys[i] === query.key ? MATCH.exactKey : MATCH.keyPrefix;
+      groupScores.set(g, Math.max(groupScores.get(g) ?? 0, score));
+    }
+    if (query.key.length >= MIN_PART_LENGTH) {
+      for (let at = index.keyText.indexOf(query.key); at !== -1; at = index.keyText.indexOf(query.key, at + 1)) {
+        const g = index.keyLineGroup[lineOf(index.keyLines, at)]!;
+        if (!groupScores.has(g)) groupScores.set(g, MATCH.keyPart);
+      }
+    }
   }
-  for (const u of index.users) {
+  for (const g of [...groupScores.keys()].sort((a, b) => a - b)) {
+    const group = index.groups[g]!;
+    hits.set(group, apartment(group, groupScores.get(g)!, group.users.map(residentOf)));
+  }
+  const candidates = new Set<number>();
+  if (query.words.length > 0) {
+    // Every query word must start a word of the name: the rarest one's users are the only candidates.
+    let rarest = { from: 0, to: 0 };
+    let fewest = Infinity;
+    for (const word of query.words) {
+      const range = withPrefix(index.nameWords, word);
+      if (range.to - range.from < fewest) [rarest, fewest] = [range, range.to - range.from];
+    }
+    for (let i = rarest.from; i < rarest.to; i += 1) candidates.add(index.nameWords.of[i]!);
+  }
+  const mailed = withPrefix(index.emails, query.text);
+  for (let i = mailed.from; i < mailed.to; i += 1) candidates.add(index.emails.of[i]!);
+  for (const at of [...candidates].sort((a, b) => a - b)) {
+    const u = index.users[at]!;
     if (!residentMatches(query, u)) continue;
     const group = u.user.userGroupId ? index.groupById.get(u.user.userGroupId.toLowerCase()) : undefined;
     if (group) {
@@ -256,23 +374,38 @@ export function searchIndex(index: ResidentIndex, system: { deviceId: string; na
 const collator = new Intl.Collator('sv', { numeric: true, sensitivity: 'base' });
 const byName = (a: ResidentHit, b: ResidentHit) => collator.compare(a.name, b.name) || a.userId.localeCompare(b.userId);
 
-/** Best match first, then by system name and apartment number (natural order); cut at `limit`. */
-export function rankHits(hits: readonly ScoredHit[], limit = RESIDENT_RESULT_LIMIT): { apartments: ApartmentHit[]; truncated: boolean } {
-  const sorted = [...hits].sort(
-    (a, b) =>
-      b.score - a.score ||
-      collator.compare(a.hit.systemName, b.hit.systemName) ||
-      a.hit.deviceId.localeCompare(b.hit.deviceId) ||
-      // An entry without apartment number after those with one.
-      Number(a.hit.apartmentId === '') - Number(b.hit.apartmentId === '') ||
-      // "LGH 1001" sorts as 1001, before 2002.
-      collator.compare(keyOf(a.hit.apartmentId), keyOf(b.hit.apartmentId)) ||
-      collator.compare(a.hit.apartmentId, b.hit.apartmentId) ||
-      collator.compare(a.hit.residents[0]?.name ?? '', b.hit.residents[0]?.name ?? ''),
+/** Best match first, then by system name and apartment number (natural order). */
+function compareHits(a: ScoredHit, b: ScoredHit): number {
+  return (
+    b.score - a.score ||
+    collator.compare(a.hit.systemName, b.hit.systemName) ||
+    a.hit.deviceId.localeCompare(b.hit.deviceId) ||
+    // An entry without apartment number after those with one.
+    Number(a.hit.apartmentId === '') - Number(b.hit.apartmentId === '') ||
+    // "LGH 1001" sorts as 1001, before 2002.
+    collator.compare(keyOf(a.hit.apartmentId), keyOf(b.hit.apartmentId)) ||
+    collator.compare(a.hit.apartmentId, b.hit.apartmentId) ||
+    collator.compare(a.hit.residents[0]?.name ?? '', b.hit.residents[0]?.name ?? '')
   );
+}
+
+/**
+ * The best `limit` hits in that order. A short query over a thousand systems matches a hundred
+ * thousand apartments: they are not all sorted, the best are kept as they pass (most cost one
+ * comparison, with the worst kept so far).
+ */
+export function rankHits(hits: readonly ScoredHit[], limit = RESIDENT_RESULT_LIMIT): { apartments: ApartmentHit[]; truncated: boolean } {
+  const best: ScoredHit[] = [];
+  for (const hit of hits) {
+    if (best.length >= limit && (limit === 0 || compareHits(hit, best[best.length - 1]!) >= 0)) continue;
+    let at = best.length;
+    while (at > 0 && compareHits(hit, best[at - 1]!) < 0) at -= 1;
+    best.splice(at, 0, hit);
+    if (best.length > limit) best.pop();
+  }
   return {
-    apartments: sorted.slice(0, limit).map((s) => ({ ...s.hit, residents: [...s.hit.residents].sort(byName) })),
-    truncated: sorted.length > limit,
+    apartments: best.map((s) => ({ ...s.hit, residents: [...s.hit.residents].sort(byName) })),
+    truncated: hits.length > limit,
   };
 }
 

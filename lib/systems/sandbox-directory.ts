@@ -23,7 +23,8 @@ export async function knownSystemNames(readDirectory: SandboxDirectoryReader): P
   if (env.serviceMode !== 'sandbox') return new Map();
   try {
     const directory = directorySchema.parse(await readDirectory());
-    return new Map(directory.systems.map((s) => [s.deviceId, s.name]));
+    // A system the sandbox gives no name (the portfolio preset, as the service) gets the default one.
+    return new Map(directory.systems.filter((s) => s.name.trim() !== '').map((s) => [s.deviceId, s.name]));
   } catch (error) {
     log.warn('sandbox system names unavailable; using default names', { error });
     return new Map();

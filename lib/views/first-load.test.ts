@@ -210,7 +210,7 @@ describeWithDb('the first view of a system still loading', (ctx) => {
       deviceId: 'd', generation: 0, refreshedAt: null, refreshEndedAt: null, refreshing: true, reservationsVersion: 0, pagesFetched: 3,
       lastError: null, lastErrorAt: null, lastErrorKind: null, consecutiveFailures: 0, nextRefreshAt: null, skipped: null,
       usersRefreshedAt: null, usersStatus: null, structureGeneration: 1, reservationsRead: 1200, reservationsLoaded: null,
-      refreshStartedAt: new Date(), budgetTokens: null, budgetAt: null, lastRequests: 0, incompleteLists: null, waiting: null,
+      refreshStartedAt: new Date(), budgetTokens: null, budgetAt: null, lastRequests: 0, incompleteLists: null, waiting: null, viewedAt: null,
     };
     expect(partialLoadOf(base)).toEqual({ generation: 1, reservationsRead: 1200, reservationsExpected: null });
     expect(partialLoadOf({ ...base, reservationsLoaded: 50_000 })).toEqual({ generation: 1, reservationsRead: 1200, reservationsExpected: 50_000 });

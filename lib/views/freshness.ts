@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { ensureFresh, failureKindOf, viewDecision, type MirrorStatus, type ViewRefreshPolicy } from '@/lib/mirror/refresh';
-import { readState } from '@/lib/mirror/store';
+import { ensureFresh, failureKindOf, viewDecision, VIEW_REFRESHES_MAX, viewRefreshesRunning, type MirrorStatus, type RefreshAllowance, type ViewRefreshPolicy } from '@/lib/mirror/refresh';
+import { markViewed, readState } from '@/lib/mirror/store';
 import type { MirrorErrorKind, MirrorSource, MirrorState } from '@/lib/mirror/types';
 import { outsideChangeBoundS } from '@/lib/mirror/freshness-bound';
 import type { Freshness, FreshnessErrorKind } from './types';
@@ -21,6 +21,11 @@ export interface ViewDeps {
   structureEvery?: number;
   /** MIRROR_BACKGROUND_S in ms (0 or unset: no background re-reads): the bound of a copy nobody views. */
   backgroundMs?: number;
+  /**
+   * The refreshes this request may still start (a request over many systems: the search, the
+   * reports overview); unset: one view of one system, bounded only per process (VIEW_REFRESHES_MAX).
+   */
+  refreshStarts?: RefreshAllowance;
   now?: () => Date;
 }
 
@@ -78,19 +83,27 @@ function toFreshness(status: MirrorStatus): Freshness {
  * is done. When a refresh is due, the source is built first: when that fails (no API key, service
  * client cannot start), a copy already held is still served with the failure noted, and only a
  * system never loaded fails outright. `known` is the state row when the caller read it already
- * (together with its own reads, lib/db/read-together.ts).
+ * (together with its own reads, lib/db/read-together.ts). `opened`: someone opens this system (a
+ * page of it), noted at most once a minute (mirror_state.viewed_at: the background worker loads
+ * the most recently opened first); a request over many systems passes false.
  */
 export async function systemMirror(
   deps: ViewDeps,
   deviceId: string,
   known?: MirrorState | null,
+  options: { opened?: boolean } = {},
 ): Promise<{ freshness: Freshness; state: MirrorState | null }> {
   const now = deps.now?.() ?? new Date();
   const [state, budgetPerHour] = await Promise.all([known !== undefined ? known : readState(deps.db, deviceId), budgetOf(deps, deviceId)]);
+  if (options.opened !== false) {
+    // At most one statement a minute per system; a failure only leaves the worker's order as it was.
+    await markViewed(deps.db, deviceId, now, state).catch((error: unknown) => log.warn('mirror: could not note a view', { deviceId, error }));
+  }
   const policy = policyOf(deps, budgetPerHour);
   // Building the source reads and decrypts the system's API key: only worth it when it is used.
   let source: () => Promise<MirrorSource> = () => deps.source(deviceId);
-  if (viewDecision(state, policy, now).start) {
+  const mayStart = (deps.refreshStarts === undefined || deps.refreshStarts.left > 0) && viewRefreshesRunning() < VIEW_REFRESHES_MAX;
+  if (mayStart && viewDecision(state, policy, now).start) {
     let built: MirrorSource;
     try {
       built = await deps.source(deviceId);
@@ -115,7 +128,7 @@ export async function systemMirror(
     }
     source = () => Promise.resolve(built);
   }
-  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policy, now, state));
+  const freshness = toFreshness(await ensureFresh(deps.db, deviceId, source, policy, now, state, deps.refreshStarts));
   const within = outsideWithinS({ freshnessMs: deps.freshnessMs, budgetPerHour }, state);
   return { freshness: freshness.status === 'ready' && within !== null ? { ...freshness, outsideWithinS: within } : freshness, state };
 }

@@ -1,11 +1,11 @@
 import 'server-only';
 import type { Database } from '@/lib/db';
 import { log } from '@/lib/log';
-import { waitForRefresh } from '@/lib/mirror/refresh';
+import { refreshAllowance, waitForRefresh } from '@/lib/mirror/refresh';
 import { mirrorSnapshot, type MirrorSnapshot } from '@/lib/mirror/snapshot';
-import { readState } from '@/lib/mirror/store';
+import { readState, readStates } from '@/lib/mirror/store';
 import type { MirrorState } from '@/lib/mirror/types';
-import { residentDirectory, searchDirectory } from '@/lib/residents/directory';
+import { residentDirectories, searchDirectory } from '@/lib/residents/directory';
 import { MATCH, prepareQuery, rankHits, type ScoredHit } from '@/lib/residents/search';
 import { isServiceErrorOf, type ServiceClient, type UserAccount } from '@/lib/service';
 import type { SystemPublic } from '@/lib/systems/schemas';
@@ -33,30 +33,36 @@ export function lookupKindsFor(query: string): ResidentLookupKind[] {
 export interface ResidentSearchDeps {
   db: Database;
   /**
-   * The system's mirror state, which says whether it holds a user list (may wait a little while a
-   * system never loaded loads, and start a refresh when due). Without it the state is read as it is.
+   * The mirror states of the systems searched, by (lower-case) device id, which say whether each
+   * holds a user list. Without it they are read as they are (one statement).
    */
-  state?: (deviceId: string) => Promise<MirrorState | null>;
+  states?: (deviceIds: readonly string[]) => Promise<ReadonlyMap<string, MirrorState | null>>;
   client: Pick<ServiceClient, 'users'>;
   /** The systems the viewer may see. */
   systems: readonly SystemPublic[];
   /** The API key of a system (undefined when it is not connected). */
   apiKeyOf: (deviceId: string) => Promise<string | undefined>;
   /**
-   * The system's mirrored resources and groups, for names and apartments (may wait a little while
-   * a system never loaded loads). Without it the current generation is read as it is.
+   * The system's mirrored resources and groups, for names and apartments. Without it the current
+   * generation is read as it is.
    */
   mirror?: (deviceId: string) => Promise<MirrorSnapshot | null>;
 }
 
-/** A search waits at most this long for a system's first load (names and apartments come from it). */
-const FIRST_LOAD_WAIT_MS = 5_000;
+/**
+ * A search starts at most this many first loads, of the systems it finds not loaded (the most
+ * recently opened of them), and when those are all it misses waits for them at most
+ * RESIDENT_FIRST_LOAD_WAIT_MS: the others are
+ * the background worker's (lib/mirror/background.ts), and the answer says how many there are
+ * (issue 49: one search started 554 loads at once and took 12.5 s).
+ */
+export const RESIDENT_SEARCH_LOADS_MAX = 2;
+export const RESIDENT_FIRST_LOAD_WAIT_MS = 250;
 
 /**
  * The search's dependencies over the views' ones, for `systems` whose keys (`apiKeyOf`) and mirror
- * states (`known`) were read with them. The state of a system (refreshing it when due, waiting a
- * little for its first load) is read once per search: the fallback lookups ask again for the
- * snapshot of the same systems.
+ * states (`known`) were read with them: no further read per system, except for the few systems
+ * not loaded whose first load the search starts (RESIDENT_SEARCH_LOADS_MAX).
  */
 export function residentSearchDepsOf(
   view: ViewDeps,
@@ -66,37 +72,46 @@ export function residentSearchDepsOf(
   known: ReadonlyMap<string, MirrorState>,
 ): ResidentSearchDeps {
   const { db } = view;
-  const states = new Map<string, Promise<MirrorState | null>>();
-  const stateOf = (deviceId: string): Promise<MirrorState | null> => {
-    let pending = states.get(deviceId);
-    if (!pending) {
-      pending = loadState(deviceId);
-      states.set(deviceId, pending);
-    }
-    return pending;
-  };
-  const loadState = async (deviceId: string): Promise<MirrorState | null> => {
-    try {
-      // The state rows were read with the systems: only a system still loading is read again.
-      const mirror = await systemMirror(view, deviceId, known.get(deviceId) ?? null);
-      if (mirror.freshness.status !== 'loading') return mirror.state;
+  const current = new Map<string, MirrorState | null>();
+  const stateOf = (deviceId: string) => (current.has(deviceId) ? current.get(deviceId)! : (known.get(deviceId) ?? null));
+  const states = async (deviceIds: readonly string[]): Promise<ReadonlyMap<string, MirrorState | null>> => {
+    for (const id of deviceIds) current.set(id, stateOf(id));
+    const unloaded = deviceIds.filter((id) => !current.get(id)?.refreshedAt);
+    if (unloaded.length === 0) return current;
+    // The most recently opened first, as the background worker's order.
+    const viewed = (id: string) => current.get(id)?.viewedAt?.getTime() ?? 0;
+    const tried = [...unloaded].sort((x, y) => viewed(y) - viewed(x)).slice(0, RESIDENT_SEARCH_LOADS_MAX);
+    const bounded: ViewDeps = { ...view, refreshStarts: refreshAllowance(RESIDENT_SEARCH_LOADS_MAX) };
+    const started: string[] = [];
+    await Promise.all(
+      tried.map(async (deviceId) => {
+        try {
+          const mirror = await systemMirror(bounded, deviceId, current.get(deviceId) ?? null, { opened: false });
+          if (mirror.freshness.status === 'loading' && mirror.freshness.refreshing) started.push(deviceId);
+        } catch (error) {
+          // Results still show, with fewer names; the search itself did not fail.
+          log.warn('mirror not available for resident search', { deviceId, error });
+        }
+      }),
+    );
+    // Worth a wait only when the loads started are all that is missing (one system's search, the
+    // slot dialog's); over a portfolio the answer says what is not loaded instead.
+    if (started.length > 0 && unloaded.length <= RESIDENT_SEARCH_LOADS_MAX) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([waitForRefresh(deviceId), new Promise((resolve) => (timer = setTimeout(resolve, FIRST_LOAD_WAIT_MS)))]);
+      await Promise.race([Promise.all(started.map(waitForRefresh)), new Promise((resolve) => (timer = setTimeout(resolve, RESIDENT_FIRST_LOAD_WAIT_MS)))]);
       clearTimeout(timer);
-    } catch (error) {
-      // Results still show, with fewer names; the search itself did not fail.
-      log.warn('mirror not available for resident search', { deviceId, error });
+      for (const deviceId of started) current.set(deviceId, await readState(db, deviceId));
     }
-    return readState(db, deviceId);
+    return current;
   };
   return {
     db,
     client,
     systems,
     apiKeyOf,
-    state: stateOf,
+    states,
     mirror: async (deviceId) => {
-      const state = await stateOf(deviceId);
+      const state = stateOf(deviceId);
       return state ? mirrorSnapshot(db, deviceId, state) : null;
     },
   };
@@ -109,25 +124,31 @@ async function currentSnapshot(db: Database, deviceId: string): Promise<MirrorSn
 
 /**
  * Finds residents across every system the viewer may see, as you type: systems whose mirror
- * holds the user list are searched in memory (lib/residents/directory.ts); only the others ask
- * the upstream's exact lookups. `query` is already parsed (parseResidentQuery): '' finds nothing.
+ * holds the user list are searched in memory (lib/residents/directory.ts: built a few statements
+ * for all systems at once, then kept per generation); only the others ask the upstream's exact
+ * lookups (one per distinct key, not per system). Says how many of the systems are not loaded yet
+ * (`notLoaded`). `query` is already parsed (parseResidentQuery): '' finds nothing.
  */
 export async function findResidents(deps: ResidentSearchDeps, query: string): Promise<ResidentSearchResult> {
   if (query.trim() === '') return { apartments: [], truncated: false };
   const prepared = prepareQuery(query);
-  const readStateOf = deps.state ?? ((deviceId: string) => readState(deps.db, deviceId));
-  const searched = await measure('directories', () => Promise.all(
-    deps.systems.map(async (system) => {
-      const deviceId = system.deviceId.toLowerCase();
-      const state = await readStateOf(deviceId);
-      const directory = state ? await residentDirectory(deps.db, deviceId, state) : null;
-      return directory ? { system, hits: searchDirectory(directory, { deviceId, name: system.name }, prepared) } : { system, hits: null };
-    }),
-  ));
-  const hits: ScoredHit[] = searched.flatMap((s) => s.hits ?? []);
-  const fallback = searched.filter((s) => s.hits === null).map((s) => s.system);
+  const deviceIds = deps.systems.map((s) => s.deviceId.toLowerCase());
+  const states = await measure('states', () => (deps.states ? deps.states(deviceIds) : readStates(deps.db)));
+  const stateOf = (deviceId: string) => states.get(deviceId) ?? null;
+  const directories = await measure('directories', () => residentDirectories(deps.db, deviceIds.map((deviceId) => ({ deviceId, state: stateOf(deviceId) }))));
+  const hits: ScoredHit[] = [];
+  const fallback: SystemPublic[] = [];
+  let notLoaded = 0;
+  deps.systems.forEach((system, i) => {
+    const deviceId = deviceIds[i]!;
+    if (!stateOf(deviceId)?.refreshedAt) notLoaded += 1;
+    const directory = directories.get(deviceId);
+    if (directory) hits.push(...searchDirectory(directory, { deviceId, name: system.name }, prepared));
+    else fallback.push(system);
+  });
   if (fallback.length > 0) hits.push(...(await lookUpResidents({ ...deps, systems: fallback }, query.trim())));
-  return rankHits(hits);
+  const ranked = rankHits(hits);
+  return notLoaded > 0 ? { ...ranked, notLoaded } : ranked;
 }
 
 /**

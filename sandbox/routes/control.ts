@@ -5,13 +5,20 @@ import { iso } from '../encoding';
 import { readRules, writeRules } from '../booking-rules';
 import { faultsSchema } from '../faults';
 import { badRequest, issues, json, notFound, readJsonBody, readText, UUID_RE } from '../http';
-import { PRESETS, type Preset } from '../seed';
+import { PORTFOLIO_SYSTEMS_MAX, PRESETS, type Preset } from '../seed';
 import { readFixtures, seedData } from '../setup';
 
 // The sandbox's own control routes under /_sandbox (no credentials; no injected faults): fixtures,
 // data reset, webhook subscriptions, faults and shapes, and the stored outcome of a request.
 
-const resetBody = z.object({ preset: z.enum(PRESETS as [Preset, ...Preset[]]).optional(), seed: z.number().int().min(0).max(2 ** 31 - 1).optional() }).strict();
+const resetBody = z
+  .object({
+    preset: z.enum(PRESETS as [Preset, ...Preset[]]).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+    // The size of a `portfolio` (other presets have a fixed shape).
+    systems: z.number().int().min(1).max(PORTFOLIO_SYSTEMS_MAX).optional(),
+  })
+  .strict();
 const noControl = (v: string) => ![...v].some((c) => c < ' ' || c === '\u007f');
 const webhookBody = z
   .object({
@@ -75,12 +82,14 @@ export async function getFixtures(ctx: SandboxContext): Promise<Response> {
   return json(await readFixtures(ctx.sql, ctx.credentials));
 }
 
-/** POST /_sandbox/reset {preset?, seed?}: new data; credentials, keys and subscriptions stay. */
+/** POST /_sandbox/reset {preset?, seed?, systems?}: new data; credentials, keys and subscriptions stay. */
 export async function resetData(ctx: SandboxContext, { request }: Call): Promise<Response> {
   const text = await readText(request);
   const parsed = resetBody.safeParse(text.trim() === '' ? {} : JSON.parse(text));
   if (!parsed.success) throw badRequest(issues(parsed.error));
-  await seedData(ctx, parsed.data.preset ?? ctx.defaults.preset ?? 'demo', parsed.data.seed ?? ctx.defaults.seed ?? 1);
+  const preset = parsed.data.preset ?? ctx.defaults.preset ?? 'demo';
+  if (parsed.data.systems !== undefined && preset !== 'portfolio') throw badRequest('systems: the number of systems is only for the portfolio preset.');
+  await seedData(ctx, preset, parsed.data.seed ?? ctx.defaults.seed ?? 1, { systems: parsed.data.systems ?? (preset === 'portfolio' ? ctx.defaults.systems : undefined) });
   return json(await readFixtures(ctx.sql, ctx.credentials));
 }
 

@@ -129,11 +129,13 @@ export async function createDatabase(adminUrl: string, prefix: string): Promise<
 }
 
 
-export async function startSandbox(port: number, preset: 'tiny' | 'demo'): Promise<{ url: string; fixtures: SandboxFixtures; started: Started }> {
+/** A standalone sandbox on `port` with fresh data; `options.systems` sizes a `portfolio`, `latencyMs` slows every answer. */
+export async function startSandbox(port: number, preset: 'tiny' | 'demo' | 'portfolio', options: { systems?: number; latencyMs?: number } = {}): Promise<{ url: string; fixtures: SandboxFixtures; started: Started }> {
   const dataDir = path.join(root, '.data', `scale-sandbox-${port}`);
   // Fresh data every run, as in CI: bookings a previous run left would fill apartments' quotas.
   rmSync(dataDir, { recursive: true, force: true });
-  const started = start(`sandbox-${port}`, 'npx', ['tsx', 'sandbox/server.ts', '--port', String(port), '--preset', preset, '--seed', '1', '--data-dir', dataDir], {
+  const extra = [...(options.systems !== undefined ? ['--systems', String(options.systems)] : []), ...(options.latencyMs !== undefined ? ['--latency', String(options.latencyMs)] : [])];
+  const started = start(`sandbox-${port}`, 'npx', ['tsx', 'sandbox/server.ts', '--port', String(port), '--preset', preset, '--seed', '1', '--data-dir', dataDir, ...extra], {
     DATABASE_URL: '',
   });
   const url = `http://127.0.0.1:${port}`;

@@ -3,6 +3,9 @@ import { getTranslations } from 'next-intl/server';
 import Link from 'next/link';
 import { requirePageAdmin } from '@/lib/api/session';
 import { cardClass } from '@/components/ui/styles';
+import { MirrorLoadProgress } from '@/components/admin/mirror-load-progress';
+import { getDb } from '@/lib/db';
+import { readLoadProgress } from '@/lib/mirror/progress';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('admin');
@@ -14,10 +17,11 @@ const hintClass = 'mt-1 text-sm text-slate-600 dark:text-slate-300';
 
 export default async function AdminPage() {
   await requirePageAdmin('/admin');
-  const t = await getTranslations('admin');
+  const [t, progress] = await Promise.all([getTranslations('admin'), getDb().then(({ db }) => readLoadProgress(db))]);
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
+      <MirrorLoadProgress progress={progress} />
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <li className={cardClass}>
           <Link href="/admin/systems" className={linkClass}>{t('sections.systems')}</Link>
