@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
+import { MirrorLoadProgress } from '@/components/admin/mirror-load-progress';
 import { SystemImport } from '@/components/admin/system-import';
 import { SystemListControls } from '@/components/systems/system-list-controls';
 import { SystemListView } from '@/components/systems/system-list-view';
@@ -12,6 +13,7 @@ import { getDb } from '@/lib/db';
 import { renderMessage } from '@/lib/i18n/server';
 import { log } from '@/lib/log';
 import { parseSystemListParams, systemListQuery } from '@/lib/client/system-list-params';
+import { readLoadProgress } from '@/lib/mirror/progress';
 import { loadSystemList, warmFreeToday } from '@/lib/views/systems-list';
 import { connectSystemsAction } from '../actions';
 
@@ -33,13 +35,14 @@ export default async function AdminSystemsPage({ searchParams }: Props) {
   const [t, tl, ti, locale] = await Promise.all([getTranslations('admin.systems'), getTranslations('systemList'), getTranslations('systemImport'), getLocale()]);
   const parsed = parseSystemListParams(await searchParams);
   const deps = { db: (await getDb()).db };
-  const list = parsed.ok ? await loadSystemList(deps, visibleTo(admin.id), parsed.params) : null;
+  const [list, progress] = await Promise.all([parsed.ok ? loadSystemList(deps, visibleTo(admin.id), parsed.params) : null, readLoadProgress(deps.db)]);
   if (list) warmFreeToday(deps).catch((error: unknown) => log.warn('systems list: free-slot pass failed', { error }));
   const query = parsed.ok ? systemListQuery({ ...parsed.params, page: 1 }) : '';
   const exportHref = (format: 'csv' | 'xlsx') => `/api/admin/systems/export${query ? `${query}&` : '?'}format=${format}`;
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{t('title')}</h1>
+      <MirrorLoadProgress progress={progress} />
       <section aria-labelledby="connect-heading" className={cardClass}>
         <h2 id="connect-heading" className="mb-3 text-lg font-medium">{t('connectHeading')}</h2>
         <ActionForm action={connectSystemsAction} submitLabel={t('connectSubmit')} resetOnSuccess>
