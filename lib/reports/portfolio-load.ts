@@ -7,6 +7,7 @@ import { readPortfolioRooms, readPortfolioStates, readPortfolioUsage, type Portf
 import { readBookingRulesOf } from '@/lib/systems/booking-rules';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import type { WeekScheduleInput } from '@/lib/schedule/types';
+import { periodInputOf } from './load';
 import { parsePeriod, defaultPeriod, type Period, type PeriodInput } from './period';
 import {
   EVENING_FROM_MINUTE,
@@ -118,7 +119,11 @@ export async function loadPortfolio(deps: PortfolioDeps, systems: readonly Syste
   });
   if (missing.length > 0) {
     const computed = await computeSystems(deps.db, missing, stateOf, periods, months, rules, nowMs);
-    for (const system of missing) kept.set(keyOf(system, stateOf.get(system.deviceId)!), computed.get(system.deviceId)!);
+    for (const system of missing) {
+      const state = stateOf.get(system.deviceId);
+      const value = computed.get(system.deviceId);
+      if (state && value) kept.set(keyOf(system, state), value);
+    }
   }
 
   const list = systems.map((system): PortfolioSystem => {
@@ -196,4 +201,10 @@ async function computeSystems(
 /** The period a page shows when the one asked for is refused: the default, in the first system's zone. */
 export function fallbackPeriod(systems: readonly SystemPublic[], nowMs: number): Period {
   return defaultPeriod(systems[0]?.timeZone ?? DEFAULT_ZONE, nowMs);
+}
+
+/** `?period=&from=&to=&months=` of a URL or a page's search parameters (a repeated parameter: its first value). */
+export function periodInputOfPortfolio(params: URLSearchParams | Record<string, string | string[] | undefined>): PortfolioInput {
+  const months = params instanceof URLSearchParams ? params.get('months') : ([params.months].flat()[0] ?? null);
+  return { ...periodInputOf(params), months };
 }
