@@ -17,6 +17,8 @@ const thClass = 'border-b border-slate-300 px-2 py-1.5 text-left font-medium dar
 const tdClass = 'border-b border-slate-200 px-2 py-1.5 dark:border-slate-800';
 const numClass = `${tdClass} text-right tabular-nums`;
 const numHeadClass = `${thClass} text-right`;
+/** A table wider than the screen scrolls in its own region, reachable by keyboard (axe: scrollable-region-focusable). */
+const scrollClass = 'overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-500';
 const linkClass = 'text-blue-700 underline underline-offset-2 dark:text-blue-300';
 
 const pct = (share: number | null, locale: Locale) => (share === null ? '–' : formatPercent(share, locale));
@@ -105,7 +107,7 @@ export function PortfolioView({ overview, query, page }: PortfolioViewProps) {
         </h2>
         <div className="grid gap-6 md:grid-cols-2">
           {rankings.map((r) => (
-            <div key={r.id} className="overflow-x-auto">
+            <div key={r.id} className={scrollClass} tabIndex={0} role="region" aria-label={r.title}>
               <table className="min-w-full border-collapse text-sm">
                 <caption className="pb-1 text-left font-semibold">{r.title}</caption>
                 <thead>
@@ -155,7 +157,7 @@ export function PortfolioView({ overview, query, page }: PortfolioViewProps) {
             ))}
           </ul>
         </nav>
-        <div className="overflow-x-auto">
+        <div className={scrollClass} tabIndex={0} role="region" aria-label={t('trendCaption')}>
           <table className="min-w-full border-collapse text-sm">
             <caption className="pb-1 text-left font-semibold">{t('trendCaption')}</caption>
             <thead>
@@ -186,7 +188,7 @@ export function PortfolioView({ overview, query, page }: PortfolioViewProps) {
         <h2 id="portfolio-systems" className="text-xl font-semibold">
           {t('systemsTitle')}
         </h2>
-        <div className="overflow-x-auto">
+        <div className={scrollClass} tabIndex={0} role="region" aria-label={t('systemsCaption', { page: current, pages })}>
           <table className="min-w-full border-collapse text-sm">
             <caption className="pb-1 text-left font-semibold">{t('systemsCaption', { page: current, pages })}</caption>
             <thead>
@@ -250,7 +252,7 @@ export function PortfolioView({ overview, query, page }: PortfolioViewProps) {
         {idle.length === 0 ? (
           <p className={mutedTextClass}>{t('idleNone')}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className={scrollClass} tabIndex={0} role="region" aria-label={t('idleCaption')}>
             <table className="min-w-full border-collapse text-sm">
               <caption className="pb-1 text-left font-semibold">{t('idleCaption')}</caption>
               <thead>

@@ -6,6 +6,8 @@ import { connections, systems as systemsTable } from '@/lib/db/schema';
 import { refreshSystem } from '@/lib/mirror/refresh';
 import { serviceMirrorSource } from '@/lib/mirror/service-source';
 import { readResources } from '@/lib/mirror/store';
+import { addManagerSystems, createUser } from '@/lib/auth/users';
+import { portfolioExportResponse } from '@/lib/exports/portfolio-export';
 import { writeBookingRules } from '@/lib/systems/booking-rules';
 import type { SystemPublic } from '@/lib/systems/schemas';
 import type { ViewDeps } from '@/lib/views/freshness';
@@ -152,6 +154,24 @@ describeWithDb('the portfolio over several systems', (ctx) => {
     expect(a3!.figures).toBe(a1!.figures);
     expect(b3!.figures).not.toBe(b1!.figures);
     expect(b3!.figures).toEqual(b1!.figures);
+  });
+
+  it('downloads a manager’s own systems only, an admin’s all, and refuses an unknown file with a 400', async () => {
+    const { db } = ctx().handle;
+    const manager = await createUser(db, { email: `m-${randomUUID()}@example.com`, name: 'M', role: 'manager' });
+    await addManagerSystems(db, manager.id, [list[1]!.deviceId]);
+    const admin = await createUser(db, { email: `a-${randomUUID()}@example.com`, name: 'A', role: 'admin' });
+    const names = async (user: typeof manager) => {
+      const response = await portfolioExportResponse(new Request('http://portal.test/api/reports/portfolio?file=systems.csv&period=last-month'), { view: deps(), user, locale: 'en' });
+      expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="portfolio-systems-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv"/);
+      const lines = (await response.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+      return lines.slice(1).map((line) => line.split(';')[0]);
+    };
+    expect(await names(manager)).toEqual(['Brf Beta', 'Total']);
+    expect((await names(admin)).sort()).toEqual(['Brf Alfa', 'Brf Beta', 'Brf Gamma', 'Total']);
+    await expect(portfolioExportResponse(new Request('http://portal.test/api/reports/portfolio?file=secrets.csv'), { view: deps(), user: admin, locale: 'en' })).rejects.toMatchObject({
+      code: 'bad_request',
+    });
   });
 
   it('refuses a bad period or trend length with a 400 and its sentence, before reading anything', async () => {
