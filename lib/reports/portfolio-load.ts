@@ -183,7 +183,9 @@ async function computeSystems(
       systemRules,
       nowMs,
     );
-    const usage = monthOf.get(s.deviceId) ?? [];
+    // Only the rooms the generation lists count, as in a report.
+    const known = new Set(systemRooms.map((r) => r.id));
+    const usage = (monthOf.get(s.deviceId) ?? []).filter((u) => known.has(u.resourceId));
     const monthFigures = monthsOf.get(s.deviceId)!.map((m, i) => {
       const slotMs = systemRooms.reduce((sum, r) => sum + capacityOf(r.schedule, m.startMs, m.endMs, s.timeZone, s.scheduleBasis).slotMs, 0);
       return computeMonth(
