@@ -40,7 +40,8 @@ export async function portfolioExportResponse(request: Request, deps: PortfolioE
   const tp = createTranslator({ locale: deps.locale, messages, namespace: 'portfolio' });
   const tr = createTranslator({ locale: deps.locale, messages, namespace: 'reports' });
   const words = createTranslator({ locale: deps.locale, messages, namespace: 'exports' });
-  const tables = portfolioExportTables(overview, tp as never, tr as never);
+  // The tables ask for their keys by name; next-intl's translators type theirs as the catalogue's union.
+  const tables = portfolioExportTables(overview, (key, values) => tp(key as Parameters<typeof tp>[0], values), (key, values) => tr(key as Parameters<typeof tr>[0], values));
   const format = file.endsWith('.xlsx') ? 'xlsx' : 'csv';
   const tableId = file.replace(/\.(csv|xlsx)$/, '') as PortfolioTableId | 'portfolio';
   let word = words(`portfolio.fileWords.${tableId === 'portfolio' ? 'all' : tableId}`);
