@@ -9,9 +9,9 @@ import { portalPlugin } from './eslint/no-literal-ui-string.mjs';
 
 // What a component may import: browser-safe modules (lib/schedule, lib/client) and types.
 const browserSafeOnly = {
-  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/(reasons|types)$|residents/search$|reports/(period|compute|export-tables)$|closures/(period|schemas)$|i18n/(config|format|message|memo-translator)$)',
+  regex: '^@/lib/(?!schedule(/|$)|client/|events/types$|views/types$|systems/schemas$|booking-rules(/|$)|reservations/(reasons|types)$|residents/search$|reports/(period|compute|export-tables|portfolio)$|closures/(period|schemas)$|i18n/(config|format|message|memo-translator)$)',
   allowTypeImports: true,
-  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/reservations reasons and types, lib/residents/search, lib/reports period/compute/export-tables, lib/closures period/schemas, lib/i18n config, format, message and memo-translator, and types).',
+  message: 'Components import browser-safe modules only (lib/schedule, lib/booking-rules, lib/client, lib/reservations reasons and types, lib/residents/search, lib/reports period/compute/export-tables/portfolio, lib/closures period/schemas, lib/i18n config, format, message and memo-translator, and types).',
 };
 // What the sandbox may import of the portal's tree: shared/ only.
 const sandboxOnlyShared = {

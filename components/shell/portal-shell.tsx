@@ -16,6 +16,7 @@ export function navItemsFor(user: SessionUser, t: ShellTranslator, emailsLabel: 
     { href: '/requests', label: t('requests') },
     { href: '/emails', label: emailsLabel },
     { href: '/reports', label: t('reports') },
+    { href: '/portfolio', label: t('portfolio') },
     ...(user.role === 'admin' ? [{ href: '/admin', label: t('admin') }] : []),
   ];
 }

@@ -1091,3 +1091,185 @@ export async function readLoadedIdentities(db: Database): Promise<{ deviceId: st
     .where(sql`${s.refreshedAt} IS NOT NULL`);
   return rows.flatMap((row) => (row.refreshedAt ? [{ ...row, refreshedAt: row.refreshedAt }] : []));
 }
+
+// The portfolio overview (issue 49, lib/reports/portfolio-load.ts): a manager's many systems read
+// together, a few statements however many systems, never one snapshot per system.
+
+/** A system's current generation as the portfolio keys its figures on; systems never loaded are left out. */
+export interface PortfolioState {
+  deviceId: string;
+  generation: number;
+  refreshedAtMs: number;
+  reservationsVersion: number;
+}
+
+/** The current generation of each of `deviceIds` that has been read completely at least once (one statement). */
+export async function readPortfolioStates(db: Database, deviceIds: readonly string[]): Promise<PortfolioState[]> {
+  if (deviceIds.length === 0) return [];
+  const s = mirrorState;
+  const rows = await db
+    .select({ deviceId: s.deviceId, generation: s.generation, refreshedAt: s.refreshedAt, reservationsVersion: s.reservationsVersion })
+    .from(s)
+    .where(and(equalsAnyUuid(s.deviceId, deviceIds), sql`${s.refreshedAt} IS NOT NULL`));
+  return rows.flatMap((r) => (r.refreshedAt ? [{ deviceId: r.deviceId, generation: r.generation, refreshedAtMs: r.refreshedAt.getTime(), reservationsVersion: r.reservationsVersion }] : []));
+}
+
+/** A room of the portfolio with its Week schedule (null when the service lists none for it, as the snapshot's scheduleListed). */
+export interface PortfolioRoomRow {
+  deviceId: string;
+  id: string;
+  name: string;
+  schedule: MirrorTimeSchedule['schedule'] | null;
+}
+
+/** The rooms of the named generations with their schedules, in one statement (sorted by system, name, id as readResources). */
+export async function readPortfolioRooms(db: Database, generations: readonly { deviceId: string; generation: number }[]): Promise<PortfolioRoomRow[]> {
+  if (generations.length === 0) return [];
+  const rows = await rawRows<{ device_id: string; id: string; name: string; schedule: MirrorTimeSchedule['schedule'] | string | null }>(
+    db,
+    sql`SELECT r.device_id, r.id, r.name, t.schedule
+          FROM unnest(${array(generations.map((g) => g.deviceId))}::uuid[], ${array(generations.map((g) => g.generation))}::int8[]) AS w(device_id, generation)
+          JOIN mirror_resources r ON r.device_id = w.device_id AND r.generation = w.generation
+          LEFT JOIN mirror_time_schedules t ON t.device_id = r.device_id AND t.generation = r.generation AND t.id::text = r.time_schedule_id
+         ORDER BY r.device_id, r.name, r.id`,
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, id: r.id, name: r.name, schedule: typeof r.schedule === 'string' ? (JSON.parse(r.schedule) as MirrorTimeSchedule['schedule']) : r.schedule }));
+}
+
+/** One window the portfolio counts: a system's generation and a span [fromMs, toMs) read in its zone, numbered `bucket`. */
+export interface PortfolioWindow {
+  deviceId: string;
+  generation: number;
+  timeZone: string;
+  bucket: number;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Bookings of a window summed, per room and (`perRoom`) the local slot class of their start (evening: from
+ * `eveningMinute` on the clock; weekend: Saturday or Sunday). Milliseconds are clipped to the window.
+ * `ongoing` lists the `Unused` bookings not by the service that have started and not ended by now:
+ * whether the service released them depends on the room group's rules (the caller decides, as
+ * lib/reports/load.ts withReleased).
+ */
+export interface PortfolioUsageRow {
+  deviceId: string;
+  bucket: number;
+  resourceId: string;
+  evening: boolean;
+  weekend: boolean;
+  bookedMs: number;
+  maintenanceMs: number;
+  bookings: number;
+  used: number;
+  unused: number;
+  unknownStatus: number;
+  upcoming: number;
+  pastBookings: number;
+  noShows: number;
+  ongoing: { resourceId: string; startMs: number; endMs: number; personal: boolean }[];
+}
+
+type UsageRow = {
+  device_id: string;
+  bucket: number;
+  resource_id: string;
+  evening: boolean;
+  weekend: boolean;
+  booked_ms: number | string | null;
+  maintenance_ms: number | string | null;
+  bookings: number;
+  used: number;
+  unused: number;
+  unknown_status: number;
+  upcoming: number;
+  past_bookings: number;
+  no_shows: number;
+  ongoing: [string, number | string, number | string, boolean][] | string | null;
+};
+
+/**
+ * The windows' bookings as sums (one statement over every window): the generation's reservations
+ * and the released no-shows the upstream no longer
+ * lists (mirror_released_no_shows, as readReleasedNoShows) — each overlapping its window, a booking
+ * at most a day long (the start bound keeps each index range tight).
+ */
+export async function readPortfolioUsage(
+  db: Database,
+  windows: readonly PortfolioWindow[],
+  options: { nowMs: number; eveningMinute: number; perRoom: boolean },
+): Promise<PortfolioUsageRow[]> {
+  if (windows.length === 0) return [];
+  const now = new Date(options.nowMs).toISOString();
+  // Per system (the months of a trend) the rows are summed over slot classes, and the local clock is
+  // not read at all: the most expensive part of each row.
+  const local = sql`(b.start_time AT TIME ZONE b.tz)`;
+  const classes = options.perRoom
+    ? sql`(extract(hour FROM l.t) * 60 + extract(minute FROM l.t)) >= ${options.eveningMinute} AS evening, extract(isodow FROM l.t) >= 6 AS weekend`
+    : sql`false AS evening, false AS weekend`;
+  const clock = options.perRoom ? sql`CROSS JOIN LATERAL (SELECT ${local} AS t) l` : sql``;
+  const rows = await rawRows<UsageRow>(
+    db,
+    sql`WITH w AS (
+          SELECT * FROM unnest(${array(windows.map((x) => x.deviceId))}::uuid[], ${array(windows.map((x) => x.generation))}::int8[],
+                               ${array(windows.map((x) => x.timeZone))}::text[], ${array(windows.map((x) => x.bucket))}::int4[],
+                               ${array(windows.map((x) => new Date(x.fromMs).toISOString()))}::timestamptz[],
+                               ${array(windows.map((x) => new Date(x.toMs).toISOString()))}::timestamptz[])
+                   AS w(device_id, generation, tz, bucket, from_ts, to_ts)
+        ), b AS (
+          SELECT w.device_id, w.generation, w.bucket, w.tz, w.from_ts, w.to_ts, r.resource_id, r.owner_type, r.status, r.start_time, r.end_time, false AS gone
+            FROM w JOIN mirror_reservations r
+              ON r.device_id = w.device_id AND r.generation = w.generation
+             AND r.start_time < w.to_ts AND r.end_time > w.from_ts AND r.start_time > w.from_ts - interval '1 day'
+          UNION ALL
+          SELECT w.device_id, w.generation, w.bucket, w.tz, w.from_ts, w.to_ts, k.resource_id, k.owner_type, 'Unused', k.start_time, k.end_time, true
+            FROM w JOIN mirror_released_no_shows k
+              ON k.device_id = w.device_id
+             AND k.start_time < w.to_ts AND k.end_time > w.from_ts AND k.start_time > w.from_ts - interval '1 day'
+           WHERE NOT EXISTS (SELECT 1 FROM mirror_reservations o WHERE o.device_id = k.device_id AND o.generation = w.generation AND o.id = k.id)
+        ), x AS (
+          SELECT b.device_id, b.bucket, b.resource_id, b.owner_type, b.status, b.start_time, b.end_time, b.gone,
+                 extract(epoch FROM LEAST(b.end_time, b.to_ts) - GREATEST(b.start_time, b.from_ts)) * 1000 AS ms,
+                 ${classes},
+                 b.owner_type IN ('User', 'Group') AS personal,
+                 (b.end_time <= ${now}::timestamptz OR b.gone) AS ended
+            FROM b ${clock}
+        )
+        -- Rooms are kept apart (the caller counts only the rooms the generation lists, as a report counts only its rooms).
+        SELECT device_id, bucket, resource_id::text AS resource_id, evening, weekend,
+               (sum(ms) FILTER (WHERE owner_type <> 'Service'))::float8 AS booked_ms,
+               (sum(ms) FILTER (WHERE owner_type = 'Service'))::float8 AS maintenance_ms,
+               (count(*) FILTER (WHERE owner_type <> 'Service'))::int AS bookings,
+               (count(*) FILTER (WHERE owner_type <> 'Service' AND status = 'Used'))::int AS used,
+               (count(*) FILTER (WHERE owner_type <> 'Service' AND status = 'Unused'))::int AS unused,
+               (count(*) FILTER (WHERE owner_type <> 'Service' AND status NOT IN ('Used', 'Unused')))::int AS unknown_status,
+               (count(*) FILTER (WHERE owner_type <> 'Service' AND NOT ended))::int AS upcoming,
+               (count(*) FILTER (WHERE personal AND ended))::int AS past_bookings,
+               (count(*) FILTER (WHERE personal AND ended AND status = 'Unused'))::int AS no_shows,
+               json_agg(json_build_array(resource_id, (extract(epoch FROM start_time) * 1000)::float8, (extract(epoch FROM end_time) * 1000)::float8, personal))
+                 FILTER (WHERE owner_type <> 'Service' AND status = 'Unused' AND NOT gone AND NOT ended AND start_time <= ${now}::timestamptz) AS ongoing
+          FROM x
+         GROUP BY device_id, bucket, resource_id, evening, weekend`,
+  );
+  return rows.map((r) => {
+    const ongoing = typeof r.ongoing === 'string' ? (JSON.parse(r.ongoing) as Exclude<UsageRow['ongoing'], string | null>) : (r.ongoing ?? []);
+    return {
+      deviceId: r.device_id,
+      bucket: Number(r.bucket),
+      resourceId: r.resource_id,
+      evening: r.evening,
+      weekend: r.weekend,
+      bookedMs: Number(r.booked_ms ?? 0),
+      maintenanceMs: Number(r.maintenance_ms ?? 0),
+      bookings: Number(r.bookings),
+      used: Number(r.used),
+      unused: Number(r.unused),
+      unknownStatus: Number(r.unknown_status),
+      upcoming: Number(r.upcoming),
+      pastBookings: Number(r.past_bookings),
+      noShows: Number(r.no_shows),
+      ongoing: ongoing.map(([resourceId, startMs, endMs, personal]) => ({ resourceId, startMs: Number(startMs), endMs: Number(endMs), personal })),
+    };
+  });
+}
