@@ -3,7 +3,7 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { mutedTextClass, termClass } from '@/components/ui/styles';
-import { StatusBadge } from '@/components/shell/system-list';
+import { StatusBadge } from '@/components/shell/status-badge';
 import { systemListQuery } from '@/lib/client/system-list-params';
 import type { SystemListPage, SystemListRow } from '@/lib/views/systems-list';
 

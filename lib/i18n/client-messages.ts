@@ -8,7 +8,7 @@ import type { AbstractIntlMessages } from 'next-intl';
  * (`msg(...)`), comes to use one, and if a namespace neither reads is missing here (a new
  * server-only namespace would otherwise reach every page: personalData did, 10 kB).
  */
-export const SERVER_ONLY_NAMESPACES = ['metadata', 'ui', 'admin', 'audit', 'reports', 'portfolio', 'mail', 'mailSettings', 'building', 'ruleSet', 'requestBudget', 'personalData'] as const;
+export const SERVER_ONLY_NAMESPACES = ['metadata', 'ui', 'admin', 'audit', 'reports', 'portfolio', 'mail', 'mailSettings', 'building', 'ruleSet', 'requestBudget', 'personalData', 'mirrorLoad'] as const;
 
 /** The catalogue for client components: all but SERVER_ONLY_NAMESPACES. */
 export function clientMessages(messages: AbstractIntlMessages): AbstractIntlMessages {

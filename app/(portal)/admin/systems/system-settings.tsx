@@ -2,7 +2,7 @@ import { getTranslations } from 'next-intl/server';
 import { ActionForm } from '@/components/admin/action-form';
 import { ZoneSelect } from '@/components/admin/zone-select';
 import { detectedBasisOf } from '@/lib/admin/systems';
-import { StatusBadge } from '@/components/shell/system-list';
+import { StatusBadge } from '@/components/shell/status-badge';
 import { cardClass, inputClass, labelClass } from '@/components/ui/styles';
 import type { Database } from '@/lib/db';
 import { readResources } from '@/lib/mirror/store';
