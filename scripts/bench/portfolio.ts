@@ -370,7 +370,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
 
 /** The portfolio overview of the last month, as a manager opens it. */
 function overviewPath(): string {
-  return '/portfolio';
+  return '/portfolio?period=last-month';
 }
 
 /** Gives the manager every system in one action (the admin's bulk assignment), timed. */
