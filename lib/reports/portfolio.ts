@@ -2,6 +2,7 @@ import { activationWindowOf, wasReleased } from '@/lib/booking-rules/group-rules
 import { expandRange, instantOfWallTime } from '@/lib/schedule/expand';
 import type { ScheduleBasis, WeekScheduleInput } from '@/lib/schedule/types';
 import { wallClock } from '@/lib/schedule/zoned';
+import type { PortfolioUsageRow } from '@/lib/mirror/store';
 import type { OccupancyFigures, ReportCounts } from './compute';
 
 /**
@@ -56,23 +57,8 @@ export function slotCapacity(schedule: WeekScheduleInput, startMs: number, endMs
   return out;
 }
 
-/** One group of sums the database answers (readPortfolioUsage's row, as this module needs it). */
-export interface UsageInput {
-  resourceId: string;
-  evening: boolean;
-  weekend: boolean;
-  bookedMs: number;
-  maintenanceMs: number;
-  bookings: number;
-  used: number;
-  unused: number;
-  unknownStatus: number;
-  upcoming: number;
-  pastBookings: number;
-  noShows: number;
-  /** `Unused` bookings (not the service's) that have started and not ended: released or still upcoming. */
-  ongoing: readonly { resourceId: string; startMs: number; endMs: number; personal: boolean }[];
-}
+/** One group of sums the database answers: readPortfolioUsage's row, without the keys the loader groups by. */
+export type UsageInput = Omit<PortfolioUsageRow, 'deviceId' | 'bucket'>;
 
 /** Rule groups' activation windows (lib/booking-rules), as activationWindowOf reads them. */
 export type ActivationRules = Parameters<typeof activationWindowOf>[1];
