@@ -3,11 +3,11 @@
 // sandbox/.
 
 /**
- * Reads a body to text, giving up once it exceeds maxBytes whatever Content-Length claimed.
+ * Reads a body's bytes, giving up once they exceed maxBytes whatever Content-Length claimed.
  * Returns null when the body was too large (the stream is cancelled).
  */
-export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
-  if (!body) return '';
+export async function readBytesCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer | null> {
+  if (!body) return Buffer.alloc(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -21,5 +21,11 @@ export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, ma
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** readBytesCapped as text (UTF-8); null when the body was too large. */
+export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+  const bytes = await readBytesCapped(body, maxBytes);
+  return bytes === null ? null : bytes.toString('utf8');
 }

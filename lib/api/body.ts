@@ -1,5 +1,5 @@
 import 'server-only';
-import { readBodyCapped } from '@/shared/read-capped';
+import { readBodyCapped, readBytesCapped as readStreamBytesCapped } from '@/shared/read-capped';
 import { ApiError } from '@/lib/errors/api-error';
 import { msg } from '@/lib/i18n/message';
 
@@ -30,21 +30,7 @@ export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_
 
 /** Reads a body as bytes (an uploaded file), refusing it once it exceeds maxBytes with `tooLarge`'s sentence. */
 export async function readBytesCapped(request: Request, maxBytes: number, tooLarge = msg('errors.bodyTooLarge', { maxBytes })): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ApiError('payload_too_large', tooLarge);
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new ApiError('payload_too_large', tooLarge);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+  const bytes = await readStreamBytesCapped(request.body, maxBytes);
+  if (bytes === null) throw new ApiError('payload_too_large', tooLarge);
+  return new Uint8Array(bytes);
 }
