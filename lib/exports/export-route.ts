@@ -13,7 +13,7 @@ import type { ViewDeps } from '@/lib/views/freshness';
 import { parseIdParam } from '@/lib/views/params';
 import { bookingWords, loadBookingsExport } from './bookings';
 import { CSV_DELIMITERS, csvStream, type CsvDelimiterName } from './csv';
-import { attachmentDisposition, exportFileNames } from './file-name';
+import { downloadResponse, exportFileNames } from './file-name';
 import { XLSX_CONTENT_TYPE, xlsxStream } from './xlsx';
 import type { ExportTable } from './types';
 
@@ -82,12 +82,5 @@ export async function exportResponse(request: Request, params: { deviceId: strin
     format === 'csv'
       ? csvStream(tables[0]!, { delimiter: CSV_DELIMITERS[delimiterName as CsvDelimiterName], timeZone: system.timeZone })
       : xlsxStream(tables, { timeZone: system.timeZone });
-  return new Response(body, {
-    headers: {
-      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE,
-      'Content-Disposition': attachmentDisposition(names),
-      'Cache-Control': 'no-store',
-      'Content-Language': deps.locale,
-    },
-  });
+  return downloadResponse(body, format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE, names, deps.locale);
 }

@@ -56,3 +56,15 @@ function encodeExtValue(text: string): string {
 export function attachmentDisposition(names: { ascii: string; unicode: string }): string {
   return `attachment; filename="${names.ascii}"; filename*=UTF-8''${encodeExtValue(names.unicode)}`;
 }
+
+/** A download's answer: the file's stream with its type, name and language, never cached. */
+export function downloadResponse(body: ReadableStream<Uint8Array>, contentType: string, names: { ascii: string; unicode: string }, locale: string): Response {
+  return new Response(body, {
+    headers: {
+      'Content-Type': contentType,
+      'Content-Disposition': attachmentDisposition(names),
+      'Cache-Control': 'no-store',
+      'Content-Language': locale,
+    },
+  });
+}

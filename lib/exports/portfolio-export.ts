@@ -10,7 +10,7 @@ import { loadPortfolio, periodInputOfPortfolio } from '@/lib/reports/portfolio-l
 import { PORTFOLIO_TABLES, portfolioExportTables, type PortfolioTableId } from '@/lib/reports/portfolio-tables';
 import type { ViewDeps } from '@/lib/views/freshness';
 import { CSV_DELIMITERS, csvStream, type CsvDelimiterName } from './csv';
-import { attachmentDisposition, exportFileNames } from './file-name';
+import { downloadResponse, exportFileNames } from './file-name';
 import { XLSX_CONTENT_TYPE, xlsxStream } from './xlsx';
 
 // The files served: each table as CSV, all of them as one workbook.
@@ -52,12 +52,5 @@ export async function portfolioExportResponse(request: Request, deps: PortfolioE
     format === 'csv'
       ? csvStream(tables.find((t) => t.id === tableId)!, { delimiter: CSV_DELIMITERS[delimiterName as CsvDelimiterName], timeZone: overview.timeZone })
       : xlsxStream(tables, { timeZone: overview.timeZone });
-  return new Response(body, {
-    headers: {
-      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE,
-      'Content-Disposition': attachmentDisposition(names),
-      'Cache-Control': 'no-store',
-      'Content-Language': deps.locale,
-    },
-  });
+  return downloadResponse(body, format === 'csv' ? 'text/csv; charset=utf-8' : XLSX_CONTENT_TYPE, names, deps.locale);
 }
