@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LoadMonitor, OTHERS_LIMIT_CORES, RUN, describeLoad, figureContended, isContended } from './load';
+import { LoadMonitor, OTHERS_LIMIT_CORES, RUN, cpuTicksOf, describeLoad, figureContended, isBenchBackend, isContended } from './load';
 
 const samplesOfA = (phases: Record<string, { samples: number }>) => phases['(a)']!.samples;
 
@@ -48,5 +48,23 @@ describe('the load of a bench phase', () => {
     expect(a.othersCpuCores).not.toBeNull();
     expect(a.othersCpuCores).toBeGreaterThanOrEqual(0);
     expect(load.current).toBeNull();
+  });
+});
+
+describe("the bench's own CPU on PostgreSQL", () => {
+  it("counts the backends and autovacuum of the bench's databases, not the server's other processes", () => {
+    expect(isBenchBackend('postgres: 15/main: postgres portal_bench_portfolio_mb3x_1a2b3c 127.0.0.1(51234) idle\0\0')).toBe(true);
+    expect(isBenchBackend('postgres: postgres portal_bench_steady_x 127.0.0.1(1) SELECT')).toBe(true);
+    expect(isBenchBackend('postgres: 15/main: autovacuum worker portal_bench_portfolio_mb3x_1a2b3c')).toBe(true);
+    expect(isBenchBackend('postgres: 15/main: postgres test 127.0.0.1(51234) idle')).toBe(false);
+    expect(isBenchBackend('postgres: 15/main: checkpointer ')).toBe(false);
+    expect(isBenchBackend('node\0scripts/bench.ts\0--note\0portal_bench_x')).toBe(false);
+  });
+
+  it('reads utime and stime of a stat line whose command holds spaces, with its ended children only when asked', () => {
+    const stat = '4242 (postgres: a (b) c) S 1 2 3 4 5 6 7 8 9 10 100 50 7 3 20 0 1 0';
+    expect(cpuTicksOf(stat, false)).toBe(150);
+    expect(cpuTicksOf(stat, true)).toBe(160);
+    expect(cpuTicksOf('', true)).toBe(0);
   });
 });

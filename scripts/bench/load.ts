@@ -8,8 +8,10 @@
 // themselves (and a phase's 1-minute figure still holds the minute before it, e.g. the build). So
 // the CPU of the phase is split (Linux /proc): the bench's own processes (ownCpuCores) and everything
 // else the machine ran, hypervisor steal included (othersCpuCores). A high load is contention only
-// when others used the CPU: more than OTHERS_LIMIT_CORES on average in the phase.
-import { readFile } from 'node:fs/promises';
+// when others used the CPU: more than OTHERS_LIMIT_CORES on average in the phase. The PostgreSQL
+// processes serving the bench's own databases (named portal_bench_…: the backends of its portals
+// and their autovacuum) are its own too: on PostgreSQL that is half the phase's CPU ((l), (n)).
+import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { round } from './http';
 import { processTree, type RssSampler } from './proc';
@@ -67,13 +69,51 @@ export const RUN = 'run';
  */
 async function ownCpuSeconds(): Promise<number> {
   let ticks = 0;
-  for (const p of await processTree(process.pid)) {
-    const stat = await readFile(`/proc/${p}/stat`, 'utf8').catch(() => '');
-    // The fields after the command (which may hold spaces) start after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    for (const i of [11, 12, 13, 14]) ticks += Number(fields[i] ?? 0) || 0;
-  }
+  for (const p of await processTree(process.pid)) ticks += cpuTicksOf(await readFile(`/proc/${p}/stat`, 'utf8').catch(() => ''), true);
+  await sampleBenchBackends();
+  for (const t of backendTicks.values()) ticks += t;
   return ticks / TICKS_PER_SECOND;
+}
+
+/** utime + stime of a /proc/PID/stat line, and with `children` its ended children's too (cutime + cstime). */
+export function cpuTicksOf(stat: string, children: boolean): number {
+  // The fields after the command (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let ticks = 0;
+  for (const i of children ? [11, 12, 13, 14] : [11, 12]) ticks += Number(fields[i] ?? 0) || 0;
+  return ticks;
+}
+
+/**
+ * Whether a process title (/proc/PID/cmdline) is a PostgreSQL process working for one of the
+ * bench's databases: "postgres: 15/main: postgres portal_bench_portfolio_… 127.0.0.1(5123) idle",
+ * or an autovacuum worker on one.
+ */
+export function isBenchBackend(cmdline: string): boolean {
+  return cmdline.startsWith('postgres: ') && /\sportal_bench_\w+/.test(cmdline.replaceAll('\0', ' '));
+}
+
+/**
+ * The highest CPU ticks seen of each PostgreSQL process working for the bench's databases, by pid:
+ * kept after the process ends (a backend's time is not added to any process of the bench's), so
+ * the sum only grows. Sampled with every load reading; a backend that lives and ends between two
+ * readings goes uncounted, which can only make a phase look more contended, never less.
+ */
+const backendTicks = new Map<number, number>();
+
+async function sampleBenchBackends(): Promise<void> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (e) => {
+        const cmdline = await readFile(`/proc/${e}/cmdline`, 'utf8').catch(() => '');
+        if (!isBenchBackend(cmdline)) return;
+        const ticks = cpuTicksOf(await readFile(`/proc/${e}/stat`, 'utf8').catch(() => ''), false);
+        const pid = Number(e);
+        backendTicks.set(pid, Math.max(backendTicks.get(pid) ?? 0, ticks));
+      }),
+  );
 }
 
 /** The machine's busy CPU seconds over all cores since boot (/proc/stat: user, nice, system, irq, softirq, steal); null off Linux. */
@@ -122,6 +162,7 @@ export class LoadMonitor {
       const one = loadavg()[0]!;
       this.open?.readings.push(one);
       this.run.readings.push(one);
+      void sampleBenchBackends();
     }, intervalMs);
     this.timer.unref();
     const run = this.run;
