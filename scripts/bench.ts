@@ -29,7 +29,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { weekKeyOf } from '@/lib/schedule';
-import { PortalSession, percentile, round, sleep, timed, timedGet, type TimedAnswer } from './bench/http';
+import { PortalSession, percentile, round, sleep, timed, timedGet } from './bench/http';
 import { firstLoadJs, runLighthouse, type LighthouseResult } from './bench/lighthouse';
 import { processTree, runToEnd, sampleRss, startProcess, stopAll, stopChildrenOnSignals, stopProcess, type RssSampler, type Tracked } from './bench/proc';
 import { openSseClient, sendOutcomes, type SseClient } from './bench/sse';
@@ -43,6 +43,7 @@ import { runSteadyUse } from './bench/steady';
 import { LARGE_REREAD_REQUESTS, scaledBudget, steadyFigures } from './bench/steady-target';
 import { runFreshnessPhase } from './bench/freshness';
 import { runPortfolioPhase } from './bench/portfolio';
+import { ServerTimings } from './bench/server-timings';
 import { sandboxServiceEnv } from './harness/processes';
 
 const { values: args } = parseArgs({
@@ -189,39 +190,6 @@ const weekPath = (deviceId: string, resourceId: string, week: string) => `/api/s
 async function setSandboxFaults(faults: Record<string, unknown>): Promise<void> {
   const r = await fetch(`${SANDBOX}/_sandbox/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) });
   if (!r.ok) throw new Error(`the sandbox refused the faults (${r.status}): ${(await r.text()).slice(0, 200)}`);
-}
-
-/** The Server-Timing parts of many answers (SERVER_TIMING on the bench portal): their medians. */
-class ServerTimings {
-  private readonly parts = new Map<string, number[]>();
-  add(answer: TimedAnswer): void {
-    const header = answer.headers['server-timing'];
-    for (const entry of (Array.isArray(header) ? header.join(', ') : (header ?? '')).split(/,\s*/)) {
-      const [name] = entry.split(';');
-      const dur = /dur=([\d.]+)/.exec(entry)?.[1];
-      const count = /desc="(\d+)/.exec(entry)?.[1];
-      if (!name || dur === undefined) continue;
-      this.push(name, Number(dur));
-      if (count !== undefined) this.push(`${name}Statements`, Number(count));
-    }
-  }
-  private push(name: string, value: number): void {
-    const list = this.parts.get(name) ?? [];
-    list.push(value);
-    this.parts.set(name, list);
-  }
-  has(name: string): boolean {
-    return this.parts.has(name);
-  }
-  medians(): Record<string, number> {
-    return Object.fromEntries([...this.parts].map(([name, values]) => [name, round(percentile(values, 50), 2)]));
-  }
-  /** "handler 2.1 ms (viewer 0.9, view 0.8, …), 2 statements": what the table's note shows. */
-  describe(): string {
-    const m = this.medians();
-    const inner = Object.entries(m).filter(([k]) => k !== 'handler' && !k.endsWith('Statements') && k !== 'db');
-    return `handler p50 ${m.handler ?? '?'} ms (${inner.map(([k, v]) => `${k} ${v}`).join(', ')}; db ${m.db ?? '?'} ms in ${m.dbStatements ?? '?'} statements)`;
-  }
 }
 
 /** An error that ends a wait at once (retrying cannot help). */

@@ -18,6 +18,7 @@ import type { SandboxFixtures } from '@/sandbox';
 import { createDatabase, sandboxServiceEnv } from '../harness/processes';
 import { PortalSession, percentile, round, sleep, timedGet, type TimedAnswer } from './http';
 import { sampleRss, startProcess, stopProcess, type Tracked } from './proc';
+import { ServerTimings } from './server-timings';
 import { openSseClient, sendOutcomes, type PendingRequest, type SseClient } from './sse';
 import type { BenchFigure } from './figure';
 
@@ -80,9 +81,10 @@ async function timedOrStatus(session: PortalSession, pathname: string): Promise<
 }
 
 /** p50, p95 and the wire size of `n` GETs of one path (each must answer 2xx). */
-async function measureGets(session: PortalSession, paths: readonly string[], n: number): Promise<{ p50: number; p95: number; kb: number; statuses: number[] }> {
+async function measureGets(session: PortalSession, paths: readonly string[], n: number): Promise<{ p50: number; p95: number; kb: number; statuses: number[]; serverTiming: Record<string, number> }> {
   const ms: number[] = [];
   const statuses: number[] = [];
+  const parts = new ServerTimings();
   let bytes = 0;
   for (let i = 0; i < n; i += 1) {
     const answer = await timedOrStatus(session, paths[i % paths.length]!);
@@ -90,10 +92,12 @@ async function measureGets(session: PortalSession, paths: readonly string[], n: 
     if (answer.status >= 200 && answer.status < 300) {
       ms.push(answer.ms);
       bytes = Math.max(bytes, answer.wireBytes);
+      parts.add(answer);
     }
   }
   if (ms.length === 0) throw new Error(`${paths[0]} never answered 2xx (${[...new Set(statuses)].join(', ')})`);
-  return { p50: percentile(ms, 50), p95: percentile(ms, 95), kb: bytes / 1024, statuses };
+  // Where the handler's time went (the portal runs with SERVER_TIMING=1): the medians of each part.
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95), kb: bytes / 1024, statuses, serverTiming: parts.medians() };
 }
 
 /** Queries a manager would type: parts of residents' names, apartment numbers, e-mail beginnings. */
@@ -143,6 +147,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
     o.step(`(n) portfolio: ${deviceCount} systems in ${fixtures.approvals.length} approvals, seeded in ${info.sandboxSeedS as number} s`);
 
     const webhookSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const metricsToken = randomBytes(24).toString('hex');
     const portal = startProcess('portfolio-portal', o.node, ['node_modules/next/dist/bin/next', 'start', '--port', String(o.port), '--hostname', '127.0.0.1'], {
       cwd: o.root,
       env: {
@@ -152,6 +157,10 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
         DATABASE_URL: database.url,
         DATA_DIR: path.join(o.tmp, 'portfolio-portal'),
         LOG_LEVEL: 'warn',
+        // Where each answer's time went (Server-Timing), kept beside the figures in details.
+        SERVER_TIMING: '1',
+        // Where the memory is (the V8 heap, its spaces, buffers outside it), read beside the RSS.
+        METRICS_TOKEN: metricsToken,
         ...sandboxServiceEnv(sandboxUrl, fixtures),
         WEBHOOK_SECRET: webhookSecret,
         AUTH_SECRET: randomBytes(32).toString('hex'),
@@ -163,6 +172,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
     });
     processes.push(portal);
     const rss = sampleRss(portal.pid, 250);
+    const memory = sampleMemory(url, metricsToken, 5_000);
     const deadline = Date.now() + 180_000;
     for (;;) {
       if (portal.child.exitCode !== null) throw new Error(`portal exited: ${portal.output().slice(-1500)}`);
@@ -211,6 +221,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
     rss.phase('loading');
     const queries = searchQueries(fixtures, Math.max(o.searches, 50));
     const probes: Probe[] = [];
+    const searchParts = new ServerTimings();
     let stopMix = false;
     const mix = (async () => {
       let i = 0;
@@ -226,6 +237,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
         try {
           const answer = await timedOrStatus(session, pathname);
           probes.push({ what, status: answer.status, ms: answer.ms });
+          if (what === 'search' && answer.status === 200) searchParts.add(answer);
         } catch {
           probes.push({ what, status: 0, ms: 0 });
         }
@@ -262,7 +274,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
       const ok = list.filter((p) => p.status >= 200 && p.status < 300).map((p) => p.ms);
       return [w, { n: list.length, errors: list.length - ok.length, p50: round(percentile(ok, 50)), p95: round(percentile(ok, 95)) }];
     }));
-    info.whileLoading = byWhat;
+    info.whileLoading = { ...byWhat, searchServerTimingP50: searchParts.medians() };
     figure({ key: 'portfolio5xxWhileLoading', label: '    answers 5xx while all load', value: fiveXx.length, unit: '', target: '0', met: probes.length > 0 && fiveXx.length === 0, note: `of ${probes.length} requests (searches, systems page and API, admin systems page)` });
     figure({ key: 'portfolioSearchWhileLoadingP95Ms', label: '    resident search p95 while all load', value: searchesWhileLoading.length > 0 ? round(percentile(searchesWhileLoading, 95)) : null, unit: 'ms', target: `≤ ${PORTFOLIO_GOALS.searchWhileLoadingP95Ms} ms`, met: searchesWhileLoading.length > 0 && percentile(searchesWhileLoading, 95) <= PORTFOLIO_GOALS.searchWhileLoadingP95Ms, note: `${searchesWhileLoading.length} searches, p50 ${round(percentile(searchesWhileLoading, 50))} ms` });
 
@@ -271,7 +283,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
     try {
       const api = await measureGets(manager, ['/api/systems'], 50);
       const page = await measureGets(manager, ['/systems'], 30);
-      info.systemsList = { api: { p50: round(api.p50, 1), p95: round(api.p95, 1), kb: round(api.kb) }, page: { p50: round(page.p50, 1), p95: round(page.p95, 1), kb: round(page.kb) } };
+      info.systemsList = { api: { p50: round(api.p50, 1), p95: round(api.p95, 1), kb: round(api.kb), serverTimingP50: api.serverTiming }, page: { p50: round(page.p50, 1), p95: round(page.p95, 1), kb: round(page.kb), serverTimingP50: page.serverTiming } };
       const worst = Math.max(api.p50, page.p50);
       const kb = Math.max(api.kb, page.kb);
       figure({ key: 'portfolioSystemsP50Ms', label: `(n) systems page and API p50 (manager with ${total})`, value: round(worst, 1), unit: 'ms', target: `≤ ${PORTFOLIO_GOALS.systemsP50Ms} ms, ≤ ${PORTFOLIO_GOALS.systemsKb} kB`, met: worst <= PORTFOLIO_GOALS.systemsP50Ms && kb <= PORTFOLIO_GOALS.systemsKb, note: `API p50 ${round(api.p50, 1)} ms ${round(api.kb)} kB; page p50 ${round(page.p50, 1)} ms ${round(page.kb)} kB (gzip)` });
@@ -281,7 +293,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
     try {
       for (const q of queries.slice(0, 10)) await manager.fetch(`/api/residents?q=${encodeURIComponent(q)}`).then((r) => r.text());
       const search = await measureGets(manager, queries.map((q) => `/api/residents?q=${encodeURIComponent(q)}`), o.searches);
-      info.searchLoaded = { p50: round(search.p50, 1), p95: round(search.p95, 1), n: o.searches };
+      info.searchLoaded = { p50: round(search.p50, 1), p95: round(search.p95, 1), n: o.searches, serverTimingP50: search.serverTiming };
       figure({ key: 'portfolioSearchP95Ms', label: `(n) resident search p95 across ${total} systems`, value: round(search.p95, 1), unit: 'ms', target: `≤ ${PORTFOLIO_GOALS.searchLoadedP95Ms} ms`, met: search.p95 <= PORTFOLIO_GOALS.searchLoadedP95Ms, note: `p50 ${round(search.p50, 1)} ms, ${o.searches} searches` });
     } catch (e) {
       notMeasured('portfolioSearchP95Ms', '(n) resident search p95', `≤ ${PORTFOLIO_GOALS.searchLoadedP95Ms} ms`, errorText(e));
@@ -291,7 +303,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
       const cold = await timedOrStatus(manager, overview);
       if (cold.status !== 200) throw new Error(`${overview} answered ${cold.status}`);
       const warm = await measureGets(manager, [overview], 20);
-      info.overview = { coldMs: round(cold.ms), warmP50: round(warm.p50), warmP95: round(warm.p95), kb: round(warm.kb) };
+      info.overview = { coldMs: round(cold.ms), warmP50: round(warm.p50), warmP95: round(warm.p95), kb: round(warm.kb), serverTimingP50: warm.serverTiming };
       figure({ key: 'portfolioOverviewWarmP50Ms', label: '(n) portfolio overview, 1 month, p50 warm', value: round(warm.p50), unit: 'ms', target: `≤ ${PORTFOLIO_GOALS.overviewWarmP50Ms} ms`, met: warm.p50 <= PORTFOLIO_GOALS.overviewWarmP50Ms, note: `${round(warm.kb)} kB, p95 ${round(warm.p95)} ms` });
       figure({ key: 'portfolioOverviewColdMs', label: '    portfolio overview, cold', value: round(cold.ms), unit: 'ms', target: `≤ ${PORTFOLIO_GOALS.overviewColdMs} ms`, met: cold.ms <= PORTFOLIO_GOALS.overviewColdMs });
     } catch (e) {
@@ -360,12 +372,68 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
       agent.destroy();
     }
     const peak = await rss.stop();
-    info.rss = peak;
+    info.rss = { ...peak, breakdown: await memory.stop() };
     figure({ key: 'portfolioPeakRssMb', label: `(n) peak RSS, ${total} systems loaded and ${o.streams} streams`, value: round(peak.peakTreeRssMb, 1), unit: 'MB', target: `≤ ${PORTFOLIO_GOALS.peakRssMb} MB`, met: peak.peakTreeRssMb <= PORTFOLIO_GOALS.peakRssMb, note: Object.entries(peak.byPhaseMb).map(([k, v]) => `${k} ${v}`).join(', ') });
   } finally {
     await db.end().catch(() => undefined);
     for (const p of processes.reverse()) await stopProcess(p);
   }
+}
+
+/** What the portal's process said of its memory (prom-client's default metrics), in MB. */
+export interface MemoryReading {
+  atS: number;
+  rssMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  /** Used size of each V8 heap space (old_space, new_space, large_object_space, code_space, …). */
+  spacesMb: Record<string, number>;
+}
+
+/** Reads the metrics' memory lines: process_resident_memory_bytes, nodejs_heap_*, nodejs_external_memory_bytes. */
+export function memoryReadingOf(text: string, atS: number): MemoryReading | null {
+  const mb = (name: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? round(Number(line.split(' ')[1]) / 2 ** 20, 1) : null;
+  };
+  const rssMb = mb('process_resident_memory_bytes');
+  if (rssMb === null) return null;
+  const spacesMb: Record<string, number> = {};
+  for (const m of text.matchAll(/^nodejs_heap_space_size_used_bytes\{space="(\w+)"\} (\d+(?:\.\d+)?)/gm)) spacesMb[m[1]!] = round(Number(m[2]) / 2 ** 20, 1);
+  return { atS, rssMb, heapUsedMb: mb('nodejs_heap_size_used_bytes') ?? 0, heapTotalMb: mb('nodejs_heap_size_total_bytes') ?? 0, externalMb: mb('nodejs_external_memory_bytes') ?? 0, spacesMb };
+}
+
+/**
+ * Polls the portal's /api/metrics every `intervalMs` for its memory, keeping the reading with the
+ * highest RSS and the highest heap used: where the peak RSS is (heap, buffers outside it, or
+ * neither: what V8 and the allocator hold but do not use).
+ */
+function sampleMemory(url: string, token: string, intervalMs: number): { stop: () => Promise<{ atPeakRss: MemoryReading | null; atPeakHeap: MemoryReading | null; readings: number }> } {
+  const started = performance.now();
+  let atPeakRss: MemoryReading | null = null;
+  let atPeakHeap: MemoryReading | null = null;
+  let readings = 0;
+  let active = true;
+  const loop = (async () => {
+    while (active) {
+      const text = await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${token}` } }).then((r) => (r.ok ? r.text() : ''), () => '');
+      const reading = memoryReadingOf(text, round((performance.now() - started) / 1000));
+      if (reading) {
+        readings += 1;
+        if (!atPeakRss || reading.rssMb > atPeakRss.rssMb) atPeakRss = reading;
+        if (!atPeakHeap || reading.heapUsedMb > atPeakHeap.heapUsedMb) atPeakHeap = reading;
+      }
+      await sleep(intervalMs);
+    }
+  })();
+  return {
+    stop: async () => {
+      active = false;
+      await loop;
+      return { atPeakRss, atPeakHeap, readings };
+    },
+  };
 }
 
 /** The portfolio overview of the last month, as a manager opens it. */
