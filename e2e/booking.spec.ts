@@ -18,21 +18,33 @@ async function pickScenario(request: APIRequestContext) {
   const fixtures = await sandboxFixtures();
   const deviceIds = fixtures.approvals[0]?.deviceIds ?? [];
   for (const resident of fixtures.residents.filter((r) => deviceIds.includes(r.deviceId) && /^[A-Za-z0-9]+$/.test(r.apartmentId))) {
+    // Each of the resident's rooms: their future bookings in it, whether it has a free slot, and a
+    // week from the next one on with at least four free slots.
+    const rooms: { resourceId: string; held: number; anyFree: boolean; target: { key: string; free: number } | null }[] = [];
     for (const resourceId of resident.resourceIds) {
       let week: string | undefined;
       let held = 0;
+      let anyFree = false;
       let target: { key: string; free: number } | null = null;
       for (let i = 0; i < 5; i += 1) {
         const view = await weekView(request, resident.deviceId, resourceId, week);
         held += view.slots.filter((s) => !s.isPast && s.state !== 'free' && s.ownerLabel?.apartment === resident.apartmentId).length;
         const free = view.slots.filter((s) => s.bookable).length;
+        anyFree ||= free > 0;
         if (i >= 1 && !target && free >= 4) target = { key: view.week.key, free };
         week = view.nav.next;
       }
-      if (held === 0 && target) return { resident, resourceId, week: target.key };
+      rooms.push({ resourceId, held, anyFree, target });
+    }
+    // The room booked in holds none of theirs; another room, under the quota of two with a free
+    // slot, is where the dialog offers "elsewhere" once the first is at its quota. (The demo's
+    // bookings are generated relative to today: on some days a resident holds two in every other room.)
+    for (const room of rooms) {
+      const elsewhere = rooms.some((o) => o.resourceId !== room.resourceId && o.held < 2 && o.anyFree);
+      if (room.held === 0 && room.target && elsewhere) return { resident, resourceId: room.resourceId, week: room.target.key };
     }
   }
-  throw new Error('no resident without bookings in the demo data');
+  throw new Error('no resident without bookings in a room, and under the quota in another, in the demo data');
 }
 
 const freeSlots = (page: Page) => page.getByRole('region').getByRole('button', { name: /, free$/ });
