@@ -20,7 +20,8 @@
 //          --fresh-viewed-minutes 20
 //          phase n (portfolio, scripts/bench/portfolio.ts; `--phases n` alone writes bench/portfolio-results.json):
 //          --portfolio-systems 1000, --portfolio-streams 2000, --portfolio-stream-minutes 2, --portfolio-outcomes 120,
-//          --portfolio-load-minutes 20, --portfolio-port 3204, --portfolio-sandbox-port 4032
+//          --portfolio-load-minutes 20, --portfolio-port 3204, --portfolio-sandbox-port 4032,
+//          --portfolio-node-options="--heap-prof --heap-prof-dir=bench/tmp/heap" (with "=": the portal's NODE_OPTIONS, to profile it)
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -81,6 +82,7 @@ const { values: args } = parseArgs({
     'portfolio-stream-minutes': { type: 'string', default: '2' },
     'portfolio-outcomes': { type: 'string', default: '120' },
     'portfolio-load-minutes': { type: 'string', default: '20' },
+    'portfolio-node-options': { type: 'string', default: '' },
     // The PGlite portal's JavaScript heap limit (MB); unset: Node's default (docs/benchmark.md, (f)).
     'portal-heap-mb': { type: 'string' },
   },
@@ -291,6 +293,7 @@ async function portfolioPhase(): Promise<void> {
         streamMs: Number(args['portfolio-stream-minutes']) * 60_000,
         outcomes: Math.max(1, int('portfolio-outcomes')),
         loadTimeoutMs: Number(args['portfolio-load-minutes']) * 60_000,
+        nodeOptions: args['portfolio-node-options'] || undefined,
         searches: SEARCHES,
         step,
       },

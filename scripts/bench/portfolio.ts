@@ -41,6 +41,8 @@ export interface PortfolioOptions {
   /** The longest the loading may take before the phase gives up waiting (ms). */
   loadTimeoutMs: number;
   searches: number;
+  /** NODE_OPTIONS of the portal alone (a profiler's flags), none by default. */
+  nodeOptions?: string;
   step: (message: string) => void;
 }
 
@@ -161,6 +163,7 @@ export async function runPortfolioPhase(o: PortfolioOptions, sink: PortfolioSink
         SERVER_TIMING: '1',
         // Where the memory is (the V8 heap, its spaces, buffers outside it), read beside the RSS.
         METRICS_TOKEN: metricsToken,
+        ...(o.nodeOptions ? { NODE_OPTIONS: o.nodeOptions } : {}),
         ...sandboxServiceEnv(sandboxUrl, fixtures),
         WEBHOOK_SECRET: webhookSecret,
         AUTH_SECRET: randomBytes(32).toString('hex'),
