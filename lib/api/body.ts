@@ -1,7 +1,7 @@
 import 'server-only';
 import { readBodyCapped, readBytesCapped as readStreamBytesCapped } from '@/shared/read-capped';
 import { ApiError } from '@/lib/errors/api-error';
-import { msg } from '@/lib/i18n/message';
+import { msg, type Message } from '@/lib/i18n/message';
 
 export const MAX_JSON_BODY_BYTES = 1_048_576;
 
@@ -11,8 +11,7 @@ export async function readJson(request: Request, maxBytes = MAX_JSON_BODY_BYTES)
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new ApiError('unsupported_media_type', msg('errors.bodyNotJsonType'));
   }
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new ApiError('payload_too_large', msg('errors.bodyTooLarge', { maxBytes }));
+  refuseDeclaredOver(request, maxBytes, msg('errors.bodyTooLarge', { maxBytes }));
   const text = await readTextCapped(request, maxBytes);
   try {
     return JSON.parse(text) as unknown;
@@ -30,7 +29,14 @@ export async function readTextCapped(request: Request, maxBytes = MAX_JSON_BODY_
 
 /** Reads a body as bytes (an uploaded file), refusing it once it exceeds maxBytes with `tooLarge`'s sentence. */
 export async function readBytesCapped(request: Request, maxBytes: number, tooLarge = msg('errors.bodyTooLarge', { maxBytes })): Promise<Uint8Array> {
+  refuseDeclaredOver(request, maxBytes, tooLarge);
   const bytes = await readStreamBytesCapped(request.body, maxBytes);
   if (bytes === null) throw new ApiError('payload_too_large', tooLarge);
   return new Uint8Array(bytes);
+}
+
+/** A body whose Content-Length already says it is over the cap is refused before a byte is read. */
+function refuseDeclaredOver(request: Request, maxBytes: number, tooLarge: Message): void {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new ApiError('payload_too_large', tooLarge);
 }
